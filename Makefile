@@ -1,0 +1,26 @@
+# Two commands do everything on a fresh machine: `make build` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.cardpress-installed
+
+.PHONY: build test bench clean
+
+build: $(STAMP)
+	$(BIN)/cardpress build
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_build.py
+
+# Re-install whenever the project's dependencies change.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) output/*/ .pytest_cache

@@ -1,0 +1,5 @@
+"""Pocket Foundry (Round & Revel): card data, printed text, print kit and rules model."""
+
+from .load import load
+
+__all__ = ["load"]

@@ -1,0 +1,144 @@
+"""Schema layer: check loaded YAML against a JSON Schema and explain each failure in plain words."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterator
+
+import yaml
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from .diagnostics import Report, did_you_mean
+from .yamlsrc import Source, format_path
+
+_TYPE_NAMES = {
+    "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "nothing",
+}
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """Load every schema in `generator/schemas/` so that they can `$ref` each other by `$id`."""
+    folder = resources.files("generator").joinpath("schemas")
+    found = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            schema = yaml.safe_load(entry.read_text(encoding="utf-8"))
+            Draft202012Validator.check_schema(schema)
+            found.append((schema["$id"], DRAFT202012.create_resource(schema)))
+    return Registry().with_resources(found)
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> Draft202012Validator:
+    """Return a compiled validator for the schema whose `$id` is `cardpress:<name>`."""
+    registry = _registry()
+    schema = registry.contents(f"cardpress:{name}")
+    return Draft202012Validator(schema, registry=registry)
+
+
+def check(source: Source, schema: str, report: Report, code_prefix: str = "S") -> bool:
+    """Report every way `source.data` breaks the schema; return True when it conforms."""
+    validator = load_schema(schema)
+    found = False
+    seen: set[tuple] = set()
+    for error in sorted(validator.iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):
+        for leaf in _leaves(error):
+            for code, path, message, hint, on_key in _explain(leaf):
+                marker = (code, path, message)
+                if marker in seen:
+                    continue
+                seen.add(marker)
+                found = True
+                report.error(f"{code_prefix}{code}", message, path=format_path(path),
+                             loc=source.loc(path, key=on_key), hint=hint)
+    return not found
+
+
+def describe(value: Any) -> str:
+    """Describe a YAML value for a message: its kind and, when short, the value itself."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, int):
+        return f"whole number {value}"
+    if isinstance(value, float):
+        return f"number {value:g}"
+    if isinstance(value, str):
+        return f"string '{value}'" if len(value) <= 40 else "a long string"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _leaves(error: ValidationError) -> Iterator[ValidationError]:
+    """Descend into oneOf/anyOf to the error that best matches what the user wrote."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        # Prefer the branch whose type matched: its errors are about the user's actual intent.
+        deepest = max(len(e.absolute_path) for e in error.context)
+        if deepest > len(error.absolute_path):
+            best = [e for e in error.context if len(e.absolute_path) == deepest]
+            for e in best:
+                yield from _leaves(e)
+            return
+    yield error
+
+
+def _explain(error: ValidationError) -> Iterator[tuple[str, tuple, str, str | None, bool]]:
+    """Yield (code, key path, message, hint, points-at-key) for one schema failure."""
+    path = tuple(error.absolute_path)
+    value = error.instance
+    kind = error.validator
+    limit = error.validator_value
+    custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
+    if kind == "type":
+        wanted = limit if isinstance(limit, list) else [limit]
+        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        yield "001", path, f"expected {names}, got {describe(value)}", None, False
+    elif kind == "required":
+        for name in limit:
+            if isinstance(value, dict) and name not in value:
+                yield "002", path, f"missing required key '{name}'", None, bool(path)
+    elif kind == "additionalProperties" and isinstance(value, dict):
+        known = set(error.schema.get("properties", {}))
+        patterns = error.schema.get("patternProperties", {})
+        for key in value:
+            if key in known or any(re.search(p, str(key)) for p in patterns):
+                continue
+            hint = did_you_mean(key, known) or (f"allowed keys: {', '.join(sorted(known))}" if known else None)
+            yield "003", path + (key,), f"unknown key '{key}'", hint, True
+    elif kind == "enum":
+        hint = did_you_mean(value, limit) if isinstance(value, str) else None
+        allowed = ", ".join(map(str, limit))
+        yield "004", path, f"must be one of {allowed}; got {describe(value)}", hint, False
+    elif kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        sign = {"minimum": "≥", "exclusiveMinimum": ">", "maximum": "≤", "exclusiveMaximum": "<"}[kind]
+        yield "004", path, f"must be {sign} {limit}, got {value}", None, False
+    elif kind in ("minItems", "maxItems"):
+        word = "at least" if kind == "minItems" else "at most"
+        yield "004", path, f"must have {word} {limit} item{'s' if limit != 1 else ''}, got {len(value)}", None, False
+    elif kind in ("minProperties", "maxProperties"):
+        word = "at least" if kind == "minProperties" else "at most"
+        yield "004", path, f"must have {word} {limit} key{'s' if limit != 1 else ''}", None, False
+    elif kind in ("minLength", "maxLength"):
+        word = "at least" if kind == "minLength" else "at most"
+        yield "004", path, f"must be {word} {limit} characters long", None, False
+    elif kind == "pattern":
+        yield "004", path, custom or f"'{value}' does not match the pattern {limit}", None, False
+    elif kind == "const":
+        yield "004", path, f"must be {limit!r}, got {describe(value)}", None, False
+    elif kind == "uniqueItems":
+        yield "004", path, "items must be unique", None, False
+    elif kind == "propertyNames":
+        yield "004", path, custom or "invalid key name", None, True
+    else:
+        yield "004", path, custom or error.message, None, False

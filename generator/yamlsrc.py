@@ -1,0 +1,152 @@
+"""Safe YAML loading that remembers where every key and value came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Location, Report
+
+MAX_BYTES = 2_000_000  # card files are small; refuse anything that looks like an attack
+MAX_NODES = 200_000  # aliases can expand a tiny file into a huge tree ("billion laughs")
+
+KeyPath = tuple[Any, ...]
+
+
+@dataclass
+class Source:
+    """A loaded YAML document: plain Python data plus a position for every key path."""
+
+    display: str
+    text: str
+    data: Any = None
+    values: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+
+    def loc(self, path: KeyPath = (), *, key: bool = False) -> Location:
+        """Return the location of the value (or key) at `path`, falling back to its nearest parent."""
+        table = self.keys if key else self.values
+        probe = tuple(path)
+        while probe not in table and probe:
+            probe = probe[:-1]
+        line, col = table.get(probe, (0, 0))
+        return self.location(line, col)
+
+    def location(self, line: int, col: int) -> Location:
+        """Return a Location for a 0-based line and column."""
+        lines = self.text.splitlines()
+        text = lines[line] if 0 <= line < len(lines) else ""
+        return Location(self.display, line + 1, col + 1, text)
+
+
+def format_path(path: KeyPath) -> str:
+    """Render a key path as `machines[3].run.pay`."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def load_text(text: str, display: str, report: Report) -> Source:
+    """Parse YAML text safely; syntax errors go to `report` and leave `data` as None."""
+    source = Source(display, text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "invalid YAML"
+        context = f" ({exc.context})" if exc.context and exc.problem else ""
+        loc = source.location(mark.line, mark.column) if mark else None
+        report.error("Y001", f"YAML syntax error: {problem}{context}", loc=loc,
+                     hint="check the indentation and quoting on this line and the one above")
+        return source
+    except yaml.YAMLError as exc:  # e.g. a reader error on control characters
+        report.error("Y001", f"YAML syntax error: {exc}", loc=source.location(0, 0))
+        return source
+    if node is None:
+        source.data = None
+        return source
+    builder = _Builder(source, report)
+    source.data = builder.build(node, ())
+    return source
+
+
+def load_file(path: Path, display: str, report: Report) -> Source:
+    """Read and parse a YAML file; problems reading it are reported, not raised."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        report.error("Y004", f"file not found: {display}", loc=Location(display, 1, 1))
+        return Source(display, "")
+    if size > MAX_BYTES:
+        report.error("Y003", f"file is {size} bytes; the limit is {MAX_BYTES}", loc=Location(display, 1, 1))
+        return Source(display, "")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        report.error("Y001", f"file is not UTF-8 text ({exc.reason} at byte {exc.start})",
+                     loc=Location(display, 1, 1))
+        return Source(display, "")
+    return load_text(text, display, report)
+
+
+class _Builder:
+    """Turn a composed YAML node tree into plain data while recording positions."""
+
+    def __init__(self, source: Source, report: Report):
+        self.source = source
+        self.report = report
+        self.loader = yaml.SafeLoader("")
+        self.count = 0
+        self.too_big = False
+
+    def build(self, node: yaml.Node, path: KeyPath) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            if not self.too_big:
+                self.too_big = True
+                self.report.error("Y003", f"document expands to more than {MAX_NODES} values",
+                                  loc=self.source.location(node.start_mark.line, node.start_mark.column),
+                                  hint="anchors and aliases may not be used to blow up the size of a file")
+            return None
+        self.source.values.setdefault(path, (node.start_mark.line, node.start_mark.column))
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path)
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            mark = exc.problem_mark or node.start_mark
+            self.report.error("Y001", f"YAML value error: {exc.problem}",
+                              loc=self.source.location(mark.line, mark.column))
+            return None
+
+    def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict:
+        try:
+            self.loader.flatten_mapping(node)  # resolve `<<: *anchor` merge keys
+        except yaml.constructor.ConstructorError as exc:
+            mark = exc.problem_mark or node.start_mark
+            self.report.error("Y001", f"YAML merge error: {exc.problem}",
+                              loc=self.source.location(mark.line, mark.column))
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.report.error("Y001", "mapping keys must be plain scalars",
+                                  loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column))
+                continue
+            key = self.loader.construct_object(key_node)
+            if key in out:
+                self.report.error("Y002", f"duplicate key '{key}'", path=format_path(path + (key,)),
+                                  loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
+                                  hint="YAML keeps only the last value; remove or rename one of them")
+            self.source.keys[path + (key,)] = (key_node.start_mark.line, key_node.start_mark.column)
+            self.source.values[path + (key,)] = (value_node.start_mark.line, value_node.start_mark.column)
+            out[key] = self.build(value_node, path + (key,))
+        return out
