@@ -107,7 +107,7 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, tuple, str, str | No
     elif kind == "required":
         for name in limit:
             if isinstance(value, dict) and name not in value:
-                yield "002", path, f"missing required key '{name}'", None, bool(path)
+                yield "002", path, f"missing required key '{name}'", None, False
     elif kind == "additionalProperties" and isinstance(value, dict):
         known = set(error.schema.get("properties", {}))
         patterns = error.schema.get("patternProperties", {})

@@ -1,0 +1,132 @@
+"""The `cardpress` command line: a thin Typer layer over `generator.pipeline`."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from . import __version__
+from .diagnostics import CardpressError, Report
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
+)
+
+GameArg = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
+RootOpt = typer.Option(None, "--root", help="Project folder holding cards/ (default: found from here).",
+                       show_default=False)
+
+
+class Paper(str, Enum):
+    """Paper sizes a kit can be printed on."""
+
+    a4 = "a4"
+    letter = "letter"
+    both = "both"
+
+
+def _root(root: Optional[Path]) -> Path:
+    from .project import find_root
+
+    return find_root(root)
+
+
+def echo_report(report: Report) -> None:
+    """Print diagnostics to stderr (nothing when there are none)."""
+    if report.items:
+        typer.echo(report.render(), err=True)
+
+
+def fail(report: Report) -> None:
+    """Print the diagnostics and exit with status 1."""
+    echo_report(report)
+    raise typer.Exit(1)
+
+
+@app.command()
+def validate(game: Optional[str] = GameArg, root: Optional[Path] = RootOpt) -> None:
+    """Check card files: schema, references, rules. Exit 1 on any error."""
+    from . import pipeline
+
+    base = _root(root)
+    total = Report()
+    for game_id in pipeline.resolve_games(base, game):
+        _, report = pipeline.validate(base, game_id)
+        total.extend(report.items)
+        if report.ok():
+            typer.echo(f"{game_id}: ok ({report.summary()})")
+    if not total.ok():
+        fail(total)
+    echo_report(total)
+
+
+@app.command()
+def build(
+    game: Optional[str] = GameArg,
+    paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the PDF."),
+    players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the largest supported)."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """Validate, then build each game's print-and-play kit into OUT/<game>/."""
+    from . import build as builder
+
+    base = _root(root)
+    papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
+    out_dir = out if out.is_absolute() else Path.cwd() / out
+    written = builder.build(base, game, papers=papers, players=players, out=out_dir)
+    for path in written:
+        typer.echo(f"wrote {_shown(path)}")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"cardpress {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=version_callback, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """cardpress: print-and-play kits from YAML card data."""
+
+
+def main() -> None:
+    """Console entry point: user errors become diagnostics and exit 1, never a traceback."""
+    try:
+        code = app(standalone_mode=False)
+    except CardpressError as exc:
+        echo_report(exc.report)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(1)
+    except Exception as exc:  # click's usage errors carry their own exit code (2)
+        from click.exceptions import ClickException
+
+        if isinstance(exc, ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
+                   err=True)
+        traceback.print_exc()
+        sys.exit(70)
+    sys.exit(code if isinstance(code, int) else 0)
