@@ -1,5 +1,6 @@
 """Micro-Engine: Pocket Workshop: card data, printed text, rules model, validator and bots."""
 
 from .load import load
+from .rules import check_rules
 
-__all__ = ["load"]
+__all__ = ["load", "check_rules"]

@@ -114,6 +114,8 @@ def observe(s: State, key: str, p: int = 0):
     if key == "discard_top":
         return T.ids[T.itype[s.discard[-1]]] if s.discard else None
     if key == "paid":
+        if s.pend is not None and s.current == p:
+            return s.last_paid  # fixed when the card was announced, before it is paid
         mine = [paid for _, q, _, paid in s.stats["plays"] if q == p]
         return mine[-1] if mine else None
     if key == "chain":
@@ -144,13 +146,13 @@ def replay(game: MicroEngine, sc: Scenario) -> list[Problem]:
         path = ("steps", i)
         action, problem = action_for(s, step["do"], path + ("do",))
         if problem:
-            return [problem]
+            return problems + [problem]
         try:
             s.apply_action(action)
         except IllegalActionError:
             legal = "; ".join(s.describe(a) for a in s.legal_actions())
-            return [Problem(path + ("do",), f"'{s.describe(action)}' is not legal here (phase "
-                                            f"{PHASE_NAMES[s.phase]}; legal: {legal})")]
+            return problems + [Problem(path + ("do",), f"'{s.describe(action)}' is not legal here (phase "
+                                                       f"{PHASE_NAMES[s.phase]}; legal: {legal})")]
         for key, want in step.get("expect", {}).items():
             got = observe(s, key)
             if got != want:
