@@ -6,11 +6,28 @@ import json
 
 from .tables import (ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, Q, RESEARCH, UPGRADE, Tables)
 
+CHANCE = -1  # OpenSpiel's PlayerId.CHANCE
 TERMINAL = -4  # OpenSpiel's PlayerId.TERMINAL
 MASK64 = (1 << 64) - 1
-# Phases of a turn; each waits for one small decision.
-CORE, DRAW_PHASE, PLAY, PAY, BONUS, EFFECT_DISCARD, ORDER, LIMIT, OVER = range(9)
-PHASE_NAMES = ("core", "draw", "play", "pay", "bonus", "discard", "order", "limit", "over")
+SEEDS = 1 << 31  # the opening chance node picks one of these seeds; every later shuffle follows from it
+# Phases of a turn; each waits for one small decision. SETUP is the opening chance node.
+CORE, DRAW_PHASE, PLAY, PAY, BONUS, EFFECT_DISCARD, ORDER, LIMIT, OVER, SETUP = range(10)
+PHASE_NAMES = ("core", "draw", "play", "pay", "bonus", "discard", "order", "limit", "over", "setup")
+
+
+class UniformOutcomes:
+    """The opening chance node's outcomes: every seed equally likely, listed lazily."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i: int) -> tuple[int, float]:
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        return (i, 1.0 / self.n)
 KIND_WORDS = ("Part", "Upgrade", "Calibration", "Research")
 
 
@@ -48,9 +65,24 @@ class State:
     # ----------------------------------------------------------------- setup
 
     @classmethod
-    def new(cls, tables: Tables, seed: int) -> "State":
-        """Set up a game: Patents, Row, Core offers (hands are dealt once every Core is kept)."""
+    def initial(cls, tables: Tables) -> "State":
+        """Return the state before setup: a chance node whose outcome seeds every shuffle of the game."""
         s = cls.blank(tables)
+        s.phase = SETUP
+        return s
+
+    @classmethod
+    def new(cls, tables: Tables, seed: int) -> "State":
+        """Return a set-up game for `seed` (the opening chance node already resolved)."""
+        s = cls.initial(tables)
+        s.apply_action(seed % SEEDS)
+        return s
+
+    def _setup(self, seed: int) -> None:
+        """Setup 1–5: Patents, Row, Core offers and the first player (hands come once Cores are kept)."""
+        s = self
+        tables = self.T
+        s.history.append(seed)
         s.rng = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK64
         r = tables.rules
         n = tables.players
@@ -71,7 +103,6 @@ class State:
         s.phase = CORE
         s.core_turn = 0
         s.current = 0
-        return s
 
     @classmethod
     def blank(cls, tables: Tables) -> "State":
@@ -145,9 +176,24 @@ class State:
 
     # ----------------------------------------------------------------- API
 
+    @property
+    def num_players(self) -> int:
+        """Return the number of players."""
+        return self.n
+
     def current_player(self) -> int:
-        """Return the player to decide, or TERMINAL (-4) once the game is over."""
-        return TERMINAL if self.phase == OVER else self.current
+        """Return the player to decide, CHANCE (-1) before setup, or TERMINAL (-4) once the game is over."""
+        if self.phase == OVER:
+            return TERMINAL
+        return CHANCE if self.phase == SETUP else self.current
+
+    def chance_outcomes(self) -> "UniformOutcomes | list":
+        """Return (seed, probability) pairs at the opening chance node, else []."""
+        return UniformOutcomes(SEEDS) if self.phase == SETUP else []
+
+    def sample_chance(self, rng) -> int:
+        """Draw the opening chance outcome (a seed) from `rng`."""
+        return rng.randrange(SEEDS)
 
     def is_terminal(self) -> bool:
         """Return True after the last round."""
@@ -159,6 +205,8 @@ class State:
             return []
         T = self.T
         ph = self.phase
+        if ph == SETUP:
+            return range(SEEDS)
         p = self.current
         if ph == PLAY:
             return self._play_actions(p)
@@ -179,6 +227,11 @@ class State:
 
     def apply_action(self, action: int) -> None:
         """Apply one legal action; raise IllegalActionError (state unchanged) otherwise."""
+        if self.phase == SETUP:
+            if not (isinstance(action, int) and 0 <= action < SEEDS):
+                raise IllegalActionError(f"the opening chance node takes a seed in [0, {SEEDS}), not {action!r}")
+            self._setup(action)
+            return
         if action not in self.legal_actions():
             raise IllegalActionError(f"illegal action {action} ({self.describe(action)}) in phase "
                                      f"{PHASE_NAMES[self.phase]} for player {self.current}")
@@ -858,9 +911,11 @@ class State:
                                  "to_pay": self.pay_left, "to_discard": self.limit_left or self.discard_left}
         return obs
 
-    def information_state_string(self, player: int) -> str:
+    def observation_string(self, player: int) -> str:
         """Return the observation as a canonical string (equal for states `player` can't tell apart)."""
         return json.dumps(self.observation(player), sort_keys=True, ensure_ascii=False)
+
+    information_state_string = observation_string
 
     def describe(self, a: int) -> str:
         """Return an action in words, e.g. `play Part Boiler`."""
@@ -888,9 +943,12 @@ class State:
             return f"discard {T.names[a - T.A_DISCARD]}"
         return f"resolve trigger {a - T.A_ORDER + 1} first"
 
-    def action_to_string(self, player: int, action: int) -> str:
-        """Return `P1: play Part Boiler` (players numbered from 1, as printed)."""
-        return f"P{player + 1}: {self.describe(action)}"
+    def action_to_string(self, action: int, player: int | None = None) -> str:
+        """Return `P1: play Part Boiler` (players numbered from 1, as printed); `seed 42` for chance."""
+        if self.phase == SETUP or player == CHANCE:
+            return f"seed {action}"
+        who = self.current if player is None else player
+        return f"P{who + 1}: {self.describe(action)}"
 
     def __str__(self) -> str:
         lines = [f"round {self.round}/{self.T.rounds} turn {self.turn} P{self.current + 1} "
@@ -912,17 +970,17 @@ class State:
               "queue", "cur_ops", "after", "in_bonus", "core_turn", "limit_left", "discard_left", "history",
               "stats")
 
-    def to_json(self) -> str:
-        """Return the whole state as JSON (the tables are not included: they come from the card set)."""
-        data = {k: getattr(self, k) for k in self._PLAIN}
+    def to_json(self) -> dict:
+        """Return the whole state as JSON-ready data (not the tables: they come from the card set)."""
+        data = json.loads(json.dumps({k: getattr(self, k) for k in self._PLAIN}))  # deep, plain copy
         data["once_used"] = sorted(self.once_used)
         data["pend"] = list(self.pend) if self.pend else None
-        return json.dumps(data, separators=(",", ":"))
+        return data
 
     @classmethod
-    def from_json(cls, tables: Tables, text: str) -> "State":
+    def from_json(cls, tables: Tables, data: dict) -> "State":
         """Rebuild a state written by to_json for the same card set, player count and variant."""
-        data = json.loads(text)
+        data = json.loads(json.dumps(data))
         s = cls.blank(tables)
         for k in cls._PLAIN:
             setattr(s, k, data[k])
