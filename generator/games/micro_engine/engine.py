@@ -29,6 +29,7 @@ class UniformOutcomes:
             raise IndexError(i)
         return (i, 1.0 / self.n)
 KIND_WORDS = ("Part", "Upgrade", "Calibration", "Research")
+DRAW_END = 9  # `after` marker: the Draw phase's extra-pick discard is done
 
 
 class IllegalActionError(ValueError):
@@ -395,6 +396,17 @@ class State:
         deck_ok = self.deck_picks < self.T.rules.draw_picks and (self.deck or self.discard)
         if self.picks > 0 and (self.row or deck_ok):
             return
+        extra = self.T.rules.draw_picks + self.agg[p].row_pick - self.picks - self.T.rules.draw_picks
+        if extra > 0 and self.hands[p]:  # an extra Row pick is paid back: "then discard 1 card"
+            self.phase = EFFECT_DISCARD
+            self.discard_left = min(extra, len(self.hands[p]))
+            self.pay_floor = 0
+            self.after = DRAW_END
+            self.picks = 0
+            return
+        self._end_draw()
+
+    def _end_draw(self) -> None:
         if not self.T.travel:
             self._refill_row()  # "Refill the Row to 3 cards at the end of this phase"
         self.phase = PLAY
@@ -660,6 +672,9 @@ class State:
     def _after_resolution(self, p: int) -> None:
         k = self.after
         self.after = -1
+        if k == DRAW_END:
+            self._end_draw()
+            return
         if k == CALIBRATION:
             inst, _ = self.pend
             self.discard.append(inst)  # "announce it, resolve it, discard it, then gain +1 action"
@@ -862,6 +877,33 @@ class State:
                    "claims": st["claims"][:], "plays": st["plays"][:], "research": st["research"][:],
                    "calibrations": st["calibrations"][:], "turns": st["turns"][:]}
         s.links = [x[:] for x in self.links]
+        return s
+
+    def resample(self, player: int, rng) -> "State":
+        """Return a clone where what `player` can't see (deck order, others' unseen hand cards, face-down
+        Licenses) is dealt afresh from the same cards: one determinization for search bots."""
+        s = self.clone()
+        pool = list(s.deck)
+        slots = []
+        for q in range(s.n):
+            if q == player:
+                continue
+            known = list(s.known[q])
+            hidden = list(s.hands[q])
+            for i in known:
+                hidden.remove(i)
+            pool.extend(hidden)
+            slots.append((q, known, len(hidden)))
+        lic = [(q, k) for q in range(s.n) for k, i in enumerate(s.licenses[q]) if i >= 0]
+        pool.extend(s.licenses[q][k] for q, k in lic)
+        rng.shuffle(pool)
+        for q, known, n in slots:
+            s.hands[q] = known + pool[:n]
+            del pool[:n]
+        for q, k in lic:
+            s.licenses[q][k] = pool.pop()
+        s.deck = pool
+        s.rng = rng.getrandbits(64)  # later reshuffles must not follow the real game's seed either
         return s
 
     @property

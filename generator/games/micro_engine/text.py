@@ -122,7 +122,8 @@ def op_phrase(game: MicroEngine, op: Op, place: str) -> str:
     if op.name == "research":
         return f"your Research draws {plural(op.n, 'more card')}"
     if op.name == "row_pick":
-        return f"in your Draw phase, take {plural(op.n, 'extra card')} from the Workshop Row"
+        return (f"in your Draw phase, take {plural(op.n, 'extra card')} from the Workshop Row, "
+                f"then discard {plural(op.n, 'card')}")
     if op.name == "hand_limit":
         return f"your hand limit is {op.n} higher"
     if op.name == "open_end":
