@@ -113,8 +113,11 @@ class _Checker:
 
     def _condition(self, file: str, path: tuple, cond: dict) -> None:
         parts = cond.get("parts")
-        if isinstance(parts, dict) and "type" in parts:
-            self._connection(file, path + ("parts", "type"), parts["type"])
+        items = [((), parts)] if isinstance(parts, dict) else list(enumerate(parts or []))
+        for key, item in items:
+            sub = path + ("parts",) + ((key,) if key != () else ())
+            if isinstance(item, dict) and "type" in item:
+                self._connection(file, sub + ("type",), item["type"])
 
     def _effects(self, file: str, path: tuple, effects: list, kind: str) -> None:
         for i, eff in enumerate(effects):
@@ -214,7 +217,8 @@ def _condition(data: dict) -> Condition:
         if key == "played_this_turn":
             played = tuple(value)
         elif key == "parts":
-            tests.append(Test(Quantity("parts", value.get("type")), value["at_least"]))
+            for item in value if isinstance(value, list) else [value]:
+                tests.append(Test(Quantity("parts", item.get("type")), item["at_least"]))
         else:
             n = value if isinstance(value, int) else value["at_least"]
             tests.append(Test(Quantity(key), n))

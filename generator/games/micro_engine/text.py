@@ -96,6 +96,10 @@ def played_phrase(kinds: tuple[str, ...]) -> str:
 def condition(game: MicroEngine, cond: Condition) -> str:
     """Return a Requirement or Patent condition, clauses joined by `and`."""
     parts = [test_phrase(game, t) for t in cond.tests]
+    tail = " in your chain"
+    for i in range(len(parts) - 1, 0, -1):  # "2 Steam Parts and 2 Electricity Parts in your chain"
+        if parts[i].endswith(tail) and parts[i - 1].endswith(tail):
+            parts[i - 1:i + 1] = [parts[i - 1][:-len(tail)] + " and " + parts[i]]
     if cond.played_this_turn:
         parts.append(played_phrase(cond.played_this_turn))
     return " and ".join(parts)
