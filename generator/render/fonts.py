@@ -10,7 +10,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .. import schema, yamlsrc
-from ..diagnostics import CardpressError, Location, Report
+from ..diagnostics import CardpressError, Report
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 
@@ -65,13 +65,6 @@ def _glyphs(font: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
 
 
-@lru_cache(maxsize=None)
-def vertical_metrics(font: str) -> tuple[float, float]:
-    """Return (ascent, descent) per 1000 units of size; descent is negative."""
-    face = pdfmetrics.getFont(font).face
-    return float(face.ascent), float(face.descent)
-
-
 _LOADED: dict[tuple, FontSet] = {}
 
 
@@ -118,11 +111,3 @@ def _rel(path: Path, root: Path) -> str:
         return str(path.resolve().relative_to(root.resolve()))
     except ValueError:
         return str(path)
-
-
-def unknown_family(fonts: FontSet, family: str, where: Location | None, report: Report) -> None:
-    """Report a template naming a font family that fonts.yaml does not define."""
-    from ..diagnostics import did_you_mean
-
-    report.error("L011", f"unknown font family '{family}'", loc=where,
-                 hint=did_you_mean(family, fonts.families) or f"families: {', '.join(sorted(fonts.families))}")
