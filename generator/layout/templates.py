@@ -8,7 +8,8 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2 import (FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
+                    Undefined)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from ..diagnostics import Location, Report
@@ -52,6 +53,8 @@ class _Env(ImmutableSandboxedEnvironment):
 
 def _quote(value: Any) -> str:
     """Quote any value as a YAML (JSON) scalar, so card text can never break the document."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()  # name the missing variable, not a JSON error
     return json.dumps(value, ensure_ascii=False)
 
 
