@@ -14,7 +14,7 @@ MAX_BYTES = 2_000_000  # card files are small; refuse anything that looks like a
 MAX_NODES = 200_000  # aliases can expand a tiny file into a huge tree ("billion laughs")
 
 KeyPath = tuple[Any, ...]
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same marks, ~10× faster
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same marks, ~10× faster
 
 
 @dataclass
@@ -58,7 +58,7 @@ def load_text(text: str, display: str, report: Report) -> Source:
     """Parse YAML text safely; syntax errors go to `report` and leave `data` as None."""
     source = Source(display, text)
     try:
-        node = yaml.compose(text, Loader=_LOADER)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
