@@ -8,9 +8,11 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError
+from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
+                    Undefined)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from .. import cache
 from ..diagnostics import Location, Report
 from . import markup
 
@@ -52,6 +54,8 @@ class _Env(ImmutableSandboxedEnvironment):
 
 def _quote(value: Any) -> str:
     """Quote any value as a YAML (JSON) scalar, so card text can never break the document."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()  # name the missing variable, not a JSON error
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -68,8 +72,10 @@ class Templates:
     def __init__(self, folders: Sequence[Path], root: Path):
         self.root = root
         self.folders = [f for f in folders if f.is_dir()]
+        compiled = cache.folder("templates")
         self.env = _Env(
             loader=FileSystemLoader([str(f) for f in self.folders]),
+            bytecode_cache=FileSystemBytecodeCache(str(compiled)) if compiled else None,
             undefined=StrictUndefined,
             autoescape=False,
             trim_blocks=True,

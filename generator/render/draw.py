@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -140,6 +141,28 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
         painter.restore()
     elif kind == "image":
         painter.image(el)
+    elif kind == "pattern":
+        _pattern(painter, icon_set, p, opacity)
+
+
+def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: float) -> None:
+    """Fill a box with a grid of one icon, clipped to the box.
+
+    The grid is anchored at the trim's top-left corner, not at the box, so a pattern whose steps
+    divide the card size runs on seamlessly from one card into its neighbour's bleed.
+    """
+    painter.save()
+    painter.clip(shapes.rounded_rect(p["x"], p["y"], p["w"], p["h"], 0))
+    size, dx, dy = p["size"], p["dx"], p["dy"]
+    first_row, last_row = math.floor((p["y"] - size) / dy), math.ceil((p["y"] + p["h"]) / dy)
+    for row in range(first_row, last_row + 1):
+        shift = dx / 2 if p.get("stagger") and row % 2 else 0.0
+        first_col = math.floor((p["x"] - size - shift) / dx)
+        last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
+        for col in range(first_col, last_col + 1):
+            draw_icon(painter, icon_set, p["icon"], col * dx + shift, row * dy, size, p.get("colour", BLACK),
+                      opacity=opacity)
+    painter.restore()
 
 
 def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> None:

@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from ..layout.markup import Run
 from ..units import PT_PER_MM
-from .fonts import FontSet, vertical_metrics
+from .fonts import FontSet
 
+ASCENT, DESCENT = 0.86, 0.24  # ems above and below the baseline: the same for every font, so
+# boxes with the same top and size share a baseline whatever their font
 ICON_EM = 0.95  # inline icon height as a fraction of the font size
 ICON_GAP = 0.2  # space after an inline icon, in ems
 STEP = 0.25  # shrink-to-fit step, in points
@@ -93,8 +95,7 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
 
 def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width: float, height: float,
          leading: float) -> TextLayout:
-    base = fonts.resolve(family)
-    ascent, descent = (m * size / 1000 for m in vertical_metrics(base))
+    ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
     lines: list[list[_Atom]] = [[]]
     overflow = None
@@ -134,7 +135,7 @@ def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width
         i = j
 
     set_lines = tuple(_line(atoms) for atoms in lines)
-    total = (len(set_lines) - 1) * line_height + ascent - descent
+    total = (len(set_lines) - 1) * line_height + ascent + descent
     if overflow is None and total > height + 0.01:
         overflow = (f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
                     f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high")
