@@ -120,9 +120,7 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        from click.exceptions import ClickException
-
-        if isinstance(exc, ClickException):
+        if _is_click_error(exc):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
@@ -130,3 +128,8 @@ def main() -> None:
         traceback.print_exc()
         sys.exit(70)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _is_click_error(exc: Exception) -> bool:
+    """Return True for click's usage errors, whether click is installed or vendored by Typer (>= 0.26)."""
+    return any(cls.__name__ == "ClickException" for cls in type(exc).__mro__) and hasattr(exc, "show")
