@@ -281,7 +281,8 @@ def _build(data: dict, scenarios: Any) -> MicroEngine:
     patents = tuple(Patent(x["id"], x["name"], x["vp"], _condition(x["condition"]),
                            _back(x.get("back"), patent_back), x.get("text"), x.get("art"), i)
                     for i, x in enumerate(p["patents"]))
-    connections = tuple(Connection(cid, x["name"], x["symbol"], x["glyph"], x["share"])
+    connections = tuple(Connection(cid, x["name"], x["symbol"], x["glyph"], x["colour"], x["share"],
+                                   x.get("flavour", ""))
                         for cid, x in g["connections"].items())
     scen = tuple(Scenario(s["id"], s["title"], s["players"], s["setup"], tuple(s["steps"]), i)
                  for i, s in enumerate((scenarios or {}).get("scenarios", [])))

@@ -122,7 +122,9 @@ class Connection:
     name: str
     symbol: str
     glyph: str
+    colour: str
     share: int
+    flavour: str = ""
 
 
 @dataclass(frozen=True)

@@ -250,32 +250,33 @@ def round_tracker_lines(game: MicroEngine) -> dict:
     return {
         "title": game.round_tracker_name,
         "rounds": list(range(1, r + 1)),
+        "quick_rounds": q,
         "standard": f"Standard game: {r} rounds.",
-        "quick": f"Quick game: {q} rounds (stop after round {q}).",
+        "quick": f"Quick game: {q} rounds (start the marker on round {r - q + 1}).",
         "rule": "Move the marker after the last player in turn order has played. "
                 "The game ends after the last round: everyone has had the same number of turns.",
     }
 
 
 def player_aid_lines(game: MicroEngine) -> dict:
-    """Return every string printed on the player aid (turn summary)."""
+    """Return every string printed on the player aid (turn summary) and its rules side."""
     r = game.rules
-    lic = f"Licenses ({r.license_min_players}+ players): {r.license_vp} VP"
     return {
         "title": game.player_aid_name,
         "phases": [
             ("A · Draw", f"Take {r.draw_picks} cards in any mix from the Workshop Row and the top of the deck. "
                          f"Refill the Row to {r.row_size} after both picks."),
             ("B · Play", f"{plural(r.actions, 'action').capitalize()}: play a Part, play an Upgrade, play a "
-                         f"Calibration (+1 action; max {r.calibrations_per_turn} per turn) or Research "
+                         f"Calibration (then +1 action; only {r.calibrations_per_turn} per turn), or Research "
                          f"(draw {r.research_draw})."),
             ("Bonus Upgrade", "Right after a Part: play 1 Upgrade without an action (pay its Cost)."),
             ("End of turn", f"Discard down to {r.hand_limit} cards. Unused actions are lost."),
         ],
-        "costs": "Cost = cards you discard. Flat reductions first (not below 0), then checks like "
-                 "“a Cost of 2 or more”. Requirements must be true before you play.",
-        "patents": f"Patents: claim on your turn when you meet one. {lic}, one per Patent.",
-        "rounds": f"Game: {r.rounds} rounds · Quick: {game.rounds(quick=True)} rounds.",
-        "scoring": "Score: Parts, Upgrades, Core, Patents, Licenses, End game effects. "
-                   "Tie: longest chain, then shared.",
+        "costs": "Pay a Cost by discarding that many cards. Flat reductions stack, never below 0; then "
+                 "check effects such as “a Cost of 2 or more”. A Requirement must be true before you play.",
+        "patents": f"Claim on your turn as soon as you meet one. License ({r.license_min_players}–"
+                   f"{max(game.players)} players): {r.license_vp} VP, one per Patent; one claim per Patent each.",
+        "rounds": f"Game: {r.rounds} rounds · Quick game: {game.rounds(quick=True)} rounds",
+        "scoring": "VP from Parts, Upgrades, Core, Patents, Licenses and End game effects. "
+                   "Tie: longest chain; still tied, a shared win.",
     }
