@@ -175,6 +175,9 @@ def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> 
 
 def _rotate_box(painter: Painter, x: float, y: float, w: float, h: float, rotate: int) -> None:
     """Move the origin so that content laid out upright in the (rotated) box lands in x, y, w, h."""
+    if not rotate:
+        painter.translate(x, y)
+        return
     painter.translate(x + w / 2, y + h / 2)
     painter.rotate(rotate)
     inner_w, inner_h = (h, w) if rotate in (90, 270) else (w, h)
