@@ -63,7 +63,7 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
                 w, h = _text_box(el)
                 layout = set_text(runs, fonts, family=family, size=el.props.get("size", 9.0),
                                   min_size=el.props.get("min_size"), width_mm=w, height_mm=h,
-                                  leading=el.props.get("leading", 1.2))
+                                  leading=el.props.get("leading", 1.2), max_lines=el.props.get("max_lines"))
                 prepared.texts[id(el)] = layout
                 if layout.overflow:
                     problems.append((el, f"text overflows: {layout.overflow}"))
