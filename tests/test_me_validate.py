@@ -87,7 +87,7 @@ def test_skewed_connection_mix(me_project):
     edit(me_project, "workshop.yaml", "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: mechanical",
          "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: steam")
     found = errors(me_project)
-    assert "cards/micro-engine/game.yaml:32:81: error[ME007] connections.mechanical.share: Mechanical is the Output " \
+    assert "cards/micro-engine/game.yaml:32:100: error[ME007] connections.mechanical.share: Mechanical is the Output " \
            "of 16 of 50 Parts (32 %); the rulebook's mix is ~40 % (±5)" in found
     assert any("error[ME007] connections.steam.share: Steam is the Output of 14 of 50 Parts (28 %)" in e for e in found)
 

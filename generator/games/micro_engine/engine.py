@@ -60,7 +60,7 @@ class State:
         "hosts", "cores", "offers", "licenses", "pend_cost", "pend_any", "agg", "first", "turn", "current",
         "phase", "picks", "deck_picks", "actions", "cals", "played", "actions_taken", "once_used", "pay_left",
         "pay_floor", "pend", "last_paid", "queue", "cur_ops", "after", "in_bonus", "history", "stats",
-        "core_turn", "limit_left", "discard_left", "tab", "dirty", "links",
+        "core_turn", "limit_left", "discard_left", "tab", "dirty", "links", "hand_watch", "_legal",
     )
 
     # ----------------------------------------------------------------- setup
@@ -90,6 +90,7 @@ class State:
         patents = list(range(len(tables.patent_cond)))
         s._shuffle(patents)
         s.patents = patents[:n + r.extra_patents]
+        s.hand_watch = any(tables.patent_hand[k] for k in s.patents)
         s.owner = [-1] * len(s.patents)
         s.licensee = [-1] * len(s.patents)
         s.deck = list(range(tables.n_inst))
@@ -128,6 +129,8 @@ class State:
         s.agg = [Agg() for _ in range(n)]
         s.tab = [(0, (0,) * len(tables.conn), 0, 0, 0, 0)] * n
         s.dirty = False
+        s.hand_watch = False  # does a revealed Patent count cards in hand?
+        s._legal = None  # (history length, legal actions): apply_action reuses what legal_actions computed
         s.first = 0
         s.turn = 0
         s.current = 0
@@ -201,14 +204,23 @@ class State:
         return self.phase == OVER
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        """Return the legal actions (sorted ints) for the player to move; [] for anyone else."""
+        """Return the legal actions (sorted ints) for the player to move; [] for anyone else.
+        The list is cached until the next action: read it, don't change it."""
         if self.phase == OVER or (player is not None and player != self.current):
             return []
+        cached = self._legal
+        if cached is not None and cached[0] == len(self.history):
+            return cached[1]
+        legal = self._legal_actions()
+        self._legal = (len(self.history), legal)
+        return legal
+
+    def _legal_actions(self) -> list[int]:
         T = self.T
         ph = self.phase
+        p = self.current
         if ph == SETUP:
             return range(SEEDS)
-        p = self.current
         if ph == PLAY:
             return self._play_actions(p)
         if ph == PAY or ph == LIMIT or ph == EFFECT_DISCARD:
@@ -272,7 +284,8 @@ class State:
                 inst = self._take(self.row, a - T.A_ROW)
                 self.hands[p].append(inst)
                 self.known[p].append(inst)
-                self.dirty = True
+                if self.hand_watch:
+                    self.dirty = True
             self.picks -= 1
             self._maybe_end_draw(p)
         elif ph == PAY:
@@ -347,7 +360,8 @@ class State:
         inst = self._draw_card()
         if inst is not None:
             self.hands[p].append(inst)
-            self.dirty = True
+            if self.hand_watch:
+                self.dirty = True
 
     def _refill_row(self) -> None:
         size = self.T.rules.row_size
@@ -453,14 +467,16 @@ class State:
     def cost_of(self, p: int, t: int, consume: bool = False) -> int:
         """Return what card type t costs player p now: printed, then flat changes, floored at 0."""
         T = self.T
+        agg = self.agg[p]
+        pend = self.pend_cost[p]
+        if not (agg.cost or pend or agg.perm_cost):
+            return T.cost[t]  # nothing changes costs: the printed Cost
         k = T.kind[t]
         ob = T.outbit[t]
         c = T.cost[t]
-        agg = self.agg[p]
         for kind, tm, by in agg.cost:
             if kind == k and (tm == T.ALL or ob & tm):
                 c += by
-        pend = self.pend_cost[p]
         if pend:
             keep = []
             for entry in pend:
@@ -689,6 +705,7 @@ class State:
 
     def _retab(self, p: int) -> None:
         """Recount p's tableau: chain length, Parts per type, types, Upgrades, most under a Part, best VP."""
+        self._legal = None
         T = self.T
         itype, outbit, vp = T.itype, T.outbit, T.vp
         by = [0] * len(T.conn)
@@ -734,8 +751,18 @@ class State:
         tests, played = cond
         if played and (p != self.current or self.played & played != played):
             return False
+        tab = self.tab[p]
         for q, tm, n in tests:
-            if self.count(p, q, tm) < n:
+            if q == 0 or q == 1 and tm == self.T.ALL:
+                have = tab[0]
+            elif q == 1:
+                by = tab[1]
+                have = sum(by[i] for i in self.T.bits_of[tm])
+            elif 2 <= q <= 5:
+                have = tab[q]
+            else:
+                have = self.count(p, q, tm)
+            if have < n:
                 return False
         return True
 
@@ -749,10 +776,8 @@ class State:
             again = False
             for j, k in enumerate(self.patents):
                 o = owner[j]
-                if o == p or lic[j] == p:
-                    continue  # one claim per Patent per player
-                if o >= 0 and (not T.licenses or lic[j] >= 0):
-                    continue
+                if o >= 0 and (o == p or lic[j] >= 0 or not T.licenses or lic[j] == p):
+                    continue  # taken, or one claim per Patent per player
                 if not self._cond(p, T.patent_cond[k]):
                     continue
                 again = True
@@ -767,6 +792,7 @@ class State:
 
     def _rebuild(self, p: int) -> None:
         """Sum the effects of p's Core, Parts and Upgrades (called when the tableau changes)."""
+        self._legal = None
         T = self.T
         agg = Agg()
         sources = [(T.n_inst + self.cores[p], T.T + self.cores[p], 0)] if self.cores[p] >= 0 else []
@@ -863,6 +889,8 @@ class State:
         s.agg = self.agg[:]  # rebuilt, never mutated in place
         s.tab = self.tab[:]
         s.dirty = self.dirty
+        s.hand_watch = self.hand_watch
+        s._legal = self._legal
         s.first, s.turn, s.current, s.phase = self.first, self.turn, self.current, self.phase
         s.picks, s.deck_picks, s.actions, s.cals = self.picks, self.deck_picks, self.actions, self.cals
         s.played, s.actions_taken, s.once_used = self.played, self.actions_taken, set(self.once_used)
@@ -903,6 +931,7 @@ class State:
         for q, k in lic:
             s.licenses[q][k] = pool.pop()
         s.deck = pool
+        s._legal = None
         s.rng = rng.getrandbits(64)  # later reshuffles must not follow the real game's seed either
         return s
 
@@ -1010,7 +1039,7 @@ class State:
               "cores", "offers", "licenses", "pend_cost", "pend_any", "first", "turn", "current", "phase", "picks",
               "deck_picks", "actions", "cals", "played", "actions_taken", "pay_left", "pay_floor", "last_paid",
               "queue", "cur_ops", "after", "in_bonus", "core_turn", "limit_left", "discard_left", "history",
-              "stats")
+              "stats", "hand_watch")
 
     def to_json(self) -> dict:
         """Return the whole state as JSON-ready data (not the tables: they come from the card set)."""

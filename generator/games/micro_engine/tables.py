@@ -73,6 +73,8 @@ class Tables:
         removed = set(r.travel_removes) if travel else set()
         self.core_pool = [i for i, c in enumerate(game.cores) if c.id not in removed]
         self.patent_cond = [self.condition(p.condition) for p in game.patents]
+        # Patents whose condition counts cards in hand: only these make a draw worth a claims check.
+        self.patent_hand = [any(q == Q["hand"] for q, _, _ in cond[0]) for cond in self.patent_cond]
         self.patent_vp = [p.vp for p in game.patents]
         self.patent_names = [p.name for p in game.patents]
         self.max_hosts = 1 + sum(c.copies for c in cards if c.kind == "part")
