@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.games.micro_engine.bots import HeuristicBot, PlannerBot, RandomBot
+from generator.games.micro_engine.bots import HeuristicBot, RandomBot, RolloutBot
 from generator.games.micro_engine.game import MicroEngineGame
 
 from me_helpers import model
@@ -31,7 +31,7 @@ def test_bots_are_deterministic_for_a_seed():
     assert a.history == b.history
 
 
-def test_planner_plays_legal_moves_in_travel_mode():
+def test_rollout_bot_plays_legal_moves_in_travel_mode():
     game = MicroEngineGame(model(), 2, quick=True, travel=True)
-    s = play(game, [PlannerBot(1, samples=1, candidates=2), HeuristicBot(2)], 4)
+    s = play(game, [RolloutBot(1, samples=1, width=2), HeuristicBot(2)], 4)
     assert s.is_terminal()

@@ -1,8 +1,8 @@
-"""Micro-Engine bots: random, a heuristic player, and a sampling planner that searches its own turn.
+"""Micro-Engine bots: random, a heuristic player, and a determinized Monte Carlo player built on it.
 
 Bots are handed the whole state object but read only what `State.observation(seat)` shows: their own
 hand, every public zone, the other hands' sizes and the cards others were seen taking from the Row.
-The planner samples the hidden cards (the deck order and the other hands) before it looks ahead.
+The rollout bot samples the hidden cards (the deck order and the other hands) before it looks ahead.
 """
 
 from __future__ import annotations
@@ -380,105 +380,14 @@ class HeuristicBot:
         return self.rank_play(s, p, legal)[0][1]
 
 
-class PlannerBot:
-    """Searches its whole turn: for a few deals of the hidden cards, tries every sequence of its best-ranked
-    plays (Calibrations first or not, which Part, which Bonus Upgrade, Research) to the end of the turn,
-    and scores where each sequence leaves it: VP now, plus what its hand, engine and Patent progress are
-    worth for the turns left. Costs are paid and hands trimmed with the heuristic's choices."""
-
-    name = "planner"
-
-    def __init__(self, seed: int = 0, samples: int = 3, width: int = 4, budget: int = 120):
-        self.rng = random.Random(seed)
-        self.samples = samples
-        self.width = width  # plays tried per decision, best-ranked first
-        self.budget = budget  # decisions explored per deal
-        self.policy = HeuristicBot(seed)
-
-    def restart(self, seed: int) -> None:
-        """Reseed for a new game."""
-        self.rng.seed(seed)
-        self.policy.restart(seed)
-
-    def step(self, state: State) -> int:
-        """Return the action to play."""
-        s = state
-        p = s.current
-        if s.phase not in (PLAY, BONUS):
-            return self.policy.step(s)
-        legal = s.legal_actions()
-        ranked = [a for _, a in self.policy.rank_play(s, p, legal)[:self.width]]
-        if len(ranked) == 1:
-            return ranked[0]
-        totals = dict.fromkeys(ranked, 0.0)
-        for _ in range(self.samples):
-            world = s.resample(p, self.rng)
-            for a in ranked:
-                child = world.clone()
-                child._apply(a)
-                self._left = self.budget // len(ranked)
-                totals[a] += self.search(child, p, s.turn)
-        return max(ranked, key=lambda a: (totals[a], -ranked.index(a)))
-
-    def search(self, s: State, p: int, turn: int) -> float:
-        """Return the best value reachable from s before p's turn ends (p's own choices only)."""
-        policy = self.policy
-        while s.turn == turn and not s.is_terminal() and s.phase not in (PLAY, BONUS):
-            s._apply(policy.step(s))  # pay Costs, discards and trigger order as the heuristic would
-        if s.turn != turn or s.is_terminal() or self._left <= 0:
-            return self.value(s, p)
-        self._left -= 1
-        legal = s.legal_actions()
-        ranked = [a for _, a in policy.rank_play(s, p, legal)[:self.width]]
-        best = -1e9
-        for a in ranked:
-            child = s.clone()
-            child._apply(a)
-            best = max(best, self.search(child, p, turn))
-        return best
-
-    def value(self, s: State, p: int) -> float:
-        """Return what p's position is worth: VP now plus the expected worth of hand, engine and Patents."""
-        T = s.T
-        k = Knowledge.of(T)
-        policy = self.policy
-        left = T.rounds - 1 - min((s.turn - (1 if s.current != p else 0)) // s.n, T.rounds - 1)
-        if s.is_terminal():
-            left = 0
-        vp = sum(s.score_breakdown(p).values())
-        hand = 0.0
-        if left > 0:
-            vals = sorted((policy.keep_value(s, p, T.itype[i]) for i in s.hands[p]), reverse=True)
-            room = 3 * left  # a hand only pays off as fast as it can be played
-            hand = sum(max(0.0, v) for v in vals[:room]) * min(1.0, 0.25 + 0.12 * left)
-        engine = 0.0
-        if left > 0:
-            sources = [T.T + s.cores[p]] + [T.itype[i] for i in s.chains[p]] + \
-                      [T.itype[u] for h in s.hosts[p] for u in h]
-            engine = sum(k.static_value(t, left) for t in sources) * 0.5
-            out = s._chain_out(p)
-            engine += 0.3 * sum(1 for i in s.hands[p] if T.kind[T.itype[i]] == PART and T.inmask[T.itype[i]] & out)
-        patents = 0.0
-        for j, kk in enumerate(s.patents):
-            if s.owner[j] == p or s.licensee[j] == p or left == 0:
-                continue
-            if s.owner[j] >= 0 and (not T.licenses or s.licensee[j] >= 0):
-                continue
-            worth = T.patent_vp[kk] if s.owner[j] < 0 else T.rules.license_vp
-            tests, _ = T.patent_cond[kk]
-            if tests:
-                frac = min(min(s.count(p, q, tm) / n for q, tm, n in tests), 1.0)
-                patents += worth * frac * frac * 0.6
-        return vp + hand + engine + patents
-
-
 class RolloutBot:
-    """Determinized flat Monte Carlo: for its best-ranked plays, deal the hidden cards several ways and play
-    each game out with heuristic players; keep the play with the best average final margin."""
+    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's two best plays or
+    Draw picks, deal the hidden cards 12 ways, play each game out with heuristic players, and keep the option
+    with the best average final margin. The same deals serve every option (common random numbers)."""
 
     name = "rollout"
 
-    def __init__(self, seed: int = 0, samples: int = 8, width: int = 2, draws: bool = True):
+    def __init__(self, seed: int = 0, samples: int = 12, width: int = 2, draws: bool = True):
         self.rng = random.Random(seed)
         self.samples = samples
         self.width = width
