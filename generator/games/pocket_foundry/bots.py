@@ -1,0 +1,224 @@
+"""Pocket Foundry bots: scripted priorities from bots.yaml, and the solo-optimal planner."""
+
+from __future__ import annotations
+
+import random
+
+from ...sim.protocol import CHANCE, TERMINAL
+from .botconfig import FIRST_EMPTY, BotConfig, Conditions, Rule
+from .engine import State
+from .solver import Solver
+from .tables import EMPTY, Tables
+from .deadend import DeadEnds
+from .trace import best_run, row_future, trace_run
+
+_SOLVERS: dict[int, tuple[Tables, Solver]] = {}
+
+
+def solver_for(t: Tables) -> Solver:
+    """Return the process-wide solver with every type buildable (its tables are built on first use)."""
+    found = _SOLVERS.get(id(t))
+    if found is None or found[0] is not t:
+        found = _SOLVERS[id(t)] = (t, Solver(t))
+    return found[1]
+
+
+class PlannerBot:
+    """Plays the move that maximises its own final points, looking ahead exactly over all its remaining turns.
+
+    Its value table is the exact solo optimum (`Solver`): it knows what it can build now (the market) but
+    assumes any type can be built later, and it ignores what opponents do. Ties are broken at random.
+    """
+
+    name = "planner"
+
+    def __init__(self, tables: Tables, seed: int = 0):
+        self.t = tables
+        self.solver = solver_for(tables)
+        self.rng = random.Random(seed)
+        self.dead = DeadEnds(tables)
+        self._frozen: dict[tuple[int, int], list[int]] = {}
+
+    def restart(self, seed: int) -> None:
+        """Reseed the tie-breaks for a new game."""
+        self.rng.seed(seed)
+
+    def step(self, state: State) -> int:
+        """Return a best action by the solo value table."""
+        return self.choose(state, builds=True)
+
+    def choose(self, state: State, builds: bool) -> int:
+        """Return the best build or run (or the best run only), breaking ties at random."""
+        ranked = self.rank(state, builds)
+        best = ranked[0][0]
+        chosen = [a for v, a in ranked if v == best]
+        return chosen[0] if len(chosen) == 1 else self.rng.choice(chosen)
+
+    def rank(self, state: State, builds: bool = True) -> list[tuple[int, int]]:
+        """Return (value, action) for every legal build (if asked) and run, best first; value = points now
+        plus the solo optimum of the turns left after this one."""
+        p = state.cur
+        t = self.t
+        row, res = state.row[p], state.res[p]
+        nr = t.n_res
+        if self.dead.is_dead_end(state):  # nobody will ever build again: the row is all that is left
+            later = self.frozen(row, state.turns_left(p) - 1)
+            return sorted(((pts + later[r], a) for a, r, pts in t.runs(row, res)), key=lambda va: -va[0])
+        prev = self.solver.layer(state.turns_left(p) - 1)
+        out = []
+        if builds:
+            for a in state.game.builds(state.market_mask, res):
+                m, j = divmod(a, t.build_slots)
+                out.append((prev[t.with_slot(row, j + 2, m) * nr + t.build_next[m][res]], a))
+        out += [(pts + prev[row * nr + r], a) for a, r, pts in t.runs(row, res)]
+        out.sort(key=lambda va: -va[0])
+        return out
+
+    def frozen(self, row: int, runs: int) -> list[int]:
+        """Return, per purse, the most points `row` makes in `runs` more runs (cached)."""
+        key = (row, runs)
+        found = self._frozen.get(key)
+        if found is None:
+            found = self._frozen[key] = row_future(self.t, row, runs)
+        return found
+
+
+class LookaheadBot:
+    """The strong bot: looks one lap ahead, with opponents played by the planner and deals sampled.
+
+    It takes the planner's best few moves (distinct outcomes only), and for each plays the rest of the
+    lap several times: every opponent moves as the planner would, every refill is drawn from the deck's
+    public contents. It then scores its position when its next turn comes (points so far plus the planner's
+    value of its best move then) and keeps the move with the best average. The same sampled deals are
+    used for every candidate, so differences come from the moves, not from luck. On its last turn it plays
+    the planner's move, which is then exact.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, tables: Tables, seed: int = 0, candidates: int = 5, samples: int = 4):
+        self.t = tables
+        self.me = PlannerBot(tables, seed)
+        self.others = PlannerBot(tables, seed + 1)
+        self.rng = random.Random(seed)
+        self.candidates = candidates
+        self.samples = samples
+
+    def restart(self, seed: int) -> None:
+        """Reseed for a new game."""
+        self.me.restart(seed)
+        self.others.restart(seed ^ 0x5EED)
+        self.rng.seed(seed ^ 0xC0FFEE)
+
+    def step(self, state: State) -> int:
+        """Return the candidate move with the best sampled outcome one lap later."""
+        p = state.cur
+        ranked = self.me.rank(state)
+        if state.turns_left(p) == 1 or len(ranked) == 1:
+            return self.me.choose(state, builds=True)
+        candidates = self._distinct(state, ranked)
+        seeds = [self.rng.getrandbits(32) for _ in range(self.samples)]
+        best, chosen = None, candidates[0]
+        for action in candidates:
+            total = 0
+            for seed in seeds:
+                total += self._rollout(state, action, p, seed)
+            if best is None or total > best:
+                best, chosen = total, action
+        return chosen
+
+    def _distinct(self, state: State, ranked: list[tuple[int, int]]) -> list[int]:
+        """Return up to `candidates` actions from the top, skipping runs that end exactly like a better one."""
+        t = self.t
+        p = state.cur
+        seen, out = set(), []
+        results = {a: (r, pts) for a, r, pts in t.runs(state.row[p], state.res[p])}
+        for _, a in ranked:
+            key = results.get(a, a)  # builds are all distinct; runs are equal when purse and points are
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(a)
+            if len(out) == self.candidates:
+                break
+        return out
+
+    def _rollout(self, state: State, action: int, p: int, seed: int) -> int:
+        rng = random.Random(seed)
+        self.others.restart(seed)
+        s = state.clone()
+        s.apply_action(action)
+        while s.cur != p and s.cur != TERMINAL:
+            s.apply_action(s.sample_chance(rng) if s.cur == CHANCE else self.others.choose(s, builds=True))
+        if s.cur == TERMINAL:
+            return s.pts[p]
+        return s.pts[p] + self.me.rank(s)[0][0]
+
+
+class PriorityBot:
+    """Follows a scripted list of rules from bots.yaml: the first legal rule whose conditions hold wins."""
+
+    def __init__(self, tables: Tables, config: BotConfig, seed: int = 0):
+        self.t = tables
+        self.config = config
+        self.name = config.name
+        self.planner = PlannerBot(tables, seed)  # chooses skips for `run: best`
+
+    def restart(self, seed: int) -> None:
+        """Reseed the planner's tie-breaks for a new game."""
+        self.planner.restart(seed)
+
+    def step(self, state: State) -> int:
+        """Return the action of the first rule that applies, else the best run."""
+        p = state.cur
+        for rule in self.config.rules:
+            if rule.when is not None and not self._holds(rule.when, state, p):
+                continue
+            if rule.unless is not None and self._holds(rule.unless, state, p):
+                continue
+            action = self._action(rule, state, p)
+            if action is not None:
+                return action
+        return self.planner.choose(state, builds=False)
+
+    def _action(self, rule: Rule, state: State, p: int) -> int | None:
+        t = self.t
+        row, res = state.row[p], state.res[p]
+        if rule.run == "best":
+            return self.planner.choose(state, builds=False)
+        if rule.run == "points":
+            return best_run(t, row, res, state.turns_left(p) - 1)[0]
+        if rule.run == "all":
+            return t.run_action(trace_run(t, row, res, range(1, t.slots + 1)).mask)
+        m = rule.build
+        if m == EMPTY or not state.market[m] or t.build_next[m][res] < 0:
+            return None
+        slots = t.row_slots(row)
+        if rule.replace is not None:
+            slot = next((j + 2 for j, s in enumerate(slots) if s == rule.replace), None)
+        elif rule.slot == FIRST_EMPTY:
+            slot = next((j + 2 for j, s in enumerate(slots) if s == EMPTY), None)
+        else:
+            slot = rule.slot
+        return None if slot is None else t.build_action(m, slot)
+
+    def _holds(self, c: Conditions, state: State, p: int) -> bool:
+        t = self.t
+        values = t.values[state.res[p]]
+        for i, amount in c.have:
+            if (state.pts[p] if i < 0 else values[i]) < amount:
+                return False
+        slots = t.row_slots(state.row[p])
+        if any(m not in slots for m in c.has) or any(m in slots for m in c.lacks):
+            return False
+        if any(slots[slot - 2] != m for slot, m in c.slot):
+            return False
+        if c.lap and not c.lap[0] <= state.lap <= c.lap[1]:
+            return False
+        if c.turns_left and not c.turns_left[0] <= state.turns_left(p) <= c.turns_left[1]:
+            return False
+        if c.run_points:
+            pts = best_run(t, state.row[p], state.res[p])[2]
+            if not c.run_points[0] <= pts <= c.run_points[1]:
+                return False
+        return True
