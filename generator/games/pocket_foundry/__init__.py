@@ -1,5 +1,6 @@
 """Pocket Foundry (Round & Revel): card data, printed text, print kit and rules model."""
 
 from .load import load
+from .rules_check import check_rules
 
-__all__ = ["load"]
+__all__ = ["load", "check_rules"]
