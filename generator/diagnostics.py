@@ -55,8 +55,9 @@ class Report:
     items: list[Diagnostic] = field(default_factory=list)
 
     def add(self, diagnostic: Diagnostic) -> None:
-        """Record one diagnostic."""
-        self.items.append(diagnostic)
+        """Record one diagnostic; the same problem found twice (e.g. once per paper) is kept once."""
+        if diagnostic not in self.items:
+            self.items.append(diagnostic)
 
     def error(self, code: str, message: str, *, path: str = "", loc: Location | None = None,
               hint: str | None = None) -> None:
@@ -70,7 +71,8 @@ class Report:
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         """Record several diagnostics."""
-        self.items.extend(diagnostics)
+        for diagnostic in diagnostics:
+            self.add(diagnostic)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
+import fastjsonschema
 import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -14,7 +16,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from .diagnostics import Report, did_you_mean
-from .yamlsrc import Source, format_path
+from .yamlsrc import _LOADER, Source, format_path
 
 _TYPE_NAMES = {
     "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
@@ -29,8 +31,8 @@ def _registry() -> Registry:
     found = []
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
-            schema = yaml.safe_load(entry.read_text(encoding="utf-8"))
-            Draft202012Validator.check_schema(schema)
+            # The schemas ship with cardpress and a test checks them against the metaschema.
+            schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=_LOADER)
             found.append((schema["$id"], DRAFT202012.create_resource(schema)))
     return Registry().with_resources(found)
 
@@ -43,22 +45,37 @@ def load_schema(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry)
 
 
+@lru_cache(maxsize=None)
+def _fast(name: str):
+    """Compile the schema to Python code: a quick yes/no before the slower, fully explained check."""
+    registry = _registry()
+    handlers = {"cardpress": lambda uri: registry.contents(uri.split("#")[0])}
+    return fastjsonschema.compile(registry.contents(f"cardpress:{name}"), handlers=handlers)
+
+
 def check(source: Source, schema: str, report: Report, code_prefix: str = "S") -> bool:
     """Report every way `source.data` breaks the schema; return True when it conforms."""
+    try:
+        _fast(schema)(source.data)
+        return True
+    except fastjsonschema.JsonSchemaException:
+        pass  # explain every failure with the full validator below
     validator = load_schema(schema)
-    found = False
-    seen: set[tuple] = set()
+    explained = []
     for error in sorted(validator.iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):
         for leaf in _leaves(error):
-            for code, path, message, hint, on_key in _explain(leaf):
-                marker = (code, path, message)
-                if marker in seen:
-                    continue
-                seen.add(marker)
-                found = True
-                report.error(f"{code_prefix}{code}", message, path=format_path(path),
-                             loc=source.loc(path, key=on_key), hint=hint)
-    return not found
+            explained.extend(_explain(leaf))
+    # A misspelt key shows up twice: as unknown, and as the key it should have been, missing.
+    # Report it once, as the unknown key with its "did you mean" hint.
+    misspelt = {(f.path[:-1], f.about) for f in explained if f.code == "003" and f.about}
+    seen: set[tuple] = set()
+    for f in explained:
+        if (f.code == "002" and (f.path, f.about) in misspelt) or (f.code, f.path, f.message) in seen:
+            continue
+        seen.add((f.code, f.path, f.message))
+        report.error(f"{code_prefix}{f.code}", f.message, path=format_path(f.path), loc=source.loc(f.path, key=f.on_key),
+                     hint=f.hint)
+    return not seen
 
 
 def describe(value: Any) -> str:
@@ -93,8 +110,19 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     yield error
 
 
-def _explain(error: ValidationError) -> Iterator[tuple[str, tuple, str, str | None, bool]]:
-    """Yield (code, key path, message, hint, points-at-key) for one schema failure."""
+class Finding(NamedTuple):
+    """One explained schema failure."""
+
+    code: str
+    path: tuple
+    message: str
+    hint: str | None = None
+    on_key: bool = False  # point at the key rather than its value
+    about: str | None = None  # the missing key, or the key an unknown one was probably meant to be
+
+
+def _explain(error: ValidationError) -> Iterator[Finding]:
+    """Yield the findings for one schema failure."""
     path = tuple(error.absolute_path)
     value = error.instance
     kind = error.validator
@@ -103,42 +131,43 @@ def _explain(error: ValidationError) -> Iterator[tuple[str, tuple, str, str | No
     if kind == "type":
         wanted = limit if isinstance(limit, list) else [limit]
         names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
-        yield "001", path, f"expected {names}, got {describe(value)}", None, False
+        yield Finding("001", path, f"expected {names}, got {describe(value)}")
     elif kind == "required":
         for name in limit:
             if isinstance(value, dict) and name not in value:
-                yield "002", path, f"missing required key '{name}'", None, False
+                yield Finding("002", path, f"missing required key '{name}'", about=name)
     elif kind == "additionalProperties" and isinstance(value, dict):
         known = set(error.schema.get("properties", {}))
         patterns = error.schema.get("patternProperties", {})
         for key in value:
             if key in known or any(re.search(p, str(key)) for p in patterns):
                 continue
-            hint = did_you_mean(key, known) or (f"allowed keys: {', '.join(sorted(known))}" if known else None)
-            yield "003", path + (key,), f"unknown key '{key}'", hint, True
+            close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else (f"allowed keys: {', '.join(sorted(known))}" if known else None)
+            yield Finding("003", path + (key,), f"unknown key '{key}'", hint, True, close[0] if close else None)
     elif kind == "enum":
         hint = did_you_mean(value, limit) if isinstance(value, str) else None
         allowed = ", ".join(map(str, limit))
-        yield "004", path, f"must be one of {allowed}; got {describe(value)}", hint, False
+        yield Finding("004", path, f"must be one of {allowed}; got {describe(value)}", hint)
     elif kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         sign = {"minimum": "≥", "exclusiveMinimum": ">", "maximum": "≤", "exclusiveMaximum": "<"}[kind]
-        yield "004", path, f"must be {sign} {limit}, got {value}", None, False
+        yield Finding("004", path, f"must be {sign} {limit}, got {value}")
     elif kind in ("minItems", "maxItems"):
         word = "at least" if kind == "minItems" else "at most"
-        yield "004", path, f"must have {word} {limit} item{'s' if limit != 1 else ''}, got {len(value)}", None, False
+        yield Finding("004", path, f"must have {word} {limit} item{'s' if limit != 1 else ''}, got {len(value)}")
     elif kind in ("minProperties", "maxProperties"):
         word = "at least" if kind == "minProperties" else "at most"
-        yield "004", path, f"must have {word} {limit} key{'s' if limit != 1 else ''}", None, False
+        yield Finding("004", path, f"must have {word} {limit} key{'s' if limit != 1 else ''}")
     elif kind in ("minLength", "maxLength"):
         word = "at least" if kind == "minLength" else "at most"
-        yield "004", path, f"must be {word} {limit} characters long", None, False
+        yield Finding("004", path, f"must be {word} {limit} characters long")
     elif kind == "pattern":
-        yield "004", path, custom or f"'{value}' does not match the pattern {limit}", None, False
+        yield Finding("004", path, custom or f"'{value}' does not match the pattern {limit}")
     elif kind == "const":
-        yield "004", path, f"must be {limit!r}, got {describe(value)}", None, False
+        yield Finding("004", path, f"must be {limit!r}, got {describe(value)}")
     elif kind == "uniqueItems":
-        yield "004", path, "items must be unique", None, False
+        yield Finding("004", path, "items must be unique")
     elif kind == "propertyNames":
-        yield "004", path, custom or "invalid key name", None, True
+        yield Finding("004", path, custom or "invalid key name", on_key=True)
     else:
-        yield "004", path, custom or error.message, None, False
+        yield Finding("004", path, custom or error.message)

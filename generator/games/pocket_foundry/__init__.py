@@ -1,6 +1,7 @@
 """Pocket Foundry (Round & Revel): card data, printed text, print kit and rules model."""
 
+from .kit import kit
 from .load import load
 from .rules_check import check_rules
 
-__all__ = ["load", "check_rules"]
+__all__ = ["kit", "load", "check_rules"]

@@ -1,0 +1,86 @@
+"""What the Pocket Foundry print kit holds, and the data each layout template receives."""
+
+from __future__ import annotations
+
+import re
+
+from ...kit import Card, Face, Kit, Page
+from ...layout.markup import escape, with_icons
+from . import text
+from .model import Machine, PocketFoundry
+
+
+def icon_words(game: PocketFoundry) -> dict[str, str]:
+    """Map each printed resource word (FEED, PART, PARTS, point, POINTS …) to its icon."""
+    words: dict[str, str] = {}
+    for res in game.rules.resources:
+        for word in (res.singular, res.plural, res.label):
+            words[word] = res.icon
+    return words
+
+
+def rich(line: str, words: dict[str, str]) -> str:
+    """Return markup for a printed line: a leading `LABEL:` in bold, an icon before each amount."""
+    match = re.match(r"^([A-Z][A-Z ]*:)( .*)$", line)
+    if match:
+        return f"<b>{escape(match.group(1))}</b>{with_icons(match.group(2), words)}"
+    return with_icons(line, words)
+
+
+def _machine(machine: Machine) -> dict:
+    return {"id": machine.id, "name": machine.name, "colour": machine.colour, "glyph": machine.glyph,
+            "art": machine.art, "copies": machine.copies}
+
+
+def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> Kit:
+    """Return the kit for `players`: market cards, one Starter Feeder and mat each, lap record, marker."""
+    words = icon_words(game)
+    shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
+    credits = " · ".join(x for x in (game.title, game.publisher, game.edition) if x)
+    result = Kit(game=game_id, title=game.title, players=players, credits=credits,
+                 decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
+                 context=shared)
+
+    market_back = Face("market-back.yaml.j2", {"game": shared}, "market-back")
+    for machine in game.machines:
+        for copy in range(1, machine.copies + 1):
+            lines = text.machine_lines(game, machine, copy)
+            context = {
+                "game": shared,
+                "machine": {**_machine(machine), "copy": copy},
+                "lines": lines,
+                "rich": {
+                    "title": f"{escape(machine.name)}<small> · copy {copy}</small>",
+                    "build_cost": rich(lines["build_cost"], words),
+                    "run": rich(lines["run"], words),
+                },
+            }
+            front = Face("machine-front.yaml.j2", context, f"{machine.id}-{copy}/front")
+            result.cards.append(Card(f"{machine.id}-{copy}", lines["title"], "market", front, market_back))
+
+    lines = text.starter_lines(game)
+    starter_front = Face("starter-front.yaml.j2", {
+        "game": shared, "machine": _machine(game.starter), "lines": lines,
+        "rich": {"rule": rich(lines["rule"], words), "run": rich(lines["run"], words)},
+    }, f"{game.starter.id}/front")
+    starter_back = Face("starter-back.yaml.j2", {"game": shared, "machine": _machine(game.starter)},
+                        f"{game.starter.id}/back")
+    for seat in range(1, players + 1):
+        result.cards.append(Card(f"{game.starter.id}-{seat}", game.starter.name, "starter", starter_front,
+                                 starter_back))
+
+    mat = text.mat_lines(game)
+    mat_face = Face("mat.yaml.j2", {
+        "game": shared, "lines": mat, "starter": _machine(game.starter),
+        "rich": {"tracks": [rich(t, words) for t in mat["tracks"]]},
+        "resources": [{"id": r.id, "label": r.label, "icon": r.icon} for r in game.rules.resources],
+    }, "mat")
+    for seat in range(1, players + 1):
+        result.pages.append(Page(f"mat-{seat}", f"{game.mat_name} {seat}", mat_face, landscape=True))
+
+    record = Face("lap-record.yaml.j2", {
+        "game": shared, "record": text.lap_record_lines(game), "marker": text.marker_lines(game),
+        "laps": game.rules.laps,
+    }, "lap-record")
+    result.pages.append(Page("lap-record", f"{game.lap_record_name} and {game.marker_name.lower()}", record))
+    return result

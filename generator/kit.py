@@ -1,0 +1,78 @@
+"""What a print kit holds: card faces and full pages, each a template plus the data it shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+POKER = (63.5, 88.9)  # mm, trim
+
+
+@dataclass(frozen=True)
+class Face:
+    """One printed side: a layout template and its context. Equal faces are drawn once."""
+
+    template: str
+    context: dict[str, Any]
+    key: str  # unique and stable, e.g. "feed-belt-1/front"; also names the proof image
+
+    @property
+    def identity(self) -> tuple:
+        """Return what makes two faces print identically (template and data, not the key)."""
+        import json
+
+        return (self.template, json.dumps(self.context, sort_keys=True, default=str))
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card: a front, a back and the deck it is shuffled into."""
+
+    id: str
+    name: str
+    deck: str  # cards of one deck are shuffled together and must share one back
+    front: Face
+    back: Face
+    size: tuple[float, float] = POKER
+
+
+@dataclass(frozen=True)
+class Page:
+    """A component that fills a page of its own (a mat, a record sheet), printed single-sided."""
+
+    id: str
+    name: str
+    face: Face
+    landscape: bool = False
+
+
+@dataclass(frozen=True)
+class Section:
+    """A line of the cover's contents: what a run of pages holds."""
+
+    title: str
+    detail: str
+
+
+@dataclass
+class Kit:
+    """Everything one game prints for a player count, in print order."""
+
+    game: str  # folder id, e.g. "pocket-foundry"
+    title: str
+    players: int
+    cards: list[Card] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
+    credits: str = ""  # printed at the foot of every page
+    decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
+    context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
+
+    def faces(self) -> list[Face]:
+        """Return every face in print order, each once."""
+        seen: dict[str, Face] = {}
+        for card in self.cards:
+            seen.setdefault(card.front.key, card.front)
+            seen.setdefault(card.back.key, card.back)
+        for page in self.pages:
+            seen.setdefault(page.face.key, page.face)
+        return list(seen.values())

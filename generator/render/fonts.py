@@ -1,0 +1,113 @@
+"""The project's TrueType fonts: registration with ReportLab, metrics and per-character fallback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from .. import schema, yamlsrc
+from ..diagnostics import CardpressError, Report
+
+STYLES = ("regular", "bold", "italic", "bold-italic")
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """Families by name, each mapping a style to a registered ReportLab font name."""
+
+    families: dict[str, dict[str, str]]
+    fallback: str
+    default: str
+
+    def resolve(self, family: str | None, bold: bool = False, italic: bool = False) -> str:
+        """Return the registered font for a family and style, stepping down to what exists."""
+        styles = self.families.get(family or self.default) or self.families[self.default]
+        wanted = "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
+        for style in (wanted, "bold" if bold else "italic", "regular"):
+            if style in styles:
+                return styles[style]
+        return styles["regular"]
+
+    def fallback_for(self, font: str) -> str:
+        """Return the fallback font in the same weight as `font`."""
+        bold = font in {s.get("bold") for s in self.families.values()}
+        return self.resolve(self.fallback, bold=bold)
+
+    def segments(self, text: str, font: str) -> list[tuple[str, str]]:
+        """Split `text` into runs set in `font` or, for characters it lacks, in the fallback font."""
+        glyphs = _glyphs(font)
+        spare = self.fallback_for(font)
+        out: list[tuple[str, str]] = []
+        for ch in text:
+            use = font if ord(ch) in glyphs or ch in " \n" else spare
+            if out and out[-1][1] == use:
+                out[-1] = (out[-1][0] + ch, use)
+            else:
+                out.append((ch, use))
+        return out
+
+    def width(self, text: str, font: str, size: float) -> float:
+        """Return the advance width of `text` in points, fallback characters included."""
+        return sum(pdfmetrics.stringWidth(t, f, size) for t, f in self.segments(text, font))
+
+
+def has_glyph(font: str, ch: str) -> bool:
+    """Return True if the registered font draws `ch`."""
+    return ord(ch) in _glyphs(font)
+
+
+@lru_cache(maxsize=None)
+def _glyphs(font: str) -> frozenset[int]:
+    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
+
+
+_LOADED: dict[tuple, FontSet] = {}
+
+
+def load_fonts(folder: Path, root: Path) -> FontSet:
+    """Read fonts/fonts.yaml and register every font it names (once per process)."""
+    config = folder / "fonts.yaml"
+    key = (str(config), config.stat().st_mtime_ns if config.exists() else 0)
+    if key in _LOADED:
+        return _LOADED[key]
+    report = Report()
+    display = _rel(config, root)
+    source = yamlsrc.load_file(config, display, report)
+    if not report.ok() or not schema.check(source, "fonts", report):
+        raise CardpressError(report)
+    data = source.data
+    families: dict[str, dict[str, str]] = {}
+    for family, styles in data["families"].items():
+        families[family] = {}
+        for style, filename in styles.items():
+            path = folder / filename
+            name = f"cp-{Path(filename).stem}"
+            try:
+                if name not in pdfmetrics.getRegisteredFontNames():
+                    pdfmetrics.registerFont(TTFont(name, str(path)))
+            except (TTFError, OSError) as exc:
+                report.error("F001", f"cannot use font file {filename}: {exc}",
+                             path=f"families.{family}.{style}", loc=source.loc(("families", family, style)),
+                             hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding")
+                continue
+            families[family][style] = name
+    for key_name in ("fallback", "default"):
+        if data[key_name] not in families:
+            report.error("F002", f"{key_name} family '{data[key_name]}' is not defined", path=key_name,
+                         loc=source.loc((key_name,)))
+    if not report.ok():
+        raise CardpressError(report)
+    result = FontSet(families, data["fallback"], data["default"])
+    _LOADED[key] = result
+    return result
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,223 @@
+"""Write a kit to one PDF for one paper size: cover, card sheets with duplex backs, full pages."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Callable
+
+from reportlab import rl_config
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import __version__
+from ..imposition import PAPERS, Mark, Rect, Sheet, card_sheet, paginate
+from ..kit import Card, Face, Kit, Page
+from ..layout.icons import IconSet
+from ..units import PT_PER_MM
+from .draw import Prepared, draw
+from .fonts import FontSet
+from .painters import PdfPainter
+
+# Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
+Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
+
+MARK_WIDTH = 0.2  # mm
+MARK_HALO = 0.6  # mm of white under each mark, so marks show on dark bleed too
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """One page of the PDF and what goes on it."""
+
+    kind: str  # cover, duplex, fronts, backs, page, blank
+    label: str
+    cards: tuple[Card, ...] = ()
+    page: Page | None = None
+    sheet_no: int = 0
+    sheets: int = 0
+
+
+@dataclass
+class Plan:
+    """Every page in order, plus the cover's table of contents."""
+
+    pages: list[PagePlan] = field(default_factory=list)
+    contents: list[dict] = field(default_factory=list)
+
+
+def plan(kit: Kit, per_sheet: int) -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages."""
+    result = Plan()
+    result.pages += [PagePlan("cover", "print settings and calibration"), PagePlan("duplex", "duplex check")]
+    result.contents.append({"pages": "1–2", "title": "This sheet", "detail": "print settings, duplex check and rulers"})
+    decks: dict[str, list[Card]] = {}
+    for card in kit.cards:
+        decks.setdefault(card.deck, []).append(card)
+    for deck, cards in decks.items():
+        name = kit.decks.get(deck, deck)
+        chunks = paginate(len(cards), per_sheet)
+        first = len(result.pages) + 1
+        for n, chunk in enumerate(chunks, 1):
+            group = tuple(cards[i] for i in chunk)
+            label = f"{name}, sheet {n} of {len(chunks)}"
+            result.pages.append(PagePlan("fronts", f"{label}: fronts", group, sheet_no=n, sheets=len(chunks)))
+            result.pages.append(PagePlan("backs", f"{label}: backs", group, sheet_no=n, sheets=len(chunks)))
+        sheets = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
+        result.contents.append({"pages": f"{first}–{len(result.pages)}", "title": name[:1].upper() + name[1:],
+                                "detail": f"{len(cards)} cards on {sheets}, each fronts page followed by its backs"})
+    runs: dict[str, list[Page]] = {}
+    for page in kit.pages:
+        runs.setdefault(page.face.key, []).append(page)
+    for pages in runs.values():
+        first = len(result.pages) + 1
+        for page in pages:
+            result.pages += [PagePlan("page", page.name, page=page), PagePlan("blank", f"back of {page.name}")]
+        count = f" × {len(pages)}" if len(pages) > 1 else ""
+        title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
+        result.contents.append({"pages": f"{first}–{len(result.pages)}", "title": f"{title}{count}",
+                                "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided"})
+    return result
+
+
+def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fonts: FontSet,
+          icons: IconSet) -> bytes:
+    """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces."""
+    label, width, height = PAPERS[paper]
+    sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
+    layout = plan(kit, sheet.rows * sheet.cols)
+    buffer = io.BytesIO()
+    rl_config.useA85 = 0  # binary streams: smaller files, same content
+    canvas = Canvas(buffer, pagesize=(width * PT_PER_MM, height * PT_PER_MM), invariant=1, pageCompression=1,
+                    initialFontName=fonts.resolve(None), initialFontSize=10)
+    canvas.setTitle(f"{kit.title}: print-and-play kit ({label})")
+    canvas.setAuthor(kit.credits or kit.title)
+    canvas.setSubject(f"{kit.title} for {kit.players} players, {label} paper")
+    canvas.setCreator(f"cardpress {__version__}")
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
+    writer = _Writer(kit, paper, label, sheet, layout, faces, render, fonts, icons, canvas)
+    writer.run()
+    canvas.save()
+    return buffer.getvalue()
+
+
+class _Writer:
+    """Draws the planned pages one by one; each card face becomes one Form XObject."""
+
+    def __init__(self, kit, paper, label, sheet: Sheet, layout: Plan, faces, render, fonts, icons, canvas):
+        self.kit, self.paper, self.label, self.sheet, self.layout = kit, paper, label, sheet, layout
+        self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
+        self.forms: dict[str, str] = {}
+        self.painter = PdfPainter(canvas)
+
+    def run(self) -> None:
+        total = len(self.layout.pages)
+        for number, page in enumerate(self.layout.pages, 1):
+            portrait = (self.sheet.width, self.sheet.height)
+            size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+            self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
+            self.c.setTrimBox(None)
+            self.c.setBleedBox(None)
+            info = {"number": number, "total": total, "kind": page.kind, "label": page.label,
+                    "w": size[0], "h": size[1], "paper": self.label}
+            if page.kind in ("fronts", "backs"):
+                self._cards(page)
+            elif page.kind == "page":
+                self._full_page(page.page.face, size, info)
+            elif page.kind in ("cover", "duplex"):
+                template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
+                self._full_page(Face(template, self._cover_context(), page.kind), size, info)
+            self._furniture(info, page)
+            self.c.showPage()
+
+    def _cover_context(self) -> dict:
+        w, h = self.sheet.card
+        return {"game": self.kit.context, "title": self.kit.title, "players": self.kit.players,
+                "contents": self.layout.contents, "card": {"w": w, "h": h}, "credits": self.kit.credits}
+
+    def _full_page(self, face: Face, size: tuple[float, float], info: dict) -> None:
+        prepared = self.render(face, size[0], size[1], {"page": info})
+        if prepared is None:
+            return
+        self.painter.begin(0, size[1] * PT_PER_MM)
+        draw(prepared, self.painter, self.fonts, self.icons)
+        self.painter.end()
+
+    def _furniture(self, info: dict, page: PagePlan) -> None:
+        context = {**info, "credits": self.kit.credits, "title": self.kit.title,
+                   "block": _rect(self.sheet.block) if page.kind in ("fronts", "backs") else None}
+        prepared = self.render(Face("furniture.yaml.j2", context, f"furniture-{info['number']}"),
+                               info["w"], info["h"], {})
+        if prepared is not None:
+            self.painter.begin(0, info["h"] * PT_PER_MM)
+            draw(prepared, self.painter, self.fonts, self.icons)
+            self.painter.end()
+
+    def _form(self, face: Face) -> str:
+        """Return the name of the form that draws `face`, defining it on first use."""
+        if face.key in self.forms:
+            return self.forms[face.key]
+        prepared = self.faces[face.key]
+        doc = prepared.doc
+        name = f"face{len(self.forms)}"
+        b = doc.bleed * PT_PER_MM
+        self.c.beginForm(name, -b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)
+        self.painter.begin(0, doc.height * PT_PER_MM)
+        draw(prepared, self.painter, self.fonts, self.icons)
+        self.painter.end()
+        self.c.endForm()
+        self.forms[face.key] = name
+        return name
+
+    def _cards(self, page: PagePlan) -> None:
+        sheet, back = self.sheet, page.kind == "backs"
+        cells = [divmod(i, sheet.cols) for i in range(len(page.cards))]
+        occupied = set(cells)
+        for (row, col), card in zip(cells, page.cards):
+            face = card.back if back else card.front
+            name = self._form(face)
+            trim = sheet.back_slot(row, col) if back else sheet.slot(row, col)
+            clip = sheet.clip(row, col, occupied, back=back)
+            c = self.c
+            c.saveState()
+            path = c.beginPath()
+            path.rect(clip.x * PT_PER_MM, (sheet.height - clip.bottom) * PT_PER_MM, clip.w * PT_PER_MM,
+                      clip.h * PT_PER_MM)
+            c.clipPath(path, stroke=0, fill=0)
+            c.translate(trim.x * PT_PER_MM, (sheet.height - trim.bottom) * PT_PER_MM)
+            c.doForm(name)
+            c.restoreState()
+        slots = [sheet.slot(r, c) for r, c in cells]
+        x0, y0 = min(r.x for r in slots), min(r.y for r in slots)
+        trim = Rect(x0, y0, max(r.right for r in slots) - x0, max(r.bottom for r in slots) - y0)
+        if back:
+            trim = trim.mirrored(sheet.width)
+        self.c.setTrimBox(_box(trim, sheet.height))
+        self.c.setBleedBox(_box(trim.grow(sheet.bleed, sheet.bleed, sheet.bleed, sheet.bleed), sheet.height))
+        _marks(self.c, sheet)
+
+
+def _rect(rect) -> dict:
+    return {"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h}
+
+
+def _box(rect, page_height: float) -> tuple[float, float, float, float]:
+    """Return a PDF box (llx, lly, urx, ury) in points for a rectangle in layout space."""
+    return (rect.x * PT_PER_MM, (page_height - rect.bottom) * PT_PER_MM, rect.right * PT_PER_MM,
+            (page_height - rect.y) * PT_PER_MM)
+
+
+def _marks(c: Canvas, sheet: Sheet) -> None:
+    """Draw every crop mark: a white halo, then a thin black line."""
+    c.saveState()
+    c.setLineCap(0)
+    for colour, width in (("#ffffff", MARK_HALO), ("#000000", MARK_WIDTH)):
+        c.setStrokeColor(colour)
+        c.setLineWidth(width * PT_PER_MM)
+        for m in sheet.marks:
+            c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM,
+                   (sheet.height - m.y2) * PT_PER_MM)
+    c.restoreState()
+
+
+__all__ = ["write", "plan", "Plan", "PagePlan", "Mark"]

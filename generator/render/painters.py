@@ -1,0 +1,151 @@
+"""Painters: ReportLab (the PDF) and a recorder (drawing logs for golden tests)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+
+from ..layout.document import Element
+from ..units import PT_PER_MM
+
+_CAPS = {"butt": 0, "round": 1, "square": 2}
+
+
+class PdfPainter:
+    """Draws on a ReportLab canvas; the caller places the origin, this flips y and scales to mm."""
+
+    def __init__(self, canvas: Canvas, image_drawer: Callable[[Canvas, Element], None] | None = None):
+        self.c = canvas
+        self.image_drawer = image_drawer
+
+    def begin(self, x_pt: float, top_pt: float) -> None:
+        """Start drawing with the layout origin at page point (x_pt, top_pt)."""
+        self.c.saveState()
+        self.c.translate(x_pt, top_pt)
+        self.c.scale(PT_PER_MM, -PT_PER_MM)
+
+    def end(self) -> None:
+        """Finish what `begin` started."""
+        self.c.restoreState()
+
+    def save(self) -> None:
+        self.c.saveState()
+
+    def restore(self) -> None:
+        self.c.restoreState()
+
+    def translate(self, dx: float, dy: float) -> None:
+        self.c.translate(dx, dy)
+
+    def rotate(self, degrees: float) -> None:
+        # y points down in layout space, so a positive angle turns clockwise on the page as designers expect.
+        self.c.rotate(degrees)
+
+    def scale(self, factor: float) -> None:
+        self.c.scale(factor, factor)
+
+    def _build(self, commands: tuple):
+        p = self.c.beginPath()
+        for cmd in commands:
+            op = cmd[0]
+            if op == "M":
+                p.moveTo(cmd[1], cmd[2])
+            elif op == "L":
+                p.lineTo(cmd[1], cmd[2])
+            elif op == "C":
+                p.curveTo(*cmd[1:])
+            else:
+                p.close()
+        return p
+
+    def clip(self, commands: tuple) -> None:
+        self.c.clipPath(self._build(commands), stroke=0, fill=0)
+
+    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+        c = self.c
+        if opacity < 1:
+            c.saveState()
+            c.setFillAlpha(opacity)
+            c.setStrokeAlpha(opacity)
+        if fill:
+            c.setFillColor(HexColor(fill))
+        if stroke:
+            c.setStrokeColor(HexColor(stroke))
+            c.setLineWidth(width)
+            c.setLineCap(_CAPS[cap])
+            c.setLineJoin(1 if cap == "round" else 0)
+            c.setDash(dash or [])
+        c.drawPath(self._build(commands), fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=FILL_EVEN_ODD)
+        if opacity < 1:
+            c.restoreState()
+
+    def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:
+        c = self.c
+        if opacity < 1:
+            c.saveState()
+            c.setFillAlpha(opacity)
+        c.setFillColor(HexColor(colour))
+        t = c.beginText()
+        # The page is flipped (y down); flip the text matrix back so glyphs stand upright.
+        t.setTextTransform(1, 0, 0, -1, x, y)
+        t.setFont(font, size / PT_PER_MM)
+        t.textOut(text)
+        c.drawText(t)
+        if opacity < 1:
+            c.restoreState()
+
+    def image(self, element: Element) -> None:
+        if self.image_drawer is not None:
+            self.image_drawer(self.c, element)
+
+
+class RecordingPainter:
+    """Logs what would be drawn, rounded to 0.01 mm, as lines of text for golden files."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+
+    def _add(self, line: str) -> None:
+        self.log.append(line)
+
+    def save(self) -> None:
+        self._add("save")
+
+    def restore(self) -> None:
+        self._add("restore")
+
+    def translate(self, dx, dy) -> None:
+        self._add(f"translate {dx:.2f} {dy:.2f}")
+
+    def rotate(self, degrees) -> None:
+        self._add(f"rotate {degrees:g}")
+
+    def scale(self, factor) -> None:
+        self._add(f"scale {factor:.4f}")
+
+    def clip(self, commands) -> None:
+        self._add(f"clip {_bbox(commands)}")
+
+    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+        paint = f"fill={fill}" if fill else f"stroke={stroke} w={width:.2f}"
+        self._add(f"path {paint} {_bbox(commands)}")
+
+    def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:
+        self._add(f"text {x:.2f} {y:.2f} {font} {size:.2f}pt {colour} {text!r}")
+
+    def image(self, element: Element) -> None:
+        p = element.props
+        self._add(f"image {p['src']} {p['x']:.2f} {p['y']:.2f} {p['w']:.2f} {p['h']:.2f}")
+
+
+def _bbox(commands: tuple) -> str:
+    xs, ys = [], []
+    for cmd in commands:
+        coords = cmd[1:]
+        xs.extend(coords[0::2])
+        ys.extend(coords[1::2])
+    if not xs:
+        return "[]"
+    return f"[{min(xs):.2f} {min(ys):.2f} {max(xs):.2f} {max(ys):.2f}]"

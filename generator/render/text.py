@@ -1,0 +1,160 @@
+"""Set rich text in a box: line breaking, inline icons, font fallback and shrink-to-fit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..layout.markup import Run
+from ..units import PT_PER_MM
+from .fonts import FontSet
+
+ASCENT, DESCENT = 0.86, 0.24  # ems above and below the baseline: the same for every font, so
+# boxes with the same top and size share a baseline whatever their font
+ICON_EM = 0.95  # inline icon height as a fraction of the font size
+ICON_GAP = 0.2  # space after an inline icon, in ems
+STEP = 0.25  # shrink-to-fit step, in points
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Something drawn on a line: a text string in one font, or an icon."""
+
+    x: float  # points from the line start
+    width: float
+    size: float
+    colour: str | None
+    text: str = ""
+    font: str = ""
+    icon: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """One set line."""
+
+    pieces: tuple[Piece, ...]
+    width: float
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    """Set text, ready to draw, and whether it fits its box."""
+
+    lines: tuple[Line, ...]
+    size: float
+    line_height: float
+    ascent: float  # points above the baseline of the first line
+    height: float  # points from the top of the first line to the lowest descender
+    overflow: str | None  # why the text does not fit, or None
+
+
+def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float, min_size: float | None,
+             width_mm: float, height_mm: float, leading: float = 1.2) -> TextLayout:
+    """Set `runs` at `size`, shrinking in small steps down to `min_size` until it fits the box."""
+    width, height = width_mm * PT_PER_MM, height_mm * PT_PER_MM
+    floor = min(size, min_size) if min_size else size
+    current = size
+    while True:
+        result = _set(runs, fonts, family, current, width, height, leading)
+        if result.overflow is None or current - STEP < floor - 1e-9:
+            return result
+        current = round(current - STEP, 4)
+
+
+@dataclass
+class _Atom:
+    kind: str  # "word", "space", "glue" (a space that must not break), "icon", "break"
+    width: float = 0.0
+    text: str = ""
+    font: str = ""
+    size: float = 0.0
+    colour: str | None = None
+    icon: str | None = None
+
+
+def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> list[_Atom]:
+    out: list[_Atom] = []
+    for run in runs:
+        if run.newline:
+            out.append(_Atom("break"))
+            continue
+        run_size = size * run.style.scale
+        if run.icon:
+            out.append(_Atom("icon", run_size * (ICON_EM + ICON_GAP), size=run_size, colour=run.style.colour,
+                             icon=run.icon))
+            continue
+        font = fonts.resolve(family, run.style.bold, run.style.italic)
+        for i, word in enumerate(run.text.split(" ")):
+            if i:
+                kind = "glue" if run.style.nobreak else "space"
+                out.append(_Atom(kind, fonts.width(" ", font, run_size), " ", font, run_size, run.style.colour))
+            for text, face in fonts.segments(word, font) if word else ():
+                out.append(_Atom("word", fonts.width(text, face, run_size), text, face, run_size, run.style.colour))
+    return out
+
+
+def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width: float, height: float,
+         leading: float) -> TextLayout:
+    ascent, descent = ASCENT * size, DESCENT * size
+    line_height = size * leading
+    lines: list[list[_Atom]] = [[]]
+    overflow = None
+    pending: list[_Atom] = []  # spaces waiting to see whether the next word fits on this line
+
+    def line_width(atoms: list[_Atom]) -> float:
+        return sum(a.width for a in atoms)
+
+    atoms = _atoms(runs, fonts, family, size)
+    i = 0
+    while i < len(atoms):
+        atom = atoms[i]
+        if atom.kind == "break":
+            lines.append([])
+            pending = []
+            i += 1
+            continue
+        if atom.kind == "space":
+            if lines[-1]:
+                pending.append(atom)
+            i += 1
+            continue
+        # A box is a run of words and icons with no space between them: it never breaks.
+        j = i
+        while j < len(atoms) and atoms[j].kind in ("word", "icon", "glue"):
+            j += 1
+        box = atoms[i:j]
+        box_width = line_width(box)
+        if lines[-1] and line_width(lines[-1]) + line_width(pending) + box_width > width + 1e-6:
+            lines.append([])
+            pending = []
+        if box_width > width + 1e-6 and overflow is None:
+            word = "".join(a.text for a in box) or "an icon"
+            overflow = f"'{word}' is wider than the box"
+        lines[-1].extend(pending + box)
+        pending = []
+        i = j
+
+    set_lines = tuple(_line(atoms) for atoms in lines)
+    total = (len(set_lines) - 1) * line_height + ascent + descent
+    if overflow is None and total > height + 0.01:
+        overflow = (f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
+                    f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high")
+    return TextLayout(set_lines, size, line_height, ascent, total, overflow)
+
+
+def _line(atoms: list[_Atom]) -> Line:
+    """Merge neighbouring text in the same font into one piece, so a line draws in few strings."""
+    pieces: list[Piece] = []
+    x = 0.0
+    for atom in atoms:
+        if atom.kind == "icon":
+            pieces.append(Piece(x, atom.width, atom.size, atom.colour, icon=atom.icon))
+        else:
+            last = pieces[-1] if pieces else None
+            if last and last.icon is None and (last.font, last.size, last.colour) == (atom.font, atom.size, atom.colour):
+                pieces[-1] = Piece(last.x, last.width + atom.width, last.size, last.colour, last.text + atom.text,
+                                   last.font)
+            else:
+                pieces.append(Piece(x, atom.width, atom.size, atom.colour, atom.text, atom.font))
+        x += atom.width
+    return Line(tuple(pieces), x)

@@ -1,0 +1,72 @@
+"""Shared fixtures: the project root, throwaway copies of it, a built kit, and golden files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", help="rewrite golden files from the current output")
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    """True when golden files should be rewritten instead of compared."""
+    return request.config.getoption("--update-goldens") or os.environ.get("UPDATE_GOLDENS") == "1"
+
+
+def check_golden(name: str, actual: str, update: bool) -> None:
+    """Compare `actual` with tests/golden/<name>, or rewrite it when updating."""
+    path = GOLDEN / name
+    if update or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+        if not update:
+            pytest.fail(f"golden file {name} was missing and has been written; check it in")
+    assert actual == path.read_text(encoding="utf-8"), f"differs from golden {name} (run pytest --update-goldens)"
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    """The project checkout."""
+    return ROOT
+
+
+def copy_project(dest: Path, games: tuple[str, ...] = ("pocket-foundry",)) -> Path:
+    """Copy cards/<games>, layouts/ and fonts/ into `dest`, a project of its own."""
+    for game in games:
+        shutil.copytree(ROOT / "cards" / game, dest / "cards" / game)
+    shutil.copytree(ROOT / "layouts", dest / "layouts")
+    shutil.copytree(ROOT / "fonts", dest / "fonts")
+    return dest
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A private copy of the Pocket Foundry project that a test may break."""
+    return copy_project(tmp_path / "project")
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run `cardpress ARGS` in a fresh interpreter, exactly as a user would."""
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture(scope="session")
+def kit_pdfs(tmp_path_factory) -> dict[str, Path]:
+    """Build Pocket Foundry once for the session; return {paper: PDF path}."""
+    from generator.build import build
+
+    out = tmp_path_factory.mktemp("kit")
+    written = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=out)
+    return {p.stem.rsplit("-", 1)[1]: p for p in written}

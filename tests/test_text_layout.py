@@ -1,0 +1,75 @@
+"""Rich text: markup, line breaking with inline icons, non-breaking amounts, shrink-to-fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import ROOT
+from generator.layout.markup import MarkupError, Run, Style, parse, plain, with_icons
+from generator.render.fonts import load_fonts
+from generator.render.text import set_text
+
+FONTS = load_fonts(ROOT / "fonts", ROOT)
+WORDS = {"FEED": "feed", "PART": "part", "PARTS": "part", "point": "point", "points": "point"}
+
+
+def lines(layout) -> list[str]:
+    return ["".join(f"[{p.icon}]" if p.icon else p.text for p in line.pieces) for line in layout.lines]
+
+
+def test_markup_runs_and_plain_text():
+    runs = parse("<b>RUN:</b> Pay <icon feed>2 FEED<br><small>x &lt; y</small>")
+    assert runs[0] == Run("RUN:", Style(bold=True))
+    assert runs[2] == Run(icon="feed")
+    assert runs[4].newline
+    assert runs[5] == Run("x < y", Style(scale=0.72))
+    assert plain("<b>RUN:</b> Pay <icon feed>2 FEED") == "RUN: Pay 2 FEED"
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("<b>open", "<b> is never closed"),
+    ("</i>", "</i> does not close an open tag"),
+    ("<blink>x</blink>", "unknown tag <blink> (known: b, i, small, nobr, color, icon, br)"),
+    ("<icon>", "<icon> needs a name, e.g. <icon feed>"),
+    ("a < b", "a lone '<' (write &lt; for a literal <)"),
+    ("<color red>x</color>", "<color> needs a colour, e.g. <color #b0303a>"),
+])
+def test_bad_markup_is_explained(bad, message):
+    with pytest.raises(MarkupError) as caught:
+        parse(bad)
+    assert str(caught.value) == message
+
+
+def test_amounts_get_icons_and_stay_whole():
+    assert with_icons("Pay 1 PART to gain 3 FEED and 1 point.", WORDS) == (
+        "Pay <nobr><icon part>1 PART</nobr> to gain <nobr><icon feed>3 FEED</nobr> and "
+        "<nobr><icon point>1 point</nobr>.")
+    assert with_icons("A <b> & c", {}) == "A &lt;b&gt; &amp; c"
+
+
+def test_lines_break_between_words_never_inside_an_amount():
+    runs = parse("<b>RUN:</b> " + with_icons("Gain 1 FEED and 1 point.", WORDS))
+    layout = set_text(runs, FONTS, family="body", size=10.5, min_size=None, width_mm=50.5, height_mm=20)
+    assert lines(layout) == ["RUN: Gain [feed]1 FEED and", "[point]1 point."]
+    assert layout.overflow is None
+
+
+def test_text_shrinks_to_fit_then_reports_overflow():
+    runs = parse("The quick brown fox jumps over the lazy dog. " * 3)
+    fits = set_text(runs, FONTS, family="body", size=12, min_size=6, width_mm=40, height_mm=20)
+    assert fits.overflow is None and 6 <= fits.size < 12
+    cramped = set_text(runs, FONTS, family="body", size=12, min_size=10, width_mm=40, height_mm=10)
+    assert cramped.size == 10
+    assert cramped.overflow == "6 lines need 25.0 mm but the box is 10.0 mm high"
+
+
+def test_a_word_wider_than_the_box_overflows():
+    layout = set_text(parse("Supercalifragilistic"), FONTS, family="display", size=14, min_size=None, width_mm=10,
+                      height_mm=20)
+    assert layout.overflow == "'Supercalifragilistic' is wider than the box"
+
+
+def test_characters_a_font_lacks_fall_back_to_the_symbol_font():
+    segments = FONTS.segments("Laps 1–6: 1 □ 2", FONTS.resolve("display"))
+    assert segments == [("Laps 1–6: 1 ", "cp-RobotoCondensed-Bold"), ("□", "cp-DejaVuSans-Bold"),
+                        (" 2", "cp-RobotoCondensed-Bold")]
