@@ -88,6 +88,11 @@ def build(
         typer.echo(f"wrote {_shown(path)}")
 
 
+from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
+
+_register_rules(app)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(Path.cwd()))

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from .plugin import Plugin
 from .protocol import CHANCE, TERMINAL, sample_chance
 
-CHUNK = 50  # games per task: large enough to amortise pickling, small enough to balance two cores
+CHUNK = 25  # games per task: large enough to amortise pickling, small enough to balance the cores
 
 
 @dataclass(frozen=True)
@@ -99,32 +99,51 @@ class _Worker:
         return out
 
 
-_WORKER: _Worker | None = None
+_PLUGIN: Plugin | None = None
+_WORKERS: dict[str, _Worker] = {}
 
 
-def _init_worker(plugin: Plugin, match: Match) -> None:
-    global _WORKER
-    _WORKER = _Worker(plugin, match)
+def _init_worker(plugin: Plugin) -> None:
+    global _PLUGIN
+    _PLUGIN = plugin
+    _WORKERS.clear()
 
 
-def _play_chunk(bounds: tuple[int, int]) -> list[dict[str, Any]]:
-    assert _WORKER is not None
-    return _WORKER.play_range(*bounds)
+def _play_chunk(task: tuple[Match, int, int]) -> list[dict[str, Any]]:
+    match, start, stop = task
+    worker = _WORKERS.get(match.label)
+    if worker is None:
+        assert _PLUGIN is not None
+        worker = _WORKERS[match.label] = _Worker(_PLUGIN, match)
+    return worker.play_range(start, stop)
 
 
-def run_match(plugin: Plugin, match: Match, jobs: int = 1) -> MatchResult:
-    """Play every game of `match`; `jobs` > 1 spreads chunks of games over that many processes."""
-    plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
-    names = tuple(plugin.make_bot(spec, seat).name for seat, spec in enumerate(match.bots))
+def run_matches(plugin: Plugin, matches: Sequence[Match], jobs: int = 1) -> list[MatchResult]:
+    """Play every game of every match; `jobs` > 1 spreads chunks of games over that many processes."""
+    for match in matches:
+        plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
+    tasks = [(m, i, min(i + CHUNK, m.games)) for m in matches for i in range(0, m.games, CHUNK)]
     began = time.perf_counter()
-    if jobs <= 1 or match.games <= CHUNK:
-        records = _Worker(plugin, match).play_range(0, match.games)
+    if jobs <= 1 or len(tasks) <= 1:
         jobs = 1
+        _init_worker(plugin)
+        chunks = [_play_chunk(task) for task in tasks]
     else:
-        chunks = [(i, min(i + CHUNK, match.games)) for i in range(0, match.games, CHUNK)]
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                                 initargs=(plugin, match)) as pool:
-            records = [r for chunk in pool.map(_play_chunk, chunks) for r in chunk]
-    return MatchResult(match, records, time.perf_counter() - began, jobs, names)
+                                 initargs=(plugin,)) as pool:
+            chunks = list(pool.map(_play_chunk, tasks))
+    seconds = time.perf_counter() - began
+    results = []
+    for match in matches:
+        records = [r for (m, _, _), chunk in zip(tasks, chunks) if m is match for r in chunk]
+        names = tuple(plugin.make_bot(spec, seat).name for seat, spec in enumerate(match.bots))
+        results.append(MatchResult(match, records, seconds * match.games / sum(m.games for m in matches), jobs,
+                                   names))
+    return results
+
+
+def run_match(plugin: Plugin, match: Match, jobs: int = 1) -> MatchResult:
+    """Play every game of one match."""
+    return run_matches(plugin, [match], jobs)[0]

@@ -8,7 +8,7 @@ from typing import Sequence
 from . import summary
 from .plugin import Plugin
 from .report import Document
-from .runner import Match, MatchResult, run_match
+from .runner import Match, MatchResult, run_matches
 
 
 @dataclass
@@ -33,14 +33,14 @@ class Simulation:
 def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed: int, jobs: int = 1,
              skill_games: int | None = None, title: str | None = None) -> Simulation:
     """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report."""
-    main = run_match(plugin, Match("main", players, tuple(bots), games, seed), jobs)
-    skill = []
+    matches = [Match("main", players, tuple(bots), games, seed)]
     skill_games = games if skill_games is None else skill_games
     if skill_games > 0:
         per_seat = -(-skill_games // players)  # the strong bot sits in every seat equally often
         for seat in range(players):
             lineup = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
-            skill.append(run_match(plugin, Match(f"skill-{seat + 1}", players, lineup, per_seat, seed), jobs))
+            matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
+    main, *skill = run_matches(plugin, matches, jobs)
     sections = [summary.seats(main), summary.starting_player(main), summary.scores(main)]
     tempo = summary.tempo(main, getattr(plugin, "round_name", "round"))
     if tempo is not None:

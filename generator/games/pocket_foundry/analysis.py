@@ -8,6 +8,7 @@ from fractions import Fraction
 from math import comb
 from typing import Iterator
 
+from ...sim.report import Document, Section, Table
 from .deadend import DeadEnds
 from .model import PocketFoundry
 from .solver import PlanStep, Solver, pareto_runs
@@ -109,7 +110,7 @@ def _connected(t: Tables, seq) -> bool:
     made: set[int] = set()
     for k, m in enumerate(seq):
         pay, gain, _ = t.effects[m]
-        if k and not any(pay) :
+        if k and not any(pay):
             return False  # a free machine gains nothing from the machines before it: not a chain
         if k and any(p and i not in made for i, p in enumerate(pay)):
             return False
@@ -162,8 +163,150 @@ def sustained_rate(t: Tables, row: int) -> Fraction:
     return best if best is not None else Fraction(0)
 
 
-def best_rows(t: Tables, top: int = 10) -> list[tuple[Fraction, int]]:
-    """Return the rows (every slot filled) with the highest sustained points per run, best first."""
+# -- the report -----------------------------------------------------------------------------------------
+
+
+def report(model: PocketFoundry, turns: int | None = None, restricted: bool = True) -> Document:
+    """Return every exact analysis as a report document."""
+    t = tables_for(model)
+    turns = t.laps if turns is None else turns
+    sections = [_solo_section(model, t, turns)]
+    if restricted:
+        sections.append(_without_section(model, t, turns, sections[0].data["best"]))
+    sections += [_machines_section(t), _chains_section(t), _rows_section(t), _opening_section(model, t)]
+    meta = {"game": model.title, "edition": model.edition, "turns per player": turns}
+    intro = ["Exact results: every number below comes from exhaustive search or exact enumeration, not sampling."]
+    return Document(f"{model.title}: exact analyses", meta, sections, intro)
+
+
+def describe_action(t: Tables, action: int, res: int, row: int) -> str:
+    """Return `build Sort Scoop in slot 2 (pay 2 FEED)` or `run slots 1,2,3`."""
+    if action < t.n_build_actions:
+        m, slot = t.decode_build(action)
+        cost = " and ".join(f"{v} {t.model.rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, t.build_cost[m])
+                            if v)
+        old = t.row_slots(row)[slot - 2]
+        replaced = f", replacing {t.names[old]}" if old != EMPTY else ""
+        return f"build {t.names[m]} in slot {slot} (pay {cost}{replaced})"
+    mask = action - t.n_build_actions
+    chosen = [str(i + 1) for i in range(t.slots) if mask >> i & 1]
+    return f"run slot{'s' if len(chosen) != 1 else ''} {', '.join(chosen)}" if chosen else "run no slot"
+
+
+def _solo_section(model: PocketFoundry, t: Tables, turns: int) -> Section:
+    solo = solo_optimum(model, turns)
+    rows = [[s.turn, describe_action(t, s.action, s.res, s.row), t.describe_res(s.res), s.points, s.total]
+            for s in solo.plan]
+    built = [t.decode_build(s.action)[0] for s in solo.plan if s.action < t.n_build_actions]
+    over = [t.names[m] for m in set(built) if built.count(m) > t.copies[m]]
+    text = [f"Alone, with every machine always in the market, the most points one player can score in {turns} "
+            f"turns is **{solo.best}** (exhaustive search over every build and every choice of skips). One plan "
+            "that reaches it:",
+            "The plan builds " + (", ".join(t.names[m] for m in built) or "nothing")
+            + (f"; it needs more copies of {', '.join(over)} than the deck has." if over else
+               "; it never needs more copies than the deck has.")]
+    by = ", ".join(f"{k}: {v}" for k, v in enumerate(solo.by_horizon, start=1))
+    text.append(f"Best score by number of turns — {by}.")
+    table = Table(["Turn", "Action", "Purse before", "Points", "Total"], rows)
+    return Section("Best solo score", "solo", text, [table],
+                   {"turns": turns, "best": solo.best, "by_turns": list(solo.by_horizon),
+                    "plan": [{"turn": s.turn, "action": describe_action(t, s.action, s.res, s.row),
+                              "purse": dict(zip(t.stored, t.values[s.res])), "points": s.points, "total": s.total}
+                             for s in solo.plan]})
+
+
+def _without_section(model: PocketFoundry, t: Tables, turns: int, best: int) -> Section:
+    rows, data = [], []
+    for m, name in enumerate(t.names):
+        value = solo_optimum(model, turns, without=m).best
+        rows.append([name, value, f"{value - best:+d}"])
+        data.append({"machine": name, "best_without": value, "change": value - best})
+    text = ["The same search with one machine type removed from the game: how much the best plan depends on it."]
+    return Section("Best solo score without each machine", "without", text,
+                   [Table(["Machine removed", "Best score", "Change"], rows)], data)
+
+
+def _machines_section(t: Tables) -> Section:
+    rules = t.model.rules
+    rows, data = [], []
+    for m in [*range(t.n_types), t.starter_index]:
+        machine = t.model.starter if m == t.starter_index else t.machines[m]
+        pay, gain, pts = t.effects[m]
+        spent = sum(pay)
+        rate = ""
+        if spent and len([v for v in pay if v]) == 1:
+            unit = rules.resource(t.stored[[i for i, v in enumerate(pay) if v][0]]).singular
+            made = [(g / spent, rules.resource(r)) for r, g in zip(t.stored, gain) if g]
+            if pts:
+                made.append((pts / spent, rules.resource(t.score)))
+            rate = ", ".join(f"{x:.2g} {r.singular if x == 1 else r.plural}" for x, r in made) + f" per {unit}"
+        cost = _words(t, t.build_cost[m]) if m != t.starter_index else "(starter)"
+        rows.append([machine.name, cost, _words(t, pay) or "–", _words(t, gain, pts), rate or "free"])
+        data.append({"machine": machine.name, "build_cost": dict(zip(t.stored, t.build_cost[m])) if m < t.n_types
+                     else None, "pay": dict(zip(t.stored, pay)), "gain": {**dict(zip(t.stored, gain)), t.score: pts}})
+    return Section("Conversion rates of each machine", "machines", ["What one run of each machine turns into what."],
+                   [Table(["Machine", "Build cost", "Run pays", "Run gains", "Rate"], rows)], data)
+
+
+def _chains_section(t: Tables) -> Section:
+    tables, data = [], {}
+    for length in (2, 3):
+        found = [c for c in chains(t, length) if c.points]
+        found.sort(key=lambda c: (-c.points, sum(c.needs), -sum(c.leaves), c.machines))
+        rows = [[" → ".join(t.names[m] for m in c.machines), _words(t, c.needs) or "nothing",
+                 _words(t, c.leaves) or "nothing", c.points] for c in found[:12]]
+        data[str(length)] = [{"chain": [t.names[m] for m in c.machines], "needs": dict(zip(t.stored, c.needs)),
+                              "leaves": dict(zip(t.stored, c.leaves)), "points": c.points} for c in found]
+        tables.append(Table(["Chain (left to right)", "Needs in store", "Leaves", "Points"], rows,
+                            caption=f"Chains of {length} machines that score: the best {len(rows)} of {len(found)}"))
+    text = ["A chain is machines in slot order where each one after the first pays only with what an earlier one "
+            "in the chain gained. *Needs* is the smallest store that runs the whole chain once (caps applied); "
+            "a chain that needs nothing runs on its own every turn."]
+    return Section("Chains of machines", "chains", text, tables, data)
+
+
+def _rows_section(t: Tables) -> Section:
     rated = [(sustained_rate(t, row), row) for row in range(t.n_rows) if EMPTY not in t.row_slots(row)]
-    rated.sort(key=lambda fr: (-fr[0], fr[1]))
-    return rated[:top]
+    groups: dict[tuple[int, ...], list[Fraction]] = {}
+    for rate, row in rated:
+        groups.setdefault(tuple(sorted(t.row_slots(row))), []).append(rate)
+    ranked = sorted(groups.items(), key=lambda kv: (-max(kv[1]), min(kv[1]) != max(kv[1]), kv[0]))[:12]
+    rows, data = [], []
+    for machines, rates in ranked:
+        best, worst = max(rates), min(rates)
+        cost = tuple(sum(t.build_cost[m][i] for m in machines) for i in range(len(t.stored)))
+        order = "any order" if best == worst else f"{float(worst):.2f} in the worst order"
+        rows.append([" + ".join(t.names[m] for m in machines), f"{float(best):.2f}", order, _words(t, cost)])
+        data.append({"machines": [t.names[m] for m in machines], "points_per_run": float(best), "exact": str(best),
+                     "worst_order": float(worst)})
+    text = ["The most points per run that a full row (the Starter Feeder, then three machines) sustains forever, "
+            "from its best cycle of purses (exact: maximum mean cycle over every purse and every choice of skips). "
+            "Stored resources carry over from run to run, so once running, the order of the slots often stops "
+            "mattering."]
+    return Section("Engines: points per run, sustained", "engines", text,
+                   [Table(["Machines in slots 2–4", "Points per run", "Order", "Build costs"], rows)], data)
+
+
+def _opening_section(model: PocketFoundry, t: Tables) -> Section:
+    stall = opening_stall_probability(model)
+    first = opening_no_first_build_probability(model)
+    markets = list(opening_markets(t))
+    stuck = [counts for counts, p in markets if not DeadEnds(t).can_ever_build(0, t.start_res, _mask(counts))]
+    affordable = [t.names[m] for m in range(t.n_types) if t.build_next[m][t.start_res] >= 0]
+    text = [f"Every player starts with {t.describe_res(t.start_res)} and only the {t.starter.name}. The chance that "
+            f"the opening market of {t.market_size} leaves **nobody able to ever build** is **{stall}** "
+            f"= {float(stall):.2%}: then the market never refills and nobody ever scores, so every game like that is "
+            "a shared win at 0 points, at every player count.",
+            f"The chance that nobody can build on the first turn is {first} = {float(first):.2%}. Affordable at the "
+            f"start: {', '.join(affordable)}; {len(stuck)} of the {len(markets)} possible opening markets are stuck."]
+    return Section("Opening market", "opening", text, [],
+                   {"stuck_probability": float(stall), "stuck_fraction": str(stall),
+                    "no_first_build_probability": float(first), "stuck_markets": len(stuck), "markets": len(markets)})
+
+
+def _words(t: Tables, values, points: int = 0) -> str:
+    rules = t.model.rules
+    words = [f"{v} {rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, values) if v]
+    if points:
+        words.append(f"{points} {rules.resource(t.score).noun(points)}")
+    return " and ".join(words)

@@ -7,36 +7,41 @@ import random
 from ...sim.protocol import CHANCE, TERMINAL
 from .botconfig import FIRST_EMPTY, BotConfig, Conditions, Rule
 from .engine import State
+from .deadend import DeadEnds
 from .solver import Solver
 from .tables import EMPTY, Tables
-from .deadend import DeadEnds
 from .trace import best_run, row_future, trace_run
 
-_SOLVERS: dict[int, tuple[Tables, Solver]] = {}
+_SHARED: dict[int, tuple[Tables, Solver, DeadEnds]] = {}
+
+
+def _shared(t: Tables) -> tuple[Tables, Solver, DeadEnds]:
+    found = _SHARED.get(id(t))
+    if found is None or found[0] is not t:
+        found = _SHARED[id(t)] = (t, Solver(t), DeadEnds(t))
+    return found
 
 
 def solver_for(t: Tables) -> Solver:
     """Return the process-wide solver with every type buildable (its tables are built on first use)."""
-    found = _SOLVERS.get(id(t))
-    if found is None or found[0] is not t:
-        found = _SOLVERS[id(t)] = (t, Solver(t))
-    return found[1]
+    return _shared(t)[1]
 
 
 class PlannerBot:
     """Plays the move that maximises its own final points, looking ahead exactly over all its remaining turns.
 
     Its value table is the exact solo optimum (`Solver`): it knows what it can build now (the market) but
-    assumes any type can be built later, and it ignores what opponents do. Ties are broken at random.
+    assumes any type can be built later, and it ignores what opponents do. In a dead end (nobody can ever
+    build again) it values runs by what its frozen row can still make, which is then exact. Ties are
+    broken at random.
     """
 
     name = "planner"
 
     def __init__(self, tables: Tables, seed: int = 0):
         self.t = tables
-        self.solver = solver_for(tables)
+        _, self.solver, self.dead = _shared(tables)
         self.rng = random.Random(seed)
-        self.dead = DeadEnds(tables)
         self._frozen: dict[tuple[int, int], list[int]] = {}
 
     def restart(self, seed: int) -> None:
@@ -47,32 +52,70 @@ class PlannerBot:
         """Return a best action by the solo value table."""
         return self.choose(state, builds=True)
 
-    def choose(self, state: State, builds: bool) -> int:
-        """Return the best build or run (or the best run only), breaking ties at random."""
-        ranked = self.rank(state, builds)
-        best = ranked[0][0]
-        chosen = [a for v, a in ranked if v == best]
-        return chosen[0] if len(chosen) == 1 else self.rng.choice(chosen)
-
-    def rank(self, state: State, builds: bool = True) -> list[tuple[int, int]]:
-        """Return (value, action) for every legal build (if asked) and run, best first; value = points now
-        plus the solo optimum of the turns left after this one."""
+    def choose(self, state: State, builds: bool, rng: random.Random | None = None) -> int:
+        """Return a best build or run (or a best run only), breaking ties with `rng` (default: the bot's own)."""
         p = state.cur
         t = self.t
         row, res = state.row[p], state.res[p]
         nr = t.n_res
-        if self.dead.is_dead_end(state):  # nobody will ever build again: the row is all that is left
+        best, chosen = -1, []
+        legal_builds = state.game.builds(state.market_mask, res)
+        if not legal_builds and self.dead.is_dead_end(state):
             later = self.frozen(row, state.turns_left(p) - 1)
-            return sorted(((pts + later[r], a) for a, r, pts in t.runs(row, res)), key=lambda va: -va[0])
-        prev = self.solver.layer(state.turns_left(p) - 1)
-        out = []
-        if builds:
-            for a in state.game.builds(state.market_mask, res):
+            for a, r, pts in t.runs(row, res):
+                v = pts + later[r]
+                if v > best:
+                    best, chosen = v, [a]
+                elif v == best:
+                    chosen.append(a)
+        else:
+            prev = self.solver.layer(state.turns_left(p) - 1)
+            base = row * nr
+            for a, r, pts in t.runs(row, res):
+                v = pts + prev[base + r]
+                if v > best:
+                    best, chosen = v, [a]
+                elif v == best:
+                    chosen.append(a)
+            if builds:
+                after = t.build_next
+                mults = t.row_mult
+                slots = t.row_slots(row)
+                for a in legal_builds:
+                    m, j = divmod(a, t.build_slots)
+                    v = prev[(row + (m - slots[j]) * mults[j]) * nr + after[m][res]]
+                    if v > best:
+                        best, chosen = v, [a]
+                    elif v == best:
+                        chosen.append(a)
+        if len(chosen) == 1:
+            return chosen[0]
+        chosen.sort()
+        return (rng or self.rng).choice(chosen)
+
+    def rank(self, state: State) -> list[tuple[int, int]]:
+        """Return (value, action) for every legal action, best first; value = points now plus the solo
+        optimum of the turns left after this one (or, in a dead end, what the frozen row still makes)."""
+        p = state.cur
+        t = self.t
+        row, res = state.row[p], state.res[p]
+        nr = t.n_res
+        legal_builds = state.game.builds(state.market_mask, res)
+        if not legal_builds and self.dead.is_dead_end(state):
+            later = self.frozen(row, state.turns_left(p) - 1)
+            out = [(pts + later[r], a) for a, r, pts in t.runs(row, res)]
+        else:
+            prev = self.solver.layer(state.turns_left(p) - 1)
+            out = [(pts + prev[row * nr + r], a) for a, r, pts in t.runs(row, res)]
+            for a in legal_builds:
                 m, j = divmod(a, t.build_slots)
                 out.append((prev[t.with_slot(row, j + 2, m) * nr + t.build_next[m][res]], a))
-        out += [(pts + prev[row * nr + r], a) for a, r, pts in t.runs(row, res)]
-        out.sort(key=lambda va: -va[0])
+        out.sort(key=lambda va: (-va[0], va[1]))
         return out
+
+    def best_value(self, state: State) -> int:
+        """Return the value of the best action for the player to act."""
+        return self.rank(state)[0][0]
 
     def frozen(self, row: int, runs: int) -> list[int]:
         """Return, per purse, the most points `row` makes in `runs` more runs (cached)."""
@@ -98,31 +141,27 @@ class LookaheadBot:
 
     def __init__(self, tables: Tables, seed: int = 0, candidates: int = 5, samples: int = 4):
         self.t = tables
-        self.me = PlannerBot(tables, seed)
-        self.others = PlannerBot(tables, seed + 1)
+        self.planner = PlannerBot(tables, seed)
         self.rng = random.Random(seed)
         self.candidates = candidates
         self.samples = samples
 
     def restart(self, seed: int) -> None:
         """Reseed for a new game."""
-        self.me.restart(seed)
-        self.others.restart(seed ^ 0x5EED)
+        self.planner.restart(seed)
         self.rng.seed(seed ^ 0xC0FFEE)
 
     def step(self, state: State) -> int:
         """Return the candidate move with the best sampled outcome one lap later."""
         p = state.cur
-        ranked = self.me.rank(state)
+        ranked = self.planner.rank(state)
         if state.turns_left(p) == 1 or len(ranked) == 1:
-            return self.me.choose(state, builds=True)
+            return self.planner.choose(state, builds=True)
         candidates = self._distinct(state, ranked)
         seeds = [self.rng.getrandbits(32) for _ in range(self.samples)]
         best, chosen = None, candidates[0]
         for action in candidates:
-            total = 0
-            for seed in seeds:
-                total += self._rollout(state, action, p, seed)
+            total = sum(self._rollout(state, action, p, seed) for seed in seeds)
             if best is None or total > best:
                 best, chosen = total, action
         return chosen
@@ -145,14 +184,14 @@ class LookaheadBot:
 
     def _rollout(self, state: State, action: int, p: int, seed: int) -> int:
         rng = random.Random(seed)
-        self.others.restart(seed)
+        planner = self.planner
         s = state.clone()
         s.apply_action(action)
         while s.cur != p and s.cur != TERMINAL:
-            s.apply_action(s.sample_chance(rng) if s.cur == CHANCE else self.others.choose(s, builds=True))
+            s.apply_action(s.sample_chance(rng) if s.cur == CHANCE else planner.choose(s, True, rng))
         if s.cur == TERMINAL:
             return s.pts[p]
-        return s.pts[p] + self.me.rank(s)[0][0]
+        return s.pts[p] + planner.best_value(s)
 
 
 class PriorityBot:

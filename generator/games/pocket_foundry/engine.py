@@ -340,7 +340,8 @@ class State:
         lines = [f"lap {self.lap}/{t.laps}, turn {self.turn}, to act: {_who(self.cur)}, viewer: {player}"]
         for p in range(self.num_players):
             row = " | ".join(t.names[m] if m != EMPTY else "-" for m in self.slots(p))
-            lines.append(f"  P{p}: {t.describe_res(self.res[p])}, {self.pts[p]} {t.score} | {t.starter.name} | {row}")
+            score = t.model.rules.resource(t.score).noun(self.pts[p])
+            lines.append(f"  P{p}: {t.describe_res(self.res[p])}, {self.pts[p]} {score} | {t.starter.name} | {row}")
         market = ", ".join(f"{t.names[i]}×{c}" for i, c in enumerate(self.market) if c) or "empty"
         lines.append(f"  market: {market}; deck: {self.deck_size}; discarded: {sum(self.discard)}")
         return "\n".join(lines)

@@ -56,7 +56,6 @@ class Tables:
         if len(uncapped) != 1:
             raise RulesModelError("exactly one resource must be uncapped: the points that score")
         self.stored = tuple(r.id for r in capped)
-        self.stored_labels = tuple(r.label for r in capped)
         self.caps = tuple(r.cap for r in capped)
         self.score = uncapped[0].id
         self.score_start = uncapped[0].start
@@ -137,8 +136,9 @@ class Tables:
         return self.encode(tuple(v - c for v, c in zip(values, cost)))
 
     def describe_res(self, code: int) -> str:
-        """Return e.g. `3 FEED, 0 PARTS`."""
-        return ", ".join(f"{v} {label}" for v, label in zip(self.values[code], self.stored_labels))
+        """Return e.g. `3 FEED, 1 PART`."""
+        rules = self.model.rules
+        return ", ".join(f"{v} {rules.resource(rid).noun(v)}" for v, rid in zip(self.values[code], self.stored))
 
     # -- rows -----------------------------------------------------------------------------------------
 

@@ -37,7 +37,8 @@ class RunTrace:
 
 
 def trace_run(t: Tables, row: int, res: int, wanted: Collection[int]) -> RunTrace:
-    """Run the slots in `wanted` (1-based) left to right; a wanted slot whose cost is not there is skipped."""
+    """Run the slots in `wanted` (1-based) left to right; a slot whose full cost is not there when it is
+    reached is skipped as CANNOT_PAY, whether it was wanted or not."""
     values = t.values[res]
     start = values
     points = 0
@@ -47,13 +48,13 @@ def trace_run(t: Tables, row: int, res: int, wanted: Collection[int]) -> RunTrac
         if m == EMPTY:
             steps.append(SlotStep(slot, m, EMPTY_SLOT, values, None))
             continue
-        if slot not in wanted:
-            steps.append(SlotStep(slot, m, SKIPPED, values, None))
-            continue
         pay, gain, pts = t.effects[m]
         result = apply_effect(values, pay, gain, pts, t.caps)
         if result is None:
-            steps.append(SlotStep(slot, m, CANNOT_PAY, values, None))
+            steps.append(SlotStep(slot, m, CANNOT_PAY, values, None))  # skipped, chosen or not: it could not pay
+            continue
+        if slot not in wanted:
+            steps.append(SlotStep(slot, m, SKIPPED, values, None))
             continue
         steps.append(SlotStep(slot, m, RAN, values, result))
         values = result.after
