@@ -26,15 +26,7 @@ class DeadEnds:
         key = row * self.t.n_res + res
         found = self._reach.get(key)
         if found is None:
-            seen = 1 << res
-            todo = [res]
-            while todo:
-                code = todo.pop()
-                for _, nxt, _ in self.t.runs(row, code):
-                    if not seen >> nxt & 1:
-                        seen |= 1 << nxt
-                        todo.append(nxt)
-            found = self._reach[key] = seen
+            found = self._reach[key] = self.t.closure(self.t.row_machines(row), 1 << res)
         return found
 
     def affordable(self, market_mask: int) -> int:

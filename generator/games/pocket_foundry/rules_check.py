@@ -227,25 +227,9 @@ class Checker:
 
     def never_buildable(self, t: Tables) -> None:
         """Warn about machines no player can ever afford, whatever they build first."""
-        seen = {(0, t.start_res)}
-        todo = [(0, t.start_res)]
-        built: set[int] = set()
-        while todo:
-            row, res = todo.pop()
-            nexts = [(row, r) for _, r, _ in t.runs(row, res)]
-            for m in range(t.n_types):
-                after = t.build_next[m][res]
-                if after >= 0:
-                    built.add(m)
-                    nexts += [(t.with_slot(row, slot, m), after) for slot in range(2, t.slots + 1)]
-            for state in nexts:
-                if state not in seen:
-                    seen.add(state)
-                    todo.append(state)
-        for m, machine in enumerate(self.model.machines):
-            if m not in built:
-                self.error("PF003", f"{machine.name} can never be built: no row a player can assemble ever "
-                                    "holds its BUILD COST", self.m, ("machines", m, "build_cost"), warning=True)
+        for m in sorted(set(range(t.n_types)) - ever_buildable(t)):
+            self.error("PF003", f"{self.model.machines[m].name} can never be built: no row a player can assemble "
+                                "ever holds its BUILD COST", self.m, ("machines", m, "build_cost"), warning=True)
 
     # -- the rulebook -----------------------------------------------------------------------------
 
@@ -450,3 +434,34 @@ def first_difference(ours: str, theirs: str) -> str:
     if k < len(b):
         return f"no '{' '.join(b[k:])}' where the rulebook goes on"
     return f"'{ours}', which differs from the rulebook only in spacing"
+
+
+def ever_buildable(t: Tables) -> set[int]:
+    """Return the machine types some player could afford at some point, whatever the market deals.
+
+    What a row can ever reach depends only on the set of types in it (slots can be skipped, and several
+    slots in one run reach the purse those slots reach one per turn), so the search runs over sets of at
+    most S−1 types, each with the purses reachable so far as a bit mask.
+    """
+    start: frozenset[int] = frozenset()
+    reach = {start: 1 << t.start_res}
+    todo = [start]
+    built: set[int] = set()
+    while todo:
+        kinds = todo.pop()
+        purses = reach[kinds] = t.closure((t.starter_index, *kinds), reach[kinds])
+        for m in range(t.n_types):
+            after = t.build_next[m]
+            paid = 0
+            for code in range(t.n_res):
+                if purses >> code & 1 and after[code] >= 0:
+                    paid |= 1 << after[code]
+            if not paid:
+                continue
+            built.add(m)
+            full = len(kinds) >= t.build_slots and m not in kinds
+            for nxt in ([kinds - {x} | {m} for x in kinds] if full else [kinds | {m}]):
+                if paid & ~reach.get(nxt, 0):
+                    reach[nxt] = reach.get(nxt, 0) | paid
+                    todo.append(nxt)
+    return built

@@ -205,6 +205,24 @@ class Tables:
         base = self.n_build_actions
         return tuple(sorted((base + mask, code, pts) for mask, code, pts in frontier))
 
+    def closure(self, machines, purses: int) -> int:
+        """Return every purse reachable from `purses` (bit per purse) by running these machines, any number
+        of times, in any turns.
+
+        A run of several slots gives the same purse as running those slots one per turn, in order (the caps
+        apply after every machine either way), so single-machine steps generate everything reachable.
+        """
+        todo = [code for code in range(self.n_res) if purses >> code & 1]
+        tables = [self.step[m] for m in set(machines) if m != EMPTY]
+        while todo:
+            code = todo.pop()
+            for table in tables:
+                step = table[code]
+                if step is not None and not purses >> step[0] & 1:
+                    purses |= 1 << step[0]
+                    todo.append(step[0])
+        return purses
+
     @cached_property
     def afford_masks(self) -> tuple[int, ...]:
         """Return, per type, the set of resource codes that can pay its BUILD COST (bit per code)."""
