@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -50,26 +51,29 @@ def derive_seed(*parts: Any) -> int:
 
 def play(game, bots: Sequence[Any], seed: int, recorder=None):
     """Play one game to the end and return the final state; chance uses its own seeded generator."""
-    import random
-
     rng = random.Random(derive_seed(seed, "chance"))
     for seat, bot in enumerate(bots):
         restart = getattr(bot, "restart", None)
         if restart is not None:
             restart(derive_seed(seed, "seat", seat))
     state = game.new_initial_state()
+    # Bound methods, looked up once: this loop is the hot path of every simulation.
+    fast_chance = getattr(state, "sample_chance", None)
+    chance = fast_chance if fast_chance is not None else (lambda r: sample_chance(state, r))
+    steps = [bot.step for bot in bots]
+    apply, current = state.apply_action, state.current_player
     after = recorder.after if recorder is not None else None
     while True:
-        p = state.current_player()
+        p = current()
         if p >= 0:
-            action = bots[p].step(state)
+            action = steps[p](state)
         elif p == CHANCE:
-            action = sample_chance(state, rng)
+            action = chance(rng)
         elif p == TERMINAL:
             return state
         else:
             raise RuntimeError(f"unexpected current player {p}")
-        state.apply_action(action)
+        apply(action)
         if after is not None:
             after(state, p, action)
 

@@ -7,24 +7,20 @@ import random
 from ...sim.protocol import CHANCE, TERMINAL
 from .botconfig import FIRST_EMPTY, BotConfig, Conditions, Rule
 from .engine import State
-from .deadend import DeadEnds
+from .deadend import dead_ends_for
 from .solver import Solver
 from .tables import EMPTY, Tables
 from .trace import best_run, row_future, trace_run
 
-_SHARED: dict[int, tuple[Tables, Solver, DeadEnds]] = {}
-
-
-def _shared(t: Tables) -> tuple[Tables, Solver, DeadEnds]:
-    found = _SHARED.get(id(t))
-    if found is None or found[0] is not t:
-        found = _SHARED[id(t)] = (t, Solver(t), DeadEnds(t))
-    return found
+_SOLVERS: dict[int, tuple[Tables, Solver]] = {}
 
 
 def solver_for(t: Tables) -> Solver:
     """Return the process-wide solver with every type buildable (its tables are built on first use)."""
-    return _shared(t)[1]
+    found = _SOLVERS.get(id(t))
+    if found is None or found[0] is not t:
+        found = _SOLVERS[id(t)] = (t, Solver(t))
+    return found[1]
 
 
 class PlannerBot:
@@ -40,7 +36,8 @@ class PlannerBot:
 
     def __init__(self, tables: Tables, seed: int = 0):
         self.t = tables
-        _, self.solver, self.dead = _shared(tables)
+        self.solver = solver_for(tables)
+        self.dead = dead_ends_for(tables)
         self.rng = random.Random(seed)
         self._frozen: dict[tuple[int, int], list[int]] = {}
 

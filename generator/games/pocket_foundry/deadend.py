@@ -60,8 +60,22 @@ class DeadEnds:
         mask = state.market_mask
         if not mask:
             return True
+        p = state.cur
+        if p >= 0 and state.game.builds(mask, state.res[p]):
+            return False  # the player to act can build right now
         return not any(self.can_ever_build(state.row[p], state.res[p], mask) for p in range(state.num_players))
 
     def anyone_scores(self, state: State) -> bool:
         """Return True when some player can still earn points (with the rows frozen)."""
         return any(self.can_ever_score(state.row[p], state.res[p]) for p in range(state.num_players))
+
+
+_SHARED: dict[int, DeadEnds] = {}
+
+
+def dead_ends_for(tables: Tables) -> DeadEnds:
+    """Return the process-wide DeadEnds of these tables, so its caches outlive one game."""
+    found = _SHARED.get(id(tables))
+    if found is None or found.t is not tables:
+        found = _SHARED[id(tables)] = DeadEnds(tables)
+    return found

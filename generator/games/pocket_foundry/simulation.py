@@ -16,7 +16,7 @@ from ...sim.runner import MatchResult
 from .analysis import opening_stall_probability
 from .botconfig import BotConfig
 from .bots import LookaheadBot, PlannerBot, PriorityBot, solver_for
-from .deadend import DeadEnds
+from .deadend import dead_ends_for
 from .engine import Game, State
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
@@ -102,7 +102,7 @@ class Recorder:
 
     def __init__(self, game: Game):
         self.game = game
-        self.dead = DeadEnds(game.tables)
+        self.dead = dead_ends_for(game.tables)
         self.builds: list[list[int]] = []
         self.score_by_round: list[list[int]] = []
         self.dead_end: dict[str, Any] | None = None
