@@ -33,6 +33,7 @@ def ruleset_of(game: GameDir, report: Report) -> ModuleType | None:
         report.error("S005", f"unknown ruleset {name!r}", path="ruleset", loc=source.loc(("ruleset",)),
                      hint=did_you_mean(str(name), games.RULESETS) or f"rulesets: {', '.join(games.RULESETS)}")
         return None
+    game.ruleset = name
     return games.ruleset(name)
 
 

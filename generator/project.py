@@ -25,6 +25,7 @@ class GameDir:
 
     root: Path  # the project root
     id: str
+    ruleset: str = ""  # the game family, read from game.yaml; its layouts serve every edition of it
     folder: Path = field(init=False)
     sources: dict[str, yamlsrc.Source] = field(default_factory=dict)
 
@@ -36,8 +37,11 @@ class GameDir:
         return f"cards/{self.id}/{relative}"
 
     def layout_dirs(self) -> list[Path]:
-        """Return where templates are looked up, first match wins: game layouts, then common ones."""
-        return [self.folder / "layouts", self.root / "layouts" / self.id, self.root / "layouts" / "common"]
+        """Return where templates are looked up, first match wins: the game's own, its family's, common."""
+        folders = [self.folder / "layouts", self.root / "layouts" / self.id]
+        if self.ruleset and self.ruleset != self.id:
+            folders.append(self.root / "layouts" / self.ruleset)
+        return folders + [self.root / "layouts" / "common"]
 
     def resolve(self, relative: str, report: Report, where: Location | None, path: str = "") -> Path | None:
         """Resolve a path named in a card file; refuse any path that leaves the game folder."""

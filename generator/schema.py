@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
+import os
 import re
 from functools import lru_cache
 from importlib import resources
@@ -15,8 +17,9 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from . import cache
 from .diagnostics import Report, did_you_mean
-from .yamlsrc import _LOADER, Source, format_path
+from .yamlsrc import LOADER, Source, format_path
 
 _TYPE_NAMES = {
     "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
@@ -32,7 +35,7 @@ def _registry() -> Registry:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
             # The schemas ship with cardpress and a test checks them against the metaschema.
-            schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=_LOADER)
+            schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=LOADER)
             found.append((schema["$id"], DRAFT202012.create_resource(schema)))
     return Registry().with_resources(found)
 
@@ -47,19 +50,47 @@ def load_schema(name: str) -> Draft202012Validator:
 
 @lru_cache(maxsize=None)
 def _fast(name: str):
-    """Compile the schema to Python code: a quick yes/no before the slower, fully explained check."""
+    """Return a quick yes/no validator: the schema compiled to Python code, cached on disk."""
     registry = _registry()
-    handlers = {"cardpress": lambda uri: registry.contents(uri.split("#")[0])}
-    return fastjsonschema.compile(registry.contents(f"cardpress:{name}"), handlers=handlers)
+    schema = registry.contents(f"cardpress:{name}")
+    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, _schema_texts())).encode()).hexdigest()[:16]
+    where = cache.folder("schemas")
+    path = where / f"{name}-{stamp}.py" if where else None
+    if path and path.exists():
+        code = path.read_text(encoding="utf-8")
+    else:
+        handlers = {"cardpress": lambda uri: registry.contents(uri.split("#")[0])}
+        code = fastjsonschema.compile_to_code(schema, handlers=handlers)
+        if path:
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(code, encoding="utf-8")
+            os.replace(tmp, path)
+    namespace: dict = {}
+    exec(compile(code, f"<schema {name}>", "exec"), namespace)  # code we generated from our own schemas
+    entry = re.search(r"^def (\w+)\(data", code, re.M).group(1)  # the first function is the schema's own
+    return namespace[entry]
+
+
+@lru_cache(maxsize=None)
+def _schema_texts() -> tuple[str, ...]:
+    folder = resources.files("generator").joinpath("schemas")
+    return tuple(e.read_text(encoding="utf-8") for e in sorted(folder.iterdir(), key=lambda e: e.name)
+                 if e.name.endswith(".yaml"))
+
+
+def conforms(schema: str, data: Any) -> bool:
+    """Return True if `data` follows the schema (quick, no explanation)."""
+    try:
+        _fast(schema)(data)
+        return True
+    except fastjsonschema.JsonSchemaException:
+        return False
 
 
 def check(source: Source, schema: str, report: Report, code_prefix: str = "S") -> bool:
     """Report every way `source.data` breaks the schema; return True when it conforms."""
-    try:
-        _fast(schema)(source.data)
+    if conforms(schema, source.data):
         return True
-    except fastjsonschema.JsonSchemaException:
-        pass  # explain every failure with the full validator below
     validator = load_schema(schema)
     explained = []
     for error in sorted(validator.iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):

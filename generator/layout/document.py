@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
+
 from .. import schema, yamlsrc
 from ..diagnostics import Report
 from ..units import to_mm, to_pt
 
-_MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry")
+_MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
 _PT_KEYS = ("size", "min_size")  # font sizes, for text only
 
 
@@ -42,11 +44,31 @@ class LayoutDoc:
 
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
+    # Most documents are fine: parse them the quick way, and only on trouble again with positions.
+    try:
+        data = yaml.load(text, Loader=yamlsrc.LOADER)
+    except yaml.YAMLError:
+        data = None
+    if data is not None and schema.conforms("layout", data):
+        doc = _build(data, template, face, size, yamlsrc.Source(template, text, data), Report())
+        if doc is not None:
+            return doc
+    return _located(text, template, face, size, report)
+
+
+def _located(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
+    """Parse keeping positions, so that every problem is reported where it is."""
     before = len(report.errors)
     source = yamlsrc.load_text(text, f"{template} [{face}]", report)
     if len(report.errors) > before or not schema.check(source, "layout", report, code_prefix="L"):
         return None
-    data = source.data
+    return _build(source.data, template, face, size, source, report)
+
+
+def _build(data: dict, template: str, face: str, size: tuple[float, float], source: yamlsrc.Source,
+           report: Report) -> LayoutDoc | None:
+    """Normalize checked data into a LayoutDoc; None if a length does not parse."""
+    before = len(report.errors)
     width, height = size
     if "size" in data:
         try:
@@ -87,7 +109,7 @@ def _elements(items: list, path: tuple, source: yamlsrc.Source, report: Report) 
 def _normalize(kind: str, props: dict) -> dict:
     """Convert every length to mm (font sizes to pt); raise ValueError naming the bad key."""
     out = dict(props)
-    for key in _MM_KEYS + (("size",) if kind == "icon" else ()):
+    for key in _MM_KEYS + (("size",) if kind in ("icon", "pattern") else ()):
         if key in out:
             out[key] = _length(key, out[key], to_mm)
     if kind == "text":

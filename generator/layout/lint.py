@@ -43,6 +43,8 @@ def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[
 def _icons(el: Element, icons: IconSet) -> Iterator[tuple[Element, str, str]]:
     if el.kind == "icon" and icons.get(el.props["name"]) is None:
         yield el, "L012", f"unknown icon '{el.props['name']}'"
+    if el.kind == "pattern" and icons.get(el.props["icon"]) is None:
+        yield el, "L012", f"unknown icon '{el.props['icon']}'"
     if el.kind == "text" and "rich" in el.props:
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:

@@ -8,10 +8,11 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from jinja2 import (FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
+from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
                     Undefined)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
+from .. import cache
 from ..diagnostics import Location, Report
 from . import markup
 
@@ -71,8 +72,10 @@ class Templates:
     def __init__(self, folders: Sequence[Path], root: Path):
         self.root = root
         self.folders = [f for f in folders if f.is_dir()]
+        compiled = cache.folder("templates")
         self.env = _Env(
             loader=FileSystemLoader([str(f) for f in self.folders]),
+            bytecode_cache=FileSystemBytecodeCache(str(compiled)) if compiled else None,
             undefined=StrictUndefined,
             autoescape=False,
             trim_blocks=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -62,7 +63,7 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
                 w, h = _text_box(el)
                 layout = set_text(runs, fonts, family=family, size=el.props.get("size", 9.0),
                                   min_size=el.props.get("min_size"), width_mm=w, height_mm=h,
-                                  leading=el.props.get("leading", 1.2))
+                                  leading=el.props.get("leading", 1.2), max_lines=el.props.get("max_lines"))
                 prepared.texts[id(el)] = layout
                 if layout.overflow:
                     problems.append((el, f"text overflows: {layout.overflow}"))
@@ -140,6 +141,28 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
         painter.restore()
     elif kind == "image":
         painter.image(el)
+    elif kind == "pattern":
+        _pattern(painter, icon_set, p, opacity)
+
+
+def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: float) -> None:
+    """Fill a box with a grid of one icon, clipped to the box.
+
+    The grid is anchored at the trim's top-left corner, not at the box, so a pattern whose steps
+    divide the card size runs on seamlessly from one card into its neighbour's bleed.
+    """
+    painter.save()
+    painter.clip(shapes.rounded_rect(p["x"], p["y"], p["w"], p["h"], 0))
+    size, dx, dy = p["size"], p["dx"], p["dy"]
+    first_row, last_row = math.floor((p["y"] - size) / dy), math.ceil((p["y"] + p["h"]) / dy)
+    for row in range(first_row, last_row + 1):
+        shift = dx / 2 if p.get("stagger") and row % 2 else 0.0
+        first_col = math.floor((p["x"] - size - shift) / dx)
+        last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
+        for col in range(first_col, last_col + 1):
+            draw_icon(painter, icon_set, p["icon"], col * dx + shift, row * dy, size, p.get("colour", BLACK),
+                      opacity=opacity)
+    painter.restore()
 
 
 def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> None:
@@ -152,6 +175,9 @@ def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> 
 
 def _rotate_box(painter: Painter, x: float, y: float, w: float, h: float, rotate: int) -> None:
     """Move the origin so that content laid out upright in the (rotated) box lands in x, y, w, h."""
+    if not rotate:
+        painter.translate(x, y)
+        return
     painter.translate(x + w / 2, y + h / 2)
     painter.rotate(rotate)
     inner_w, inner_h = (h, w) if rotate in (90, 270) else (w, h)

@@ -22,6 +22,7 @@ class FontSet:
     families: dict[str, dict[str, str]]
     fallback: str
     default: str
+    files: dict[str, Path]  # font name -> TrueType file, registered with ReportLab on first use
 
     def resolve(self, family: str | None, bold: bool = False, italic: bool = False) -> str:
         """Return the registered font for a family and style, stepping down to what exists."""
@@ -29,8 +30,8 @@ class FontSet:
         wanted = "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
         for style in (wanted, "bold" if bold else "italic", "regular"):
             if style in styles:
-                return styles[style]
-        return styles["regular"]
+                return _register(styles[style], self.files[styles[style]])
+        return _register(styles["regular"], self.files[styles["regular"]])
 
     def fallback_for(self, font: str) -> str:
         """Return the fallback font in the same weight as `font`."""
@@ -68,6 +69,23 @@ def _glyphs(font: str) -> frozenset[int]:
 _LOADED: dict[tuple, FontSet] = {}
 
 
+def _register(name: str, path: Path) -> str:
+    """Register a font with ReportLab the first time it is needed (parsing a TTF takes a while)."""
+    if name not in _REGISTERED:
+        try:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+        except (TTFError, OSError) as exc:
+            report = Report()
+            report.error("F001", f"cannot use font file {path.name}: {exc}",
+                         hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding")
+            raise CardpressError(report) from None
+        _REGISTERED.add(name)
+    return name
+
+
+_REGISTERED: set[str] = set()
+
+
 def load_fonts(folder: Path, root: Path) -> FontSet:
     """Read fonts/fonts.yaml and register every font it names (once per process)."""
     config = folder / "fonts.yaml"
@@ -81,27 +99,25 @@ def load_fonts(folder: Path, root: Path) -> FontSet:
         raise CardpressError(report)
     data = source.data
     families: dict[str, dict[str, str]] = {}
+    files: dict[str, Path] = {}
     for family, styles in data["families"].items():
         families[family] = {}
         for style, filename in styles.items():
             path = folder / filename
-            name = f"cp-{Path(filename).stem}"
-            try:
-                if name not in pdfmetrics.getRegisteredFontNames():
-                    pdfmetrics.registerFont(TTFont(name, str(path)))
-            except (TTFError, OSError) as exc:
-                report.error("F001", f"cannot use font file {filename}: {exc}",
-                             path=f"families.{family}.{style}", loc=source.loc(("families", family, style)),
-                             hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding")
+            if not path.is_file():
+                report.error("F001", f"font file {filename} is not in {display.rsplit('/', 1)[0]}/",
+                             path=f"families.{family}.{style}", loc=source.loc(("families", family, style)))
                 continue
+            name = f"cp-{Path(filename).stem}"
             families[family][style] = name
+            files[name] = path
     for key_name in ("fallback", "default"):
         if data[key_name] not in families:
             report.error("F002", f"{key_name} family '{data[key_name]}' is not defined", path=key_name,
                          loc=source.loc((key_name,)))
     if not report.ok():
         raise CardpressError(report)
-    result = FontSet(families, data["fallback"], data["default"])
+    result = FontSet(families, data["fallback"], data["default"], files)
     _LOADED[key] = result
     return result
 

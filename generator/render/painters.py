@@ -129,7 +129,7 @@ class RecordingPainter:
         self._add(f"clip {_bbox(commands)}")
 
     def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
-        paint = f"fill={fill}" if fill else f"stroke={stroke} w={width:.2f}"
+        paint = " ".join(([f"fill={fill}"] if fill else []) + ([f"stroke={stroke} w={width:.2f}"] if stroke else []))
         self._add(f"path {paint} {_bbox(commands)}")
 
     def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:

@@ -49,13 +49,13 @@ class TextLayout:
 
 
 def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float, min_size: float | None,
-             width_mm: float, height_mm: float, leading: float = 1.2) -> TextLayout:
+             width_mm: float, height_mm: float, leading: float = 1.2, max_lines: int | None = None) -> TextLayout:
     """Set `runs` at `size`, shrinking in small steps down to `min_size` until it fits the box."""
     width, height = width_mm * PT_PER_MM, height_mm * PT_PER_MM
     floor = min(size, min_size) if min_size else size
     current = size
     while True:
-        result = _set(runs, fonts, family, current, width, height, leading)
+        result = _set(runs, fonts, family, current, width, height, leading, max_lines)
         if result.overflow is None or current - STEP < floor - 1e-9:
             return result
         current = round(current - STEP, 4)
@@ -94,7 +94,7 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
 
 
 def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width: float, height: float,
-         leading: float) -> TextLayout:
+         leading: float, max_lines: int | None) -> TextLayout:
     ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
     lines: list[list[_Atom]] = [[]]
@@ -136,6 +136,8 @@ def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width
 
     set_lines = tuple(_line(atoms) for atoms in lines)
     total = (len(set_lines) - 1) * line_height + ascent + descent
+    if overflow is None and max_lines is not None and len(set_lines) > max_lines:
+        overflow = f"needs {len(set_lines)} lines; at most {max_lines} allowed"
     if overflow is None and total > height + 0.01:
         overflow = (f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
                     f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high")
