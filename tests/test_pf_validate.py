@@ -95,8 +95,8 @@ CASES = {
     ),
     "bot-machine-name": (
         "bots.yaml", "build: Packing Line", "build: Packing Lines",
-        ["cards/pocket-foundry/bots.yaml:19:16: error[S005] bots.engine.rules[1].build: unknown machine "
-         "'Packing Lines'"],
+        ["cards/pocket-foundry/bots.yaml:19:16: warning[S005] bots.engine.rules[1].build: unknown machine "
+         "'Packing Lines'"],  # bots only play: a broken one warns in validate and stops only `simulate`
     ),
     "rulebook-fact": (
         "rulebook.txt", "Deal four face up", "Deal five face up",
@@ -164,3 +164,22 @@ def test_validate_cli_prints_the_caret_and_hint_and_exits_1(project):
     assert "error[PF008] scenarios[0].expect.steps[2].gained.points: scenario 'worked-example': slot 3 (Polishing " \
            "Wheel) gained 5 points, but the rulebook prints 4" in result.stderr
     assert result.stderr.endswith("3 errors, 0 warnings in 2 files\n")
+
+
+def test_a_broken_bot_stops_simulate(project):
+    break_file(project, "bots.yaml", "build: Packing Line", "build: Packing Lines")
+    result = run_cli("simulate", "pocket-foundry", "--games", "2", "--root", str(project), "--out",
+                     str(project / "sim"), cwd=project)
+    assert result.returncode == 1
+    assert result.stderr.startswith("cards/pocket-foundry/bots.yaml:19:16: error[S005] bots.engine.rules[1].build: "
+                                    "unknown machine 'Packing Lines'")
+
+
+def test_a_rulebook_copied_from_another_game_only_warns(project):
+    break_file(project, "game.yaml", "title: Pocket Foundry", "title: Pocket Foundry Deluxe")
+    break_file(project, "machines.yaml", "gain: {points: 9}", "gain: {points: 10}")
+    assert headlines(project) == [
+        "cards/pocket-foundry/machines.yaml:58:43: warning[PF005] machines[6].run.gain.points: Packing Line's "
+        "run.gain.points is 10; the rulebook prints 9",
+        "cards/pocket-foundry/rulebook.txt:1:1: warning[PF013] rulebook.txt is not the rulebook of 'Pocket Foundry "
+        "Deluxe' (its first lines do not name it), so what it states is checked as warnings only"]

@@ -13,11 +13,14 @@ PF009 a supported player count does not divide the laps
 PF010 a scenario's row or purse breaks the rules
 PF011 a machine is in the rulebook but not the data, or in the data but not the rulebook
 PF012 the rules constants cannot make a playable game
+PF013 rulebook.txt is another game's (a copied fan edition): what it states is only checked as warnings
 """
 
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from ...diagnostics import Report
@@ -63,16 +66,46 @@ class Checker:
                 self.error("PF012", str(exc), self.g, ("rules", "resources"))
         self.texts()
         rulebook_path = self.game.folder / RULEBOOK_FILE
+        rulebook = None
         if rulebook_path.is_file():
             rulebook = Rulebook(rulebook_path.read_text(encoding="utf-8"), self.game.display(RULEBOOK_FILE))
-            self.facts(rulebook)
-            self.printed(rulebook)
+        strict = rulebook is None or self.owns(rulebook)
+        with self.collected(as_warnings=not strict):  # a rulebook copied from another game only warns
+            if rulebook is not None:
+                self.facts(rulebook)
+                self.printed(rulebook)
+            if tables is not None:
+                for scenario in load_scenarios(self.game, self.model, tables, self.report):
+                    check_scenario(tables, scenario, self.game.sources["scenarios.yaml"], self.m, self.report)
         if tables is not None:
             self.engine_constants(tables)
             self.never_buildable(tables)
-            for scenario in load_scenarios(self.game, self.model, tables, self.report):
-                check_scenario(tables, scenario, self.game.sources["scenarios.yaml"], self.m, self.report)
-            load_bots(self.game, self.model, self.report)
+            with self.collected(as_warnings=True, hint="`cardpress simulate` refuses to run until it is fixed"):
+                load_bots(self.game, self.model, self.report)  # bots only play; they never block a kit
+
+    def owns(self, rulebook: Rulebook) -> bool:
+        """Return True when the rulebook is this game's own (it names the title); else say why it only warns."""
+        if any(line.strip() == self.model.title for line in rulebook.lines[:5]):
+            return True
+        named = next((line.strip() for line in rulebook.lines[:5] if line.strip()), "another game")
+        self.report.warning("PF013", f"{RULEBOOK_FILE} is not the rulebook of '{self.model.title}' (its first "
+                                     "lines do not name it), so what it states is checked as warnings only",
+                            loc=rulebook.loc(1), hint=f"update the rulebook for your edition (starting "
+                                                      f"with its title), or remove it; it begins '{named}'")
+        return False
+
+    @contextmanager
+    def collected(self, as_warnings: bool, hint: str | None = None):
+        """Run checks into a side report; then pass their diagnostics on, as warnings if asked."""
+        outer, self.report = self.report, Report()
+        try:
+            yield
+        finally:
+            inner, self.report = self.report, outer
+            for d in inner.items:
+                if as_warnings and d.severity == "error":
+                    d = replace(d, severity="warning", hint=d.hint or hint)
+                outer.add(d)
 
     # -- helpers ----------------------------------------------------------------------------------
 
