@@ -23,8 +23,8 @@ def _usage(code: str, message: str, hint: str | None = None) -> CardpressError:
     return CardpressError(report)
 
 
-def _load(game: str, root: Optional[Path]):
-    """Load a game through the schema layer and return (loaded game, its ruleset's commands module)."""
+def _load(game: str, root: Optional[Path], hook: str):
+    """Load a game through the schema layer; return it and its ruleset's `hook` (explain_run, simulation, analyze)."""
     from . import pipeline
     from .project import find_root
 
@@ -33,7 +33,10 @@ def _load(game: str, root: Optional[Path]):
     if commands is None:
         raise _usage("U005", f"the ruleset of '{game}' has no rules engine, so it cannot be explained, "
                              "simulated or analysed", hint="`cardpress validate` still checks its card data")
-    return loaded, commands()
+    found = getattr(commands(), hook, None)
+    if found is None:
+        raise _usage("U005", f"the rules engine of '{game}' does not offer this command")
+    return loaded, found
 
 
 def explain(
@@ -47,8 +50,8 @@ def explain(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Explain one run of a row, slot by slot: what each slot pays, gains and discards, and what it skips."""
-    loaded, commands = _load(game, root)
-    text, data = commands.explain_run(loaded, row, start, skip)
+    loaded, explain_run = _load(game, root, "explain_run")
+    text, data = explain_run(loaded, row, start, skip)
     typer.echo(json.dumps(data, indent=1) if as_json else text.rstrip("\n"))
 
 
@@ -73,8 +76,8 @@ def simulate(
     from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
 
-    loaded, commands = _load(game, root)
-    plugin = commands.simulation(loaded)
+    loaded, plugin_for = _load(game, root, "simulation")
+    plugin = plugin_for(loaded)
     if list_bots:
         typer.echo(plugin.bot_help())
         return
@@ -112,6 +115,8 @@ def analyze(
     turns: Optional[int] = typer.Option(None, "--turns", help="Turns per player for the solo search (default: "
                                                               "the game's laps)."),
     quick: bool = typer.Option(False, "--quick", help="Skip the searches with one machine removed."),
+    jobs: int = typer.Option(0, "--jobs", min=0, max=256, help="Worker processes for the searches with one "
+                                                               "machine removed (0: one per core)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write analysis.md and analysis.json here."),
     root: Optional[Path] = RootOpt,
@@ -119,8 +124,8 @@ def analyze(
     """Exact analyses: best solo score and plan, conversion rates, engines, stuck opening markets."""
     from .sim import report as writer
 
-    loaded, commands = _load(game, root)
-    document = commands.analyze(loaded, turns, restricted=not quick)
+    loaded, analyze_game = _load(game, root, "analyze")
+    document = analyze_game(loaded, turns, restricted=not quick, jobs=jobs or min(os.cpu_count() or 1, 8))
     typer.echo(json.dumps(writer.to_json(document), indent=1) if as_json else writer.to_markdown(document))
     if out is not None:
         for path in writer.write(document, out if out.is_absolute() else Path.cwd() / out, stem="analysis"):

@@ -96,5 +96,5 @@ def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
 
     monkeypatch.delattr(ruleset, "rules_commands")
     with pytest.raises(CardpressError) as info:
-        cli_rules._load("pocket-foundry", ROOT)
+        cli_rules._load("pocket-foundry", ROOT, "simulation")
     assert info.value.report.items[0].code == "U005"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -166,13 +168,13 @@ def sustained_rate(t: Tables, row: int) -> Fraction:
 # -- the report -----------------------------------------------------------------------------------------
 
 
-def report(model: PocketFoundry, turns: int | None = None, restricted: bool = True) -> Document:
-    """Return every exact analysis as a report document."""
+def report(model: PocketFoundry, turns: int | None = None, restricted: bool = True, jobs: int = 1) -> Document:
+    """Return every exact analysis as a report document (`jobs` processes share the restricted searches)."""
     t = tables_for(model)
     turns = t.laps if turns is None else turns
     sections = [_solo_section(model, t, turns)]
     if restricted:
-        sections.append(_without_section(model, t, turns, sections[0].data["best"]))
+        sections.append(_without_section(model, t, turns, sections[0].data["best"], jobs))
     sections += [_machines_section(t), _chains_section(t), _rows_section(t), _opening_section(model, t)]
     meta = {"game": model.title, "edition": model.edition, "turns per player": turns}
     intro = ["Exact results: every number below comes from exhaustive search or exact enumeration, not sampling."]
@@ -215,10 +217,22 @@ def _solo_section(model: PocketFoundry, t: Tables, turns: int) -> Section:
                              for s in solo.plan]})
 
 
-def _without_section(model: PocketFoundry, t: Tables, turns: int, best: int) -> Section:
+def _best_without(args: tuple[PocketFoundry, int, int]) -> int:
+    model, turns, m = args
+    return solo_optimum(model, turns, without=m).best
+
+
+def _without_section(model: PocketFoundry, t: Tables, turns: int, best: int, jobs: int) -> Section:
+    tasks = [(model, turns, m) for m in range(t.n_types)]
+    if jobs > 1:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            values = list(pool.map(_best_without, tasks))
+    else:
+        values = [_best_without(task) for task in tasks]
     rows, data = [], []
-    for m, name in enumerate(t.names):
-        value = solo_optimum(model, turns, without=m).best
+    for m, (name, value) in enumerate(zip(t.names, values)):
         rows.append([name, value, f"{value - best:+d}"])
         data.append({"machine": name, "best_without": value, "change": value - best})
     text = ["The same search with one machine type removed from the game: how much the best plan depends on it."]

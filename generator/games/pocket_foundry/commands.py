@@ -27,10 +27,10 @@ def simulation(loaded: Any) -> PocketFoundrySim:
     return PocketFoundrySim(loaded.model, bots, game_id=loaded.dir.id)
 
 
-def analyze(loaded: Any, turns: int | None, restricted: bool = True) -> Document:
+def analyze(loaded: Any, turns: int | None, restricted: bool = True, jobs: int = 1) -> Document:
     """Return the exact analyses."""
     if turns is not None and not 1 <= turns <= 30:
         report = Report()
         report.error("U004", f"--turns {turns}: give 1 to 30 turns")
         raise CardpressError(report)
-    return analysis.report(loaded.model, turns, restricted)
+    return analysis.report(loaded.model, turns, restricted, jobs)

@@ -169,7 +169,7 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
             "First build of the game: " + ", ".join(f"{t.names[m]} {pct(c / games)}" for m, c in first.most_common())
             + "."]
     table = Table(["Machine", "Builds/game", "Games built", "Mean lap", "Installed at end/game", "Win share with",
-                   "95 % CI", "Without", "Δ points"], rows)
+                   "95 % CI", "Without", "Δ (pp)"], rows)
     return Section("Machines", "machines", text, [table], data)
 
 
