@@ -45,9 +45,10 @@ class Game:
         self.num_distinct_actions = self.tables.n_actions
         self.max_chance_outcomes = self.tables.n_types
         self.max_game_length = self.total_turns + self.tables.total_cards
-        self._builds: dict[int, tuple[int, ...]] = {}
-        self._run_actions: dict[int, tuple[int, ...]] = {}
-        self._run_results: dict[int, dict[int, tuple[int, int]]] = {}
+        # The legal moves, cached by the tables and shared by every game of this edition.
+        self.builds = self.tables.build_actions
+        self.run_actions = self.tables.run_actions
+        self.run_result = self.tables.run_result
 
     def new_initial_state(self) -> State:
         """Return the state before the opening market is dealt (a chance node)."""
@@ -72,43 +73,6 @@ class Game:
     def lap_starter(self, lap: int) -> int:
         """Return the seat that starts `lap` (1-based)."""
         return (self.first + lap - 1) % self.num_players
-
-    # Cached per game: the legal builds for a market and purse, the legal runs for a row and purse.
-
-    def builds(self, market_mask: int, res: int) -> tuple[int, ...]:
-        """Return the legal build actions for the types present in `market_mask` and a purse."""
-        key = market_mask * self.tables.n_res + res
-        found = self._builds.get(key)
-        if found is None:
-            t = self.tables
-            found = tuple(a for m in range(t.n_types)
-                          if market_mask >> m & 1 and t.build_next[m][res] >= 0
-                          for a in range(m * t.build_slots, (m + 1) * t.build_slots))
-            self._builds[key] = found
-        return found
-
-    def run_actions(self, row: int, res: int) -> tuple[int, ...]:
-        """Return the legal run actions for a row and purse."""
-        key = row * self.tables.n_res + res
-        found = self._run_actions.get(key)
-        if found is None:
-            self._cache_runs(row, res, key)
-            found = self._run_actions[key]
-        return found
-
-    def run_result(self, row: int, res: int, action: int) -> tuple[int, int] | None:
-        """Return (new purse, points gained) of a run action, or None when it is not legal."""
-        key = row * self.tables.n_res + res
-        found = self._run_results.get(key)
-        if found is None:
-            self._cache_runs(row, res, key)
-            found = self._run_results[key]
-        return found.get(action)
-
-    def _cache_runs(self, row: int, res: int, key: int) -> None:
-        runs = self.tables.runs(row, res)
-        self._run_actions[key] = tuple(a for a, _, _ in runs)
-        self._run_results[key] = {a: (r, p) for a, r, p in runs}
 
 
 class State:

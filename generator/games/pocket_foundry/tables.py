@@ -101,6 +101,9 @@ class Tables:
         self.n_build_actions = self.n_types * self.build_slots
         self.n_actions = self.n_build_actions + (1 << self.slots)
         self._runs: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self._run_actions: dict[int, tuple[int, ...]] = {}
+        self._run_results: dict[int, dict[int, tuple[int, int]]] = {}
+        self._builds: dict[int, tuple[int, ...]] = {}
         self._row_slots: dict[int, tuple[int, ...]] = {}
 
     # -- resources ---------------------------------------------------------------------------------
@@ -185,6 +188,32 @@ class Tables:
         found = self._runs.get(key)
         if found is None:
             found = self._runs[key] = self._compute_runs(row, res)
+        return found
+
+    def run_actions(self, row: int, res: int) -> tuple[int, ...]:
+        """Return the legal run actions for a row and purse."""
+        key = row * self.n_res + res
+        found = self._run_actions.get(key)
+        if found is None:
+            found = self._run_actions[key] = tuple(a for a, _, _ in self.runs(row, res))
+        return found
+
+    def run_result(self, row: int, res: int, action: int) -> tuple[int, int] | None:
+        """Return (new purse, points gained) of a run action, or None when it is not legal."""
+        key = row * self.n_res + res
+        found = self._run_results.get(key)
+        if found is None:
+            found = self._run_results[key] = {a: (r, p) for a, r, p in self.runs(row, res)}
+        return found.get(action)
+
+    def build_actions(self, market_mask: int, res: int) -> tuple[int, ...]:
+        """Return the legal build actions for the types shown in `market_mask` (bit per type) and a purse."""
+        key = market_mask * self.n_res + res
+        found = self._builds.get(key)
+        if found is None:
+            found = self._builds[key] = tuple(
+                a for m in range(self.n_types) if market_mask >> m & 1 and self.build_next[m][res] >= 0
+                for a in range(m * self.build_slots, (m + 1) * self.build_slots))
         return found
 
     def _compute_runs(self, row: int, res: int) -> tuple[tuple[int, int, int], ...]:
