@@ -12,15 +12,20 @@ from .solver import Solver
 from .tables import EMPTY, Tables
 from .trace import best_run, row_future, trace_run
 
-_SOLVERS: dict[int, tuple[Tables, Solver]] = {}
+_SHARED: dict[int, tuple[Tables, Solver, dict]] = {}
+MEMO_LIMIT = 400_000  # planner decisions kept per edition; a long simulation visits many positions
+
+
+def _shared(t: Tables) -> tuple[Tables, Solver, dict]:
+    found = _SHARED.get(id(t))
+    if found is None or found[0] is not t:
+        found = _SHARED[id(t)] = (t, Solver(t), {})
+    return found
 
 
 def solver_for(t: Tables) -> Solver:
     """Return the process-wide solver with every type buildable (its tables are built on first use)."""
-    found = _SOLVERS.get(id(t))
-    if found is None or found[0] is not t:
-        found = _SOLVERS[id(t)] = (t, Solver(t))
-    return found[1]
+    return _shared(t)[1]
 
 
 class PlannerBot:
@@ -36,7 +41,7 @@ class PlannerBot:
 
     def __init__(self, tables: Tables, seed: int = 0):
         self.t = tables
-        self.solver = solver_for(tables)
+        _, self.solver, self.memo = _shared(tables)  # every planner in the process shares both
         self.dead = dead_ends_for(tables)
         self.rng = random.Random(seed)
         self._frozen: dict[tuple[int, int], list[int]] = {}
@@ -51,44 +56,50 @@ class PlannerBot:
 
     def choose(self, state: State, builds: bool, rng: random.Random | None = None) -> int:
         """Return a best build or run (or a best run only), breaking ties with `rng` (default: the bot's own)."""
+        chosen = self.best(state, builds)[1]
+        return chosen[0] if len(chosen) == 1 else (rng or self.rng).choice(chosen)
+
+    def best_value(self, state: State) -> int:
+        """Return the value of the best action for the player to act."""
+        return self.best(state, True)[0]
+
+    def best(self, state: State, builds: bool) -> tuple[int, tuple[int, ...]]:
+        """Return the best value and every action that reaches it (sorted), cached by what decides them."""
         p = state.cur
         t = self.t
         row, res = state.row[p], state.res[p]
+        k = state.turns_left(p)
+        legal_builds = state.game.builds(state.market_mask, res) if builds else ()
+        dead = not legal_builds and self.dead.is_dead_end(state)
+        key = (row, res, state.market_mask if legal_builds else -1, k, dead)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
         nr = t.n_res
         best, chosen = -1, []
-        legal_builds = state.game.builds(state.market_mask, res)
-        if not legal_builds and self.dead.is_dead_end(state):
-            later = self.frozen(row, state.turns_left(p) - 1)
-            for a, r, pts in t.runs(row, res):
-                v = pts + later[r]
-                if v > best:
-                    best, chosen = v, [a]
-                elif v == best:
-                    chosen.append(a)
+        if dead:  # nobody will ever build again: only what the frozen row still makes counts
+            later, base = self.frozen(row, k - 1), 0
         else:
-            prev = self.solver.layer(state.turns_left(p) - 1)
-            base = row * nr
-            for a, r, pts in t.runs(row, res):
-                v = pts + prev[base + r]
+            later, base = self.solver.layer(k - 1), row * nr
+        for a, r, pts in t.runs(row, res):
+            v = pts + later[base + r]
+            if v > best:
+                best, chosen = v, [a]
+            elif v == best:
+                chosen.append(a)
+        if legal_builds:
+            after, mults, slots = t.build_next, t.row_mult, t.row_slots(row)
+            for a in legal_builds:
+                m, j = divmod(a, t.build_slots)
+                v = later[(row + (m - slots[j]) * mults[j]) * nr + after[m][res]]
                 if v > best:
                     best, chosen = v, [a]
                 elif v == best:
                     chosen.append(a)
-            if builds:
-                after = t.build_next
-                mults = t.row_mult
-                slots = t.row_slots(row)
-                for a in legal_builds:
-                    m, j = divmod(a, t.build_slots)
-                    v = prev[(row + (m - slots[j]) * mults[j]) * nr + after[m][res]]
-                    if v > best:
-                        best, chosen = v, [a]
-                    elif v == best:
-                        chosen.append(a)
-        if len(chosen) == 1:
-            return chosen[0]
-        chosen.sort()
-        return (rng or self.rng).choice(chosen)
+        if len(self.memo) > MEMO_LIMIT:
+            self.memo.clear()
+        found = self.memo[key] = (best, tuple(sorted(chosen)))
+        return found
 
     def rank(self, state: State) -> list[tuple[int, int]]:
         """Return (value, action) for every legal action, best first; value = points now plus the solo
@@ -109,10 +120,6 @@ class PlannerBot:
                 out.append((prev[t.with_slot(row, j + 2, m) * nr + t.build_next[m][res]], a))
         out.sort(key=lambda va: (-va[0], va[1]))
         return out
-
-    def best_value(self, state: State) -> int:
-        """Return the value of the best action for the player to act."""
-        return self.rank(state)[0][0]
 
     def frozen(self, row: int, runs: int) -> list[int]:
         """Return, per purse, the most points `row` makes in `runs` more runs (cached)."""
