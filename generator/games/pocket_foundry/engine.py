@@ -21,7 +21,7 @@ from typing import Any
 
 from ...sim.protocol import CHANCE, TERMINAL, IllegalActionError
 from .model import PocketFoundry
-from .tables import EMPTY, Tables, tables_for
+from .tables import EMPTY, tables_for
 
 NAME = "pocket-foundry"
 

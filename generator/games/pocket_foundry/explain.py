@@ -10,7 +10,7 @@ from . import textparse
 from .model import PocketFoundry
 from .scenarios import parse_row
 from .tables import EMPTY, Tables, tables_for
-from .trace import CANNOT_PAY, EMPTY_SLOT, RAN, SKIPPED, RunTrace, best_run, mask_slots, trace_run
+from .trace import CANNOT_PAY, RAN, SKIPPED, RunTrace, best_run, mask_slots, trace_run
 
 
 @dataclass(frozen=True)

@@ -84,46 +84,26 @@ class Solver:
                 nexts.append(tuple(out))
         self._gains, self._next = gains, nexts
 
-    def best_actions(self, k: int, row: int, res: int, actions: Iterable[int], runs_of) -> list[tuple[int, int]]:
-        """Return (value, action) for each of `actions` (builds and runs) with k turns left, best first."""
-        t = self.t
-        prev = self.layer(k - 1)
-        nr = t.n_res
-        out = []
-        for a in actions:
-            if a < t.n_build_actions:
-                m, slot = t.decode_build(a)
-                nxt = t.build_next[m][res]
-                out.append((prev[t.with_slot(row, slot, m) * nr + nxt], a))
-            else:
-                r, p = runs_of(a)
-                out.append((p + prev[row * nr + r], a))
-        out.sort(key=lambda va: -va[0])
-        return out
-
     def plan(self, k: int, row: int, res: int) -> list[PlanStep]:
-        """Return one optimal plan of k turns from (row, purse): the first best action at every turn."""
+        """Return one optimal plan of k turns from (row, purse). Where several moves reach the optimum, it
+        prefers a build (first in action order), then the run that keeps the most resources and runs the
+        most slots, so that plans read naturally."""
         t = self.t
-        self.layer(k)
+        nr = t.n_res
         steps: list[PlanStep] = []
         total = 0
         for turn in range(1, k + 1):
             left = k - turn + 1
-            target = self.value(left, row, res)
-            runs = {a: (r, p) for a, r, p in t.runs(row, res)}
-            candidates = [a for a in range(t.n_build_actions)
-                          if t.decode_build(a)[0] in self.allowed and t.build_next[t.decode_build(a)[0]][res] >= 0]
-            ranked = self.best_actions(left, row, res, [*candidates, *sorted(runs)], runs.__getitem__)
-            value, action = next((v, a) for v, a in ranked if v == target)
-            if action < t.n_build_actions:
-                m, slot = t.decode_build(action)
-                nrow, nres, gained = t.with_slot(row, slot, m), t.build_next[m][res], 0
-            else:
-                nres, gained = runs[action]
-                nrow = row
+            target, prev = self.value(left, row, res), self.layer(left - 1)
+            options = [(t.build_action(m, slot), t.with_slot(row, slot, m), t.build_next[m][res], 0)
+                       for m in self.allowed if t.build_next[m][res] >= 0 for slot in range(2, t.slots + 1)]
+            options += [(a, row, r, p) for a, r, p in t.runs(row, res)]
+            best = [o for o in options if o[3] + prev[o[1] * nr + o[2]] == target]
+            action, row2, res2, gained = min(best, key=lambda o: (
+                o[0] >= t.n_build_actions, -sum(t.values[o[2]]), -bin(o[0] - t.n_build_actions).count("1"), o[0]))
             total += gained
             steps.append(PlanStep(turn, action, row, res, gained, total))
-            row, res = nrow, nres
+            row, res = row2, res2
         return steps
 
 
