@@ -40,7 +40,7 @@ CASES = {
     "hand-written-text": (
         "machines.yaml", "    glyph: feed-belt\n", '    glyph: feed-belt\n    text: {run: "RUN: Gain 4 FEED."}\n',
         ["cards/pocket-foundry/machines.yaml:13:17: error[PF006] machines[0].text.run: the card prints "
-         "'RUN: Gain 4 FEED.' (4 FEED); Feed Belt's run.gain.feed is 3",
+         "'RUN: Gain 4 FEED.', but Feed Belt's run.gain.feed is 3",
          "cards/pocket-foundry/machines.yaml:13:17: error[PF005] machines[0].text.run: the kit prints '4' (word 3) "
          "where the rulebook has '3'"],
     ),

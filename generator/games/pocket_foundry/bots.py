@@ -12,20 +12,12 @@ from .solver import Solver
 from .tables import EMPTY, Tables
 from .trace import best_run, row_future, trace_run
 
-_SHARED: dict[int, tuple[Tables, Solver, dict]] = {}
 MEMO_LIMIT = 400_000  # planner decisions kept per edition; a long simulation visits many positions
 
 
-def _shared(t: Tables) -> tuple[Tables, Solver, dict]:
-    found = _SHARED.get(id(t))
-    if found is None or found[0] is not t:
-        found = _SHARED[id(t)] = (t, Solver(t), {})
-    return found
-
-
 def solver_for(t: Tables) -> Solver:
-    """Return the process-wide solver with every type buildable (its tables are built on first use)."""
-    return _shared(t)[1]
+    """Return the solver with every type buildable, shared per edition (its values are built on first use)."""
+    return t.shared("solver", lambda: Solver(t))
 
 
 class PlannerBot:
@@ -41,7 +33,8 @@ class PlannerBot:
 
     def __init__(self, tables: Tables, seed: int = 0):
         self.t = tables
-        _, self.solver, self.memo = _shared(tables)  # every planner in the process shares both
+        self.solver = solver_for(tables)
+        self.memo = tables.shared("planner-memo", dict)  # every planner of this edition shares its decisions
         self.dead = dead_ends_for(tables)
         self.rng = random.Random(seed)
         self._frozen: dict[tuple[int, int], list[int]] = {}

@@ -70,12 +70,6 @@ class DeadEnds:
         return any(self.can_ever_score(state.row[p], state.res[p]) for p in range(state.num_players))
 
 
-_SHARED: dict[int, DeadEnds] = {}
-
-
 def dead_ends_for(tables: Tables) -> DeadEnds:
-    """Return the process-wide DeadEnds of these tables, so its caches outlive one game."""
-    found = _SHARED.get(id(tables))
-    if found is None or found.t is not tables:
-        found = _SHARED[id(tables)] = DeadEnds(tables)
-    return found
+    """Return the DeadEnds shared by everything using these tables, so its caches outlive one game."""
+    return tables.shared("dead-ends", lambda: DeadEnds(tables))

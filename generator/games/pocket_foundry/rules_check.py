@@ -34,6 +34,8 @@ from .scenarios import check_scenario, load_scenarios
 from .tables import RulesModelError, Tables, tables_for
 
 RULEBOOK_FILE = "rulebook.txt"
+PRINTED = {"build_cost": (text.build_cost, text.derived_build_cost), "run": (text.run, text.derived_run)}
+Reading = tuple[Source, tuple, Any, Any, str]  # (file, key path, value in the data, value printed, label)
 
 
 def check_rules(game: GameDir, model: PocketFoundry, report: Report) -> None:
@@ -177,54 +179,42 @@ class Checker:
             if machine.is_starter and machine.build_text:
                 self.error("PF006", "the starter is never bought, so it prints no BUILD COST", self.m,
                            base + ("text", "build_cost"))
-            if not machine.is_starter:
-                line = text.build_cost(rules, machine)
-                where_ = base + ("text", "build_cost") if machine.build_text else base + ("build_cost",)
+            for field in (("run",) if machine.is_starter else ("build_cost", "run")):
+                hand_written = machine.build_text if field == "build_cost" else machine.run_text
+                line, derived = PRINTED[field][0](rules, machine), PRINTED[field][1](rules, machine)
+                where_ = base + ("text", field) if hand_written else base + (field,)
                 try:
-                    printed = textparse.build_cost(rules, line)
+                    readings = self.machine_readings(machine, field, line)
                 except textparse.TextError as exc:
                     self.error("PF006", f"cannot read '{line}': {exc}", self.m, where_,
-                               hint=f"derived from the data it reads '{text.derived_build_cost(rules, machine)}'")
-                else:
-                    self.compare(machine, "build_cost", printed, dict(machine.build_cost), line, where_, "PF006",
-                                 "the card prints")
-            line = text.run(rules, machine)
-            where_ = base + ("text", "run") if machine.run_text else base + ("run",)
-            try:
-                printed_run = textparse.run(rules, line)
-            except textparse.TextError as exc:
-                self.error("PF006", f"cannot read '{line}': {exc}", self.m, where_,
-                           hint=f"derived from the data it reads '{text.derived_run(rules, machine)}'")
-                continue
-            self.compare(machine, ("run", "pay"), printed_run.pay, dict(machine.run.pay), line, where_, "PF006",
-                         "the card prints")
-            self.compare(machine, ("run", "gain"), printed_run.gain, dict(machine.run.gain), line, where_, "PF006",
-                         "the card prints")
-            for rid, cap in printed_run.cap_reminders:
-                actual = rules.resource(rid).cap
-                if cap != actual:
-                    self.error("PF006", f"'{line}' reminds of a cap of {cap}, but the cap is {actual}", self.m, where_)
+                               hint=f"derived from the data it reads '{derived}'")
+                    continue
+                for source, path, actual, stated, label in readings:
+                    if actual != stated:
+                        self.error("PF006", f"the card prints '{line}', but {label} is {actual}", self.m,
+                                   where_ if hand_written else path)
 
-    def compare(self, machine: Machine, sub: str | tuple, printed: dict[str, int], data: dict[str, int], line: str,
-                text_path: tuple, code: str, who: str, hint: str | None = None) -> bool:
-        """Report each amount where `printed` and `data` differ, located at the data; return True if equal."""
-        sub = (sub,) if isinstance(sub, str) else sub
+    def machine_readings(self, machine: Machine, field: str, line: str) -> list[Reading]:
+        """Return a Reading for every number a BUILD COST or RUN line states (raise TextError if unreadable)."""
+        rules = self.model.rules
+        reminders: tuple = ()
+        if field == "build_cost":
+            stated = {("build_cost",): textparse.build_cost(rules, line)}
+        else:
+            parsed = textparse.run(rules, line)
+            stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
+            reminders = parsed.cap_reminders
+        out = [(self.g, ("rules", "resources", rid, "cap"), rules.resource(rid).cap, cap, f"the {rid} cap")
+               for rid, cap in reminders]
+        data = {("build_cost",): dict(machine.build_cost), ("run", "pay"): dict(machine.run.pay),
+                ("run", "gain"): dict(machine.run.gain)}
         base = self.machine_path(machine)
-        order = [r.id for r in self.model.rules.resources]
-        same = True
-        for rid in sorted(set(printed) | set(data), key=lambda r: order.index(r) if r in order else len(order)):
-            p, d = printed.get(rid, 0), data.get(rid, 0)
-            if p == d:
-                continue
-            same = False
-            noun = self.model.rules.resource(rid).noun(p)
-            keypath = ".".join(sub + (rid,))
-            path = base + sub + (rid,) if rid in data else base + sub if data else base
-            if text_path[-2:-1] == ("text",):
-                path = text_path  # a hand-written line is what disagrees with the data
-            self.error(code, f"{who} '{line}' ({p} {noun}); {machine.name}'s {keypath} is {d}", self.m, path,
-                       hint=hint)
-        return same
+        for sub, amounts in stated.items():
+            for rid in [r.id for r in rules.resources if r.id in amounts or r.id in data[sub]]:
+                path = base + sub + ((rid,) if rid in data[sub] else ())
+                out.append((self.m, path, data[sub].get(rid, 0), amounts.get(rid, 0),
+                            f"{machine.name}'s {'.'.join(sub + (rid,))}"))
+        return out
 
     def engine_constants(self, t: Tables) -> None:
         """The numbers printed on the mat and lap record are the engine's constants."""
@@ -401,29 +391,14 @@ class Checker:
         else:
             self.error("PF005", message, self.c, (owner, "name"), hint=hint)
 
-    def read_line(self, block: Block, owner: Any, field: str, line: str) -> list[tuple[Source, tuple, Any, Any, str]]:
+    def read_line(self, block: Block, owner: Any, field: str, line: str) -> list[Reading]:
         """Return (source, path, data value, value the line states, label) for each number a printed line states."""
         rules = self.model.rules
         out = []
         if isinstance(owner, Machine):
-            base = self.machine_path(owner)
-            if field == "build_cost" and not owner.build_text:
-                stated = {("build_cost",): textparse.build_cost(rules, line)}
-            elif field == "run" and not owner.run_text:
-                parsed = textparse.run(rules, line)
-                stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
-                for rid, cap in parsed.cap_reminders:
-                    out.append((self.g, ("rules", "resources", rid, "cap"), rules.resource(rid).cap, cap,
-                                f"the {rid} cap"))
-            else:
-                return out
-            data = {("build_cost",): dict(owner.build_cost), ("run", "pay"): dict(owner.run.pay),
-                    ("run", "gain"): dict(owner.run.gain)}
-            for sub, amounts in stated.items():
-                for rid in [r.id for r in rules.resources if r.id in amounts or r.id in data[sub]]:
-                    path = base + sub + ((rid,) if rid in data[sub] else ())
-                    out.append((self.m, path, data[sub].get(rid, 0), amounts.get(rid, 0),
-                                f"{owner.name}'s {'.'.join(sub + (rid,))}"))
+            hand_written = owner.build_text if field == "build_cost" else owner.run_text
+            if field in PRINTED and not hand_written:  # a hand-written line is held to the data by texts()
+                return self.machine_readings(owner, field, line)
             return out
         if owner == "mat" and field == "tracks":
             for rid, (start, cap) in textparse.mat_tracks(rules, line).items():

@@ -107,14 +107,12 @@ class Solver:
         return steps
 
 
-_PARETO: dict[int, tuple[Tables, list]] = {}
-
-
 def pareto_runs(t: Tables) -> list[tuple[tuple[int, int], ...]]:
     """Return, per state row·R + purse, the undominated run results as (points, next state); built once."""
-    cached = _PARETO.get(id(t))
-    if cached is not None and cached[0] is t:
-        return cached[1]
+    return t.shared("pareto-runs", lambda: _pareto_runs(t))
+
+
+def _pareto_runs(t: Tables) -> list[tuple[tuple[int, int], ...]]:
     nr = t.n_res
     # below[r] has bit r2 set when purse r2 holds no more of any resource than purse r.
     below = [sum(1 << r2 for r2 in range(nr) if all(a <= b for a, b in zip(t.values[r2], t.values[r])))
@@ -131,5 +129,4 @@ def pareto_runs(t: Tables) -> list[tuple[tuple[int, int], ...]]:
                 if not any(q >= p and below[r2] >> r & 1 for q, r2 in kept):
                     kept.append((p, r))
             out.append(tuple((p, row * nr + r) for p, r in kept))
-    _PARETO[id(t)] = (t, out)
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from .model import Amounts, Machine, PocketFoundry
 
@@ -105,6 +105,14 @@ class Tables:
         self._run_results: dict[int, dict[int, tuple[int, int]]] = {}
         self._builds: dict[int, tuple[int, ...]] = {}
         self._row_slots: dict[int, tuple[int, ...]] = {}
+        self._shared: dict[str, Any] = {}
+
+    def shared(self, name: str, make: Callable[[], Any]) -> Any:
+        """Return the object `make` builds from these tables, built once (solvers, caches) and then shared."""
+        found = self._shared.get(name)
+        if found is None:
+            found = self._shared[name] = make()
+        return found
 
     # -- resources ---------------------------------------------------------------------------------
 
