@@ -30,6 +30,7 @@ class Plugin(Protocol):
     default_players: int
     strong_bot: str  # compared against `random` in the skill-gap section
     default_bots: str
+    round_name: str  # what the report calls a round ("lap")
 
     def new_game(self, players: int) -> Game:
         """Return the engine for `players` seats."""
@@ -46,5 +47,5 @@ class Plugin(Protocol):
     def recorder(self, game: Game) -> Recorder:
         """Return a fresh recorder for one game."""
 
-    def sections(self, main: Any, extra: dict[str, Any]) -> list[Section]:
+    def sections(self, main: Any) -> list[Section]:
         """Return the game-specific report sections for the main match."""

@@ -10,9 +10,8 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import random
-import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .plugin import Plugin
@@ -34,13 +33,11 @@ class Match:
 
 @dataclass
 class MatchResult:
-    """The records of every game of a match, in game order."""
+    """The records of every game of a match, in game order, and the name of the bot in each seat."""
 
     match: Match
     records: list[dict[str, Any]]
-    seconds: float
-    jobs: int
-    bot_names: tuple[str, ...] = field(default=())
+    bot_names: tuple[str, ...]
 
 
 def derive_seed(*parts: Any) -> int:
@@ -127,9 +124,7 @@ def run_matches(plugin: Plugin, matches: Sequence[Match], jobs: int = 1) -> list
     for match in matches:
         plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
     tasks = [(m, i, min(i + CHUNK, m.games)) for m in matches for i in range(0, m.games, CHUNK)]
-    began = time.perf_counter()
     if jobs <= 1 or len(tasks) <= 1:
-        jobs = 1
         _init_worker(plugin)
         chunks = [_play_chunk(task) for task in tasks]
     else:
@@ -138,13 +133,11 @@ def run_matches(plugin: Plugin, matches: Sequence[Match], jobs: int = 1) -> list
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
                                  initargs=(plugin,)) as pool:
             chunks = list(pool.map(_play_chunk, tasks))
-    seconds = time.perf_counter() - began
     results = []
     for match in matches:
         records = [r for (m, _, _), chunk in zip(tasks, chunks) if m is match for r in chunk]
         names = tuple(plugin.make_bot(spec, seat).name for seat, spec in enumerate(match.bots))
-        results.append(MatchResult(match, records, seconds * match.games / sum(m.games for m in matches), jobs,
-                                   names))
+        results.append(MatchResult(match, records, names))
     return results
 
 

@@ -20,18 +20,13 @@ class Simulation:
     skill: list[MatchResult]
 
     @property
-    def seconds(self) -> float:
-        """Return the wall time of every match."""
-        return self.main.seconds + sum(r.seconds for r in self.skill)
-
-    @property
     def games(self) -> int:
         """Return the number of games played."""
         return len(self.main.records) + sum(len(r.records) for r in self.skill)
 
 
 def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed: int, jobs: int = 1,
-             skill_games: int | None = None, title: str | None = None) -> Simulation:
+             skill_games: int | None = None) -> Simulation:
     """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report."""
     matches = [Match("main", players, tuple(bots), games, seed)]
     skill_games = games if skill_games is None else skill_games
@@ -42,10 +37,10 @@ def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed
             matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
     main, *skill = run_matches(plugin, matches, jobs)
     sections = [summary.seats(main), summary.starting_player(main), summary.scores(main)]
-    tempo = summary.tempo(main, getattr(plugin, "round_name", "round"))
+    tempo = summary.tempo(main, plugin.round_name)
     if tempo is not None:
         sections.append(tempo)
-    sections += plugin.sections(main, {})
+    sections += plugin.sections(main)
     if skill:
         sections.append(summary.skill_gap(skill, plugin.strong_bot, "random"))
     lineup = ", ".join(main.bot_names)
@@ -54,5 +49,5 @@ def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed
     intro = [f"Simulated playtest of {plugin.game_id}: {games} seeded games, {players} players ({lineup}).",
              "Win rates describe these bots, not people: read them as what the cards allow, and compare "
              "line-ups rather than trusting one number."]
-    document = Document(title or f"{plugin.game_id}: simulated playtest", meta, sections, intro)
+    document = Document(f"{plugin.game_id}: simulated playtest", meta, sections, intro)
     return Simulation(document, main, skill)

@@ -92,7 +92,7 @@ class PocketFoundrySim:
         """Return a fresh recorder."""
         return Recorder(game)
 
-    def sections(self, main: MatchResult, extra: dict[str, Any]) -> list[Section]:
+    def sections(self, main: MatchResult) -> list[Section]:
         """Return the machine, dead-end and market sections."""
         return [machines_section(self.model, main), dead_end_section(self.model, main), market_section(main)]
 
