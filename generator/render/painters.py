@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from reportlab.lib.colors import HexColor
@@ -11,6 +12,7 @@ from ..layout.document import Element
 from ..units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
+_colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once
 
 
 class PdfPainter:
@@ -70,9 +72,9 @@ class PdfPainter:
             c.setFillAlpha(opacity)
             c.setStrokeAlpha(opacity)
         if fill:
-            c.setFillColor(HexColor(fill))
+            c.setFillColor(_colour(fill))
         if stroke:
-            c.setStrokeColor(HexColor(stroke))
+            c.setStrokeColor(_colour(stroke))
             c.setLineWidth(width)
             c.setLineCap(_CAPS[cap])
             c.setLineJoin(1 if cap == "round" else 0)
@@ -86,7 +88,7 @@ class PdfPainter:
         if opacity < 1:
             c.saveState()
             c.setFillAlpha(opacity)
-        c.setFillColor(HexColor(colour))
+        c.setFillColor(_colour(colour))
         t = c.beginText()
         # The page is flipped (y down); flip the text matrix back so glyphs stand upright.
         t.setTextTransform(1, 0, 0, -1, x, y)

@@ -52,13 +52,23 @@ def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float
              width_mm: float, height_mm: float, leading: float = 1.2, max_lines: int | None = None) -> TextLayout:
     """Set `runs` at `size`, shrinking in small steps down to `min_size` until it fits the box."""
     width, height = width_mm * PT_PER_MM, height_mm * PT_PER_MM
+    first = _set(runs, fonts, family, size, width, height, leading, max_lines)
     floor = min(size, min_size) if min_size else size
-    current = size
-    while True:
-        result = _set(runs, fonts, family, current, width, height, leading, max_lines)
-        if result.overflow is None or current - STEP < floor - 1e-9:
-            return result
-        current = round(current - STEP, 4)
+    if first.overflow is None or floor >= size:
+        return first
+    # Bigger text never takes fewer lines, so binary-search the largest step of STEP that fits.
+    low, high = 0, int(round((size - floor) / STEP))  # steps down from `size`
+    best = _set(runs, fonts, family, size - high * STEP, width, height, leading, max_lines)
+    if best.overflow is not None:
+        return best
+    while high - low > 1:
+        middle = (low + high) // 2
+        attempt = _set(runs, fonts, family, size - middle * STEP, width, height, leading, max_lines)
+        if attempt.overflow is None:
+            high, best = middle, attempt
+        else:
+            low = middle
+    return best
 
 
 @dataclass
