@@ -125,7 +125,10 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        from click.exceptions import ClickException
+        try:
+            from click.exceptions import ClickException
+        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
+            from typer._click.exceptions import ClickException
 
         if isinstance(exc, ClickException):
             exc.show()

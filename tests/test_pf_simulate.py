@@ -98,3 +98,9 @@ def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
     with pytest.raises(CardpressError) as info:
         cli_rules._load("pocket-foundry", ROOT, "simulation")
     assert info.value.report.items[0].code == "U005"
+
+
+def test_usage_errors_exit_2_without_a_traceback():
+    result = run_cli("simulate", "pocket-foundry", "--games", "0", cwd=ROOT)
+    assert result.returncode == 2
+    assert "Invalid value for '--games'" in result.stderr and "Traceback" not in result.stderr
