@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from .plugin import Plugin
 from .protocol import CHANCE, TERMINAL, sample_chance
 
-CHUNK = 25  # games per task: large enough to amortise pickling, small enough to balance the cores
+TASKS_PER_WORKER = 8  # enough tasks to balance the cores, few enough to amortise each task's pickling
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,9 @@ def run_matches(plugin: Plugin, matches: Sequence[Match], jobs: int = 1) -> list
     """Play every game of every match; `jobs` > 1 spreads chunks of games over that many processes."""
     for match in matches:
         plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
-    tasks = [(m, i, min(i + CHUNK, m.games)) for m in matches for i in range(0, m.games, CHUNK)]
+    total = sum(m.games for m in matches)
+    chunk = max(1, -(-total // (max(jobs, 1) * TASKS_PER_WORKER)))  # results never depend on the chunking
+    tasks = [(m, i, min(i + chunk, m.games)) for m in matches for i in range(0, m.games, chunk)]
     if jobs <= 1 or len(tasks) <= 1:
         _init_worker(plugin)
         chunks = [_play_chunk(task) for task in tasks]
