@@ -88,6 +88,11 @@ def build(
         typer.echo(f"wrote {_shown(path)}")
 
 
+from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
+
+_register_rules(app)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(Path.cwd()))
@@ -120,7 +125,10 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        from click.exceptions import ClickException
+        try:
+            from click.exceptions import ClickException
+        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
+            from typer._click.exceptions import ClickException
 
         if isinstance(exc, ClickException):
             exc.show()
