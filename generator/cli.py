@@ -88,6 +88,11 @@ def build(
         typer.echo(f"wrote {_shown(path)}")
 
 
+from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
+
+_register_rules(app)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(Path.cwd()))
@@ -120,7 +125,12 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        if _is_click_error(exc):
+        try:
+            from click.exceptions import ClickException
+        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
+            from typer._click.exceptions import ClickException
+
+        if isinstance(exc, ClickException):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
@@ -128,8 +138,3 @@ def main() -> None:
         traceback.print_exc()
         sys.exit(70)
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def _is_click_error(exc: Exception) -> bool:
-    """Return True for click's usage errors, whether click is installed or vendored by Typer (>= 0.26)."""
-    return any(cls.__name__ == "ClickException" for cls in type(exc).__mro__) and hasattr(exc, "show")
