@@ -158,3 +158,9 @@ def test_every_code_is_documented_in_the_readme(root):
     readme = (root / "README.md").read_text(encoding="utf-8")
     for code in CODES:
         assert code in readme, code
+
+
+def test_rules_constants_are_the_rulebooks(me_project):
+    edit(me_project, "game.yaml", "  hand_limit: 10 ", "  hand_limit: 12 ")
+    assert errors(me_project) == ["cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is "
+                                  "12; the rulebook says 10"]

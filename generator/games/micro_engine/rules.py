@@ -31,7 +31,7 @@ CODES = {
     "ME013": "backs differ within a deck, or two decks share a back",
     "ME014": "a rulebook scenario does not replay as printed",
     "ME015": "Travel mode: a remaining card needs the Workshop Row, or a Row card is not removed",
-    "ME016": "rules constants that break a variant (e.g. Quick game with no rounds left)",
+    "ME016": "a rules constant differs from the rulebook, or breaks a variant (Quick game with no rounds left)",
     "ME017": "an effect that can never do anything with this card set (warning)",
 }
 DECK_OF = {"part": "parts", "upgrade": "upgrades", "calibration": "calibrations"}
@@ -107,6 +107,11 @@ def _counts(ctx: _Ctx) -> None:
         ctx.err("ME004", "workshop.yaml", ("parts",),
                 f"the Workshop deck has {g.deck_size} cards; {top} players need {setup} for setup "
                 f"({r.row_size} in the Row, {r.starting_hand} per hand) and one round of draws")
+    for key, want in rulebook_facts().get("constants", {}).items():
+        got = getattr(r, key)
+        if got != want:
+            path = ("variants", "quick", "fewer_rounds") if key == "quick_fewer_rounds" else ("rules", key)
+            ctx.err("ME016", "game.yaml", path, f"{key} is {got}; the rulebook says {want}")
     if g.rounds(quick=True) < 1:
         ctx.err("ME016", "game.yaml", ("variants", "quick", "fewer_rounds"),
                 f"a Quick game of {r.rounds} − {r.quick_fewer_rounds} rounds has no rounds left")
