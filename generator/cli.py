@@ -119,10 +119,10 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(1)
-    except Exception as exc:  # click's usage errors carry their own exit code (2)
-        from click.exceptions import ClickException
-
-        if isinstance(exc, ClickException):
+    except Exception as exc:
+        # Click's usage errors carry their own exit code (2). Typer ≥ 0.20 vendors click, so the
+        # class is recognised by what it does rather than imported from a package that may be absent.
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
