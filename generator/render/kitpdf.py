@@ -111,15 +111,10 @@ class _Writer:
         self.painter = PdfPainter(canvas)
 
     def run(self) -> None:
-        total = len(self.layout.pages)
-        for number, page in enumerate(self.layout.pages, 1):
-            portrait = (self.sheet.width, self.sheet.height)
-            size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+        for page, size, info in _pages(self.layout, self.sheet, self.label):
             self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
             self.c.setTrimBox(None)
             self.c.setBleedBox(None)
-            info = {"number": number, "total": total, "kind": page.kind, "label": page.label,
-                    "w": size[0], "h": size[1], "paper": self.label}
             if page.kind in ("fronts", "backs"):
                 self._cards(page)
             elif page.kind == "page":
@@ -197,6 +192,27 @@ class _Writer:
         _marks(self.c, sheet)
 
 
+def _pages(layout: Plan, sheet: Sheet, label: str):
+    """Yield (page plan, size in mm, the `page` context its templates see) for every page in order."""
+    total = len(layout.pages)
+    for number, page in enumerate(layout.pages, 1):
+        portrait = (sheet.width, sheet.height)
+        size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+        yield page, size, {"number": number, "total": total, "kind": page.kind, "label": page.label,
+                           "w": size[0], "h": size[1], "paper": label}
+
+
+def component_pages(kit: Kit, paper: str) -> list[tuple[Page, tuple[float, float], dict]]:
+    """Return each full-page component (mat, record sheet) once, with its size and `page` context."""
+    label = PAPERS[paper][0]
+    sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
+    seen: dict[str, tuple[Page, tuple[float, float], dict]] = {}
+    for page, size, info in _pages(plan(kit, sheet.rows * sheet.cols), sheet, label):
+        if page.kind == "page":
+            seen.setdefault(page.page.face.key, (page.page, size, info))
+    return list(seen.values())
+
+
 def _rect(rect) -> dict:
     return {"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h}
 
@@ -220,4 +236,4 @@ def _marks(c: Canvas, sheet: Sheet) -> None:
     c.restoreState()
 
 
-__all__ = ["write", "plan", "Plan", "PagePlan", "Mark"]
+__all__ = ["write", "plan", "component_pages", "Plan", "PagePlan", "Mark"]
