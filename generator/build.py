@@ -186,8 +186,13 @@ def render_pages(kit: Kit, studio: Studio, paper: str = "a4") -> dict[str, Prepa
     """Render each full-page component (mat, record sheet) once, as it prints on `paper`."""
     from .render.kitpdf import component_pages
 
-    return {page.face.key: studio.render(page.face, size[0], size[1], {"page": info}, safe=PAGE_SAFE)
-            for page, size, info in component_pages(kit, paper)}
+    return {page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
+            for page, size, extra in component_pages(kit, paper)}
+
+
+def page_safe(face: Face) -> float | None:
+    """Return the margin a page-sized face must keep from the paper edge; furniture may reach the marks."""
+    return None if face.template == "furniture.yaml.j2" else PAGE_SAFE
 
 
 def check_backs(kit: Kit, report: Report) -> None:
@@ -208,15 +213,14 @@ def render_pdfs(kit: Kit, studio: Studio, faces: dict, papers: list[str]) -> dic
     from .render import kitpdf
 
     def render_page(face: Face, width: float, height: float, extra: dict) -> Prepared | None:
-        page_like = face.template not in ("furniture.yaml.j2",)
-        return studio.render(face, width, height, extra, safe=PAGE_SAFE if page_like else None)
+        return studio.render(face, width, height, extra, safe=page_safe(face))
 
     return {paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons) for paper in papers}
 
 
 def lint_kit(loaded: pipeline.LoadedGame, report: Report, players: int | None = None,
          missing_art: str | None = None) -> None:
-    """Run the layout lint a build would run (every face, every page, both papers), writing nothing."""
+    """Run the layout lint a build would run (every face, every page, both papers), drawing nothing."""
     if not hasattr(loaded.ruleset, "kit"):
         return  # a ruleset without a print kit yet has nothing to lay out
     try:
@@ -224,8 +228,11 @@ def lint_kit(loaded: pipeline.LoadedGame, report: Report, players: int | None = 
     except CardpressError as exc:
         report.extend(exc.report.items)
         return
-    if report.ok():
-        render_pdfs(kit, studio, faces, ["a4", "letter"])
+    from .render.kitpdf import page_faces
+
+    for paper in ("a4", "letter"):  # every page-sized face a build would draw, laid out but not drawn
+        for _, face, size, extra in page_faces(kit, paper):
+            studio.render(face, size[0], size[1], extra, safe=page_safe(face))
 
 
 def build(root: Path, game_id: str | None, papers: list[str], players: int | None, out: Path,

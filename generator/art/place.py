@@ -95,10 +95,10 @@ class ArtDesk:
         dpi = fitted.min_dpi
         if dpi >= PRINT_DPI - 0.5:
             return
-        need = pixels_for((fitted.w, fitted.h), PRINT_DPI)
+        need = pixels_for((box[2], box[3]), PRINT_DPI)
         where = (f"{art.size[0]} × {art.size[1]} px drawn {fitted.w:.1f} × {fitted.h:.1f} mm "
                  f"(box {box[2]:.1f} × {box[3]:.1f} mm)")
-        hint = f"supply at least {need[0]} × {need[1]} px for {PRINT_DPI} dpi"
+        hint = f"supply at least {need[0]} × {need[1]} px (the box at {PRINT_DPI} dpi)"
         if dpi < SOFT_DPI - 0.5:
             report.add(Diagnostic("warning", "A003", f"{prefix}{shown} is upscaled {PRINT_DPI / dpi:.1f}× past print "
                                   f"resolution ({dpi:.0f} dpi): {where}; pixels will show", path, loc, hint))

@@ -36,10 +36,11 @@ class Entry:
 
 
 def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepared | None]) -> list[Entry]:
-    """Return one entry per distinct face in print order: card fronts and backs, then full pages."""
+    """Return one entry per distinct face: card fronts in print order, then their backs, then full pages."""
     found: dict[str, dict] = {}
-    for card in kit.cards:
-        for side, face in (("front", card.front), ("back", card.back)):
+    for side in ("front", "back"):
+        for card in kit.cards:
+            face = card.front if side == "front" else card.back
             if faces.get(face.key) is None:
                 continue
             item = found.setdefault(face.key, {"title": f"{card.name} ({side})", "deck": card.deck, "cards": [],

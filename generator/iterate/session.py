@@ -46,12 +46,14 @@ class Session:
                              "diagnostics": [], "faces": [], "decks": {}}
 
     def affected_by(self, changed: Iterable[Path]) -> bool:
-        """Return True if any changed path may feed this game (its cards, any layouts, the fonts)."""
-        mine = (self.root / "cards" / self.game_id).resolve()
-        shared = [(self.root / "layouts").resolve(), (self.root / "fonts").resolve()]
-        for path in changed:
-            path = Path(path).resolve()
-            if path == mine or mine in path.parents or any(s == path or s in path.parents for s in shared):
+        """Return True if any changed path may feed this game (its cards, any layouts, the fonts).
+
+        A folder holding any of those (the project root, say) counts as a change to all of it.
+        """
+        feeds = [(self.root / "cards" / self.game_id).resolve(), (self.root / "layouts").resolve(),
+                 (self.root / "fonts").resolve()]
+        for path in map(lambda p: Path(p).resolve(), changed):
+            if any(f == path or f in path.parents or path in f.parents for f in feeds):
                 return True
         return False
 
@@ -174,4 +176,7 @@ def _matches(ident: str, pattern: str) -> bool:
 
 
 def _json(d: Diagnostic) -> dict:
-    return {"severity": d.severity, "code": d.code, "text": d.render(), "headline": d.headline()}
+    """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
+    source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
+    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "",
+            "source": source}
