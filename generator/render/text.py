@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..layout.markup import Run
 from ..units import PT_PER_MM
@@ -57,6 +57,8 @@ def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float
     while True:
         result = _set(runs, fonts, family, current, width, height, leading)
         if result.overflow is None or current - STEP < floor - 1e-9:
+            if result.overflow and current < size:  # say that shrinking was tried, and how far
+                result = replace(result, overflow=f"{result.overflow}, even shrunk to the {current:g} pt minimum")
             return result
         current = round(current - STEP, 4)
 
