@@ -62,10 +62,14 @@ class Mark:
         dy = max(rect.y - hi_y, lo_y - rect.bottom, 0.0)
         return (dx * dx + dy * dy) ** 0.5
 
+    def mirrored(self, page_width: float) -> "Mark":
+        """Return the mark mirrored about the page's vertical centre line."""
+        return Mark(page_width - self.x1, self.y1, page_width - self.x2, self.y2)
+
 
 @dataclass(frozen=True)
 class Sheet:
-    """A page of cards: the paper, the trim box of every slot, the crop marks."""
+    """A page of cards: the paper, the card grid and its bleed."""
 
     paper: str
     width: float
@@ -75,7 +79,24 @@ class Sheet:
     cols: int
     bleed: float
     block: Rect  # the outer trim of the whole grid
-    marks: tuple[Mark, ...]
+
+    def marks(self, count: int) -> tuple[Mark, ...]:
+        """Return the crop marks for the first `count` slots: both ends of every cut line they need."""
+        w, h = self.card
+        rows, cols = -(-count // self.cols), min(count, self.cols)
+        used = Rect(self.block.x, self.block.y, cols * w, rows * h)
+        top, bottom = _mark_span(used.y, self.bleed), _mark_span(self.height - used.bottom, self.bleed)
+        left, right = _mark_span(used.x, self.bleed), _mark_span(self.width - used.right, self.bleed)
+        marks: list[Mark] = []
+        for c in range(cols + 1):
+            x = used.x + c * w
+            marks.append(Mark(x, used.y - top[0], x, used.y - top[1]))
+            marks.append(Mark(x, used.bottom + bottom[0], x, used.bottom + bottom[1]))
+        for r in range(rows + 1):
+            y = used.y + r * h
+            marks.append(Mark(used.x - left[0], y, used.x - left[1], y))
+            marks.append(Mark(used.right + right[0], y, used.right + right[1], y))
+        return tuple(marks)
 
     def slot(self, row: int, col: int) -> Rect:
         """Return the trim box of the card in (row, col)."""
@@ -107,18 +128,7 @@ def card_sheet(paper: str, card: tuple[float, float] = (63.5, 88.9), rows: int =
     block = Rect((width - cols * w) / 2, (height - rows * h) / 2, cols * w, rows * h)
     if block.x < PRINTER_MARGIN or block.y < PRINTER_MARGIN:
         raise ValueError(f"{rows}×{cols} cards of {w}×{h} mm do not fit on {paper}")
-    marks: list[Mark] = []
-    top, bottom = _mark_span(block.y, bleed), _mark_span(height - block.bottom, bleed)
-    left, right = _mark_span(block.x, bleed), _mark_span(width - block.right, bleed)
-    for c in range(cols + 1):
-        x = block.x + c * w
-        marks.append(Mark(x, block.y - top[0], x, block.y - top[1]))
-        marks.append(Mark(x, block.bottom + bottom[0], x, block.bottom + bottom[1]))
-    for r in range(rows + 1):
-        y = block.y + r * h
-        marks.append(Mark(block.x - left[0], y, block.x - left[1], y))
-        marks.append(Mark(block.right + right[0], y, block.right + right[1], y))
-    return Sheet(paper, width, height, card, rows, cols, bleed, block, tuple(marks))
+    return Sheet(paper, width, height, card, rows, cols, bleed, block)
 
 
 def _mark_span(margin: float, bleed: float) -> tuple[float, float]:

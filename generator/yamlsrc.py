@@ -14,6 +14,7 @@ MAX_BYTES = 2_000_000  # card files are small; refuse anything that looks like a
 MAX_NODES = 200_000  # aliases can expand a tiny file into a huge tree ("billion laughs")
 
 KeyPath = tuple[Any, ...]
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same marks, ~10× faster
 
 
@@ -121,6 +122,11 @@ class _Builder:
                                   hint="anchors and aliases may not be used to blow up the size of a file")
             return None
         self.source.values.setdefault(path, (node.start_mark.line, node.start_mark.column))
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_TAGS:
+            self.report.error("Y001", f"unsupported YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')}",
+                              loc=self.source.location(node.start_mark.line, node.start_mark.column),
+                              hint="card files hold plain mappings, lists and values")
+            return None
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):

@@ -23,10 +23,10 @@ def test_cards_tile_the_block_without_gaps(sheet):
 
 @pytest.mark.parametrize("sheet", SHEETS, ids=[s.paper for s in SHEETS])
 def test_marks_are_outside_every_card_and_printable(sheet):
-    assert len(sheet.marks) == 16
+    assert len(sheet.marks(9)) == 16
     printable = Rect(PRINTER_MARGIN, PRINTER_MARGIN, sheet.width - 2 * PRINTER_MARGIN,
                      sheet.height - 2 * PRINTER_MARGIN)
-    for mark in sheet.marks:
+    for mark in sheet.marks(9):
         assert printable.contains(Rect(min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1),
                                        abs(mark.y2 - mark.y1)))
         for r in range(3):
@@ -37,10 +37,10 @@ def test_marks_are_outside_every_card_and_printable(sheet):
 
 def test_letter_marks_reach_into_the_bleed_only_where_the_margin_is_tight():
     letter, a4 = card_sheet("letter"), card_sheet("a4")
-    top = [m for m in letter.marks if m.x1 == m.x2 and m.y1 < letter.block.y]
+    top = [m for m in letter.marks(9) if m.x1 == m.x2 and m.y1 < letter.block.y]
     assert all(min(m.y1, m.y2) >= PRINTER_MARGIN - 1e-9 for m in top)
     assert all(letter.block.y - max(m.y1, m.y2) == pytest.approx(MARK_MIN_START) for m in top)
-    a4_top = [m for m in a4.marks if m.x1 == m.x2 and m.y1 < a4.block.y]
+    a4_top = [m for m in a4.marks(9) if m.x1 == m.x2 and m.y1 < a4.block.y]
     assert all(a4.block.y - max(m.y1, m.y2) == pytest.approx(3.5) for m in a4_top)  # past the 3 mm bleed
 
 
@@ -80,6 +80,21 @@ def test_paginate_places_every_item_once(count, per):
     assert [i for page in pages for i in page] == list(range(count))
     assert all(1 <= len(page) <= per for page in pages)
     assert len(pages) == -(-count // per)
+
+
+@given(paper=st.sampled_from(sorted(PAPERS)), count=st.integers(1, 9), back=st.booleans())
+def test_a_partial_sheet_marks_only_the_cuts_its_cards_need(paper, count, back):
+    sheet = card_sheet(paper)
+    rows, cols = -(-count // 3), min(count, 3)
+    marks = sheet.marks(count)
+    assert len(marks) == 2 * (rows + 1) + 2 * (cols + 1)
+    used_bottom = sheet.block.y + rows * 88.9
+    assert all(max(m.y1, m.y2) <= used_bottom + 9 for m in marks)
+    if back:
+        marks = tuple(m.mirrored(sheet.width) for m in marks)
+    slots = [sheet.back_slot(*divmod(i, 3)) if back else sheet.slot(*divmod(i, 3)) for i in range(count)]
+    for mark in marks:
+        assert all(mark.distance_to(slot) >= MARK_MIN_START - 1e-9 for slot in slots)
 
 
 def test_cards_that_do_not_fit_are_refused():

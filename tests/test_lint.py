@@ -44,11 +44,11 @@ def test_text_that_overflows_even_at_its_minimum_size_is_a_located_error(project
     rename(project, "Feed Belt With A Name Far Too Long For Any Card")
     result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert (f"{TEMPLATE}:19:133: error[L100] feed-belt-1/front: title: text overflows: 'Feed Belt With A Name Far "
-            "Too Long For Any Card · copy 1' is wider than the box, even shrunk to the 9 pt minimum\n"
+    assert (f"{TEMPLATE}:19:133: error[L100] feed-belt-1/front: title: text overflows: needs 2 lines; at most 1 "
+            "allowed, even shrunk to the 9 pt minimum\n"
             "    |\n"
             ' 19 | - {{ m.text(S + 13.5, S + 0.8, W - 2 * S - 15, 11.4, rich.title, font="display", size=14, min=9, '
-            'colour="#ffffff", valign="middle", id="title") }}\n') in result.stderr
+            'colour="#ffffff", valign="middle", id="title", lines=1) }}\n') in result.stderr
     assert "error[L100] feed-belt-2/front: title:" in result.stderr  # each face is named
 
 

@@ -71,5 +71,5 @@ def test_a_word_wider_than_the_box_overflows():
 
 def test_characters_a_font_lacks_fall_back_to_the_symbol_font():
     segments = FONTS.segments("Laps 1–6: 1 □ 2", FONTS.resolve("display"))
-    assert segments == [("Laps 1–6: 1 ", "cp-RobotoCondensed-Bold"), ("□", "cp-DejaVuSans-Bold"),
-                        (" 2", "cp-RobotoCondensed-Bold")]
+    assert segments == (("Laps 1–6: 1 ", "cp-RobotoCondensed-Bold"), ("□", "cp-DejaVuSans-Bold"),
+                        (" 2", "cp-RobotoCondensed-Bold"))

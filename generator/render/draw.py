@@ -66,7 +66,7 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
                 w, h = _text_box(el)
                 layout = set_text(runs, fonts, family=family, size=el.props.get("size", 9.0),
                                   min_size=el.props.get("min_size"), width_mm=w, height_mm=h,
-                                  leading=el.props.get("leading", 1.2))
+                                  leading=el.props.get("leading", 1.2), max_lines=el.props.get("max_lines"))
                 prepared.texts[id(el)] = layout
                 if layout.overflow:
                     problems.append((el, f"text overflows: {layout.overflow}"))
@@ -186,6 +186,9 @@ def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> 
 
 def _rotate_box(painter: Painter, x: float, y: float, w: float, h: float, rotate: int) -> None:
     """Move the origin so that content laid out upright in the (rotated) box lands in x, y, w, h."""
+    if not rotate:
+        painter.translate(x, y)
+        return
     painter.translate(x + w / 2, y + h / 2)
     painter.rotate(rotate)
     inner_w, inner_h = (h, w) if rotate in (90, 270) else (w, h)

@@ -23,6 +23,7 @@ class FontSet:
     fallback: str
     default: str
     files: dict[str, Path]  # font name -> TrueType file, registered with ReportLab on first use
+    bold: frozenset[str] = frozenset()  # the fonts that are some family's bold
 
     def resolve(self, family: str | None, bold: bool = False, italic: bool = False) -> str:
         """Return the registered font for a family and style, stepping down to what exists."""
@@ -35,30 +36,39 @@ class FontSet:
 
     def fallback_for(self, font: str) -> str:
         """Return the fallback font in the same weight as `font`."""
-        bold = font in {s.get("bold") for s in self.families.values()}
-        return self.resolve(self.fallback, bold=bold)
+        return self.resolve(self.fallback, bold=font in self.bold)
 
-    def segments(self, text: str, font: str) -> list[tuple[str, str]]:
+    def segments(self, text: str, font: str) -> tuple[tuple[str, str], ...]:
         """Split `text` into runs set in `font` or, for characters it lacks, in the fallback font."""
-        glyphs = _glyphs(font)
-        spare = self.fallback_for(font)
-        out: list[tuple[str, str]] = []
-        for ch in text:
-            use = font if ord(ch) in glyphs or ch in " \n" else spare
-            if out and out[-1][1] == use:
-                out[-1] = (out[-1][0] + ch, use)
-            else:
-                out.append((ch, use))
-        return out
+        return _segments(text, font, self.fallback_for(font))
 
     def width(self, text: str, font: str, size: float) -> float:
         """Return the advance width of `text` in points, fallback characters included."""
-        return sum(pdfmetrics.stringWidth(t, f, size) for t, f in self.segments(text, font))
+        return sum(_width(t, f) for t, f in self.segments(text, font)) * size
 
 
 def has_glyph(font: str, ch: str) -> bool:
     """Return True if the registered font draws `ch`."""
     return ord(ch) in _glyphs(font)
+
+
+@lru_cache(maxsize=65536)
+def _segments(text: str, font: str, spare: str) -> tuple[tuple[str, str], ...]:
+    glyphs = _glyphs(font)
+    out: list[tuple[str, str]] = []
+    for ch in text:
+        use = font if ord(ch) in glyphs or ch in " \n" else spare
+        if out and out[-1][1] == use:
+            out[-1] = (out[-1][0] + ch, use)
+        else:
+            out.append((ch, use))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _width(text: str, font: str) -> float:
+    """Return the width of `text` at size 1 (widths scale linearly with size)."""
+    return pdfmetrics.stringWidth(text, font, 1000) / 1000
 
 
 @lru_cache(maxsize=None)
@@ -117,7 +127,8 @@ def load_fonts(folder: Path, root: Path) -> FontSet:
                          loc=source.loc((key_name,)))
     if not report.ok():
         raise CardpressError(report)
-    result = FontSet(families, data["fallback"], data["default"], files)
+    bold = frozenset(styles["bold"] for styles in families.values() if "bold" in styles)
+    result = FontSet(families, data["fallback"], data["default"], files, bold)
     _LOADED[key] = result
     return result
 

@@ -170,7 +170,8 @@ class _Writer:
             trim = trim.mirrored(sheet.width)
         self.c.setTrimBox(_box(trim, sheet.height))
         self.c.setBleedBox(_box(trim.grow(sheet.bleed, sheet.bleed, sheet.bleed, sheet.bleed), sheet.height))
-        _marks(self.c, sheet)
+        marks = sheet.marks(len(page.cards))
+        _marks(self.c, sheet, [m.mirrored(sheet.width) for m in marks] if back else marks)
 
 
 def _pages(layout: Plan, sheet: Sheet, label: str):
@@ -229,14 +230,14 @@ def _box(rect, page_height: float) -> tuple[float, float, float, float]:
             (page_height - rect.y) * PT_PER_MM)
 
 
-def _marks(c: Canvas, sheet: Sheet) -> None:
+def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
     """Draw every crop mark: a white halo, then a thin black line."""
     c.saveState()
     c.setLineCap(0)
     for colour, width in (("#ffffff", MARK_HALO), ("#000000", MARK_WIDTH)):
         c.setStrokeColor(colour)
         c.setLineWidth(width * PT_PER_MM)
-        for m in sheet.marks:
+        for m in marks:
             c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM,
                    (sheet.height - m.y2) * PT_PER_MM)
     c.restoreState()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
@@ -10,6 +12,7 @@ from ..art.place import Placed
 from ..units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
+_colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once
 
 
 class PdfPainter:
@@ -68,9 +71,9 @@ class PdfPainter:
             c.setFillAlpha(opacity)
             c.setStrokeAlpha(opacity)
         if fill:
-            c.setFillColor(HexColor(fill))
+            c.setFillColor(_colour(fill))
         if stroke:
-            c.setStrokeColor(HexColor(stroke))
+            c.setStrokeColor(_colour(stroke))
             c.setLineWidth(width)
             c.setLineCap(_CAPS[cap])
             c.setLineJoin(1 if cap == "round" else 0)
@@ -84,7 +87,7 @@ class PdfPainter:
         if opacity < 1:
             c.saveState()
             c.setFillAlpha(opacity)
-        c.setFillColor(HexColor(colour))
+        c.setFillColor(_colour(colour))
         t = c.beginText()
         # The page is flipped (y down); flip the text matrix back so glyphs stand upright.
         t.setTextTransform(1, 0, 0, -1, x, y)
@@ -137,7 +140,7 @@ class RecordingPainter:
         self._add(f"clip {_bbox(commands)}")
 
     def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
-        paint = f"fill={fill}" if fill else f"stroke={stroke} w={width:.2f}"
+        paint = " ".join(([f"fill={fill}"] if fill else []) + ([f"stroke={stroke} w={width:.2f}"] if stroke else []))
         self._add(f"path {paint} {_bbox(commands)}")
 
     def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:

@@ -49,18 +49,26 @@ class TextLayout:
 
 
 def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float, min_size: float | None,
-             width_mm: float, height_mm: float, leading: float = 1.2) -> TextLayout:
+             width_mm: float, height_mm: float, leading: float = 1.2, max_lines: int | None = None) -> TextLayout:
     """Set `runs` at `size`, shrinking in small steps down to `min_size` until it fits the box."""
     width, height = width_mm * PT_PER_MM, height_mm * PT_PER_MM
+    first = _set(runs, fonts, family, size, width, height, leading, max_lines)
     floor = min(size, min_size) if min_size else size
-    current = size
-    while True:
-        result = _set(runs, fonts, family, current, width, height, leading)
-        if result.overflow is None or current - STEP < floor - 1e-9:
-            if result.overflow and current < size:  # say that shrinking was tried, and how far
-                result = replace(result, overflow=f"{result.overflow}, even shrunk to the {current:g} pt minimum")
-            return result
-        current = round(current - STEP, 4)
+    if first.overflow is None or floor >= size:
+        return first
+    # Bigger text never takes fewer lines, so binary-search the largest step of STEP that fits.
+    low, high = 0, int(round((size - floor) / STEP))  # steps down from `size`
+    best = _set(runs, fonts, family, size - high * STEP, width, height, leading, max_lines)
+    if best.overflow is not None:  # say that shrinking was tried, and how far
+        return replace(best, overflow=f"{best.overflow}, even shrunk to the {best.size:g} pt minimum")
+    while high - low > 1:
+        middle = (low + high) // 2
+        attempt = _set(runs, fonts, family, size - middle * STEP, width, height, leading, max_lines)
+        if attempt.overflow is None:
+            high, best = middle, attempt
+        else:
+            low = middle
+    return best
 
 
 @dataclass
@@ -96,7 +104,7 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
 
 
 def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width: float, height: float,
-         leading: float) -> TextLayout:
+         leading: float, max_lines: int | None) -> TextLayout:
     ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
     lines: list[list[_Atom]] = [[]]
@@ -138,6 +146,8 @@ def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width
 
     set_lines = tuple(_line(atoms) for atoms in lines)
     total = (len(set_lines) - 1) * line_height + ascent + descent
+    if overflow is None and max_lines is not None and len(set_lines) > max_lines:
+        overflow = f"needs {len(set_lines)} lines; at most {max_lines} allowed"
     if overflow is None and total > height + 0.01:
         overflow = (f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
                     f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high")

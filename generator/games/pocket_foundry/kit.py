@@ -51,7 +51,7 @@ def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> K
                 "machine": {**_machine(machine), "copy": copy},
                 "lines": lines,
                 "rich": {
-                    "title": f"<nobr>{escape(machine.name)}<small> · copy {copy}</small></nobr>",  # one line, shrunk to fit
+                    "title": f"{escape(machine.name)}<small> · copy {copy}</small>",
                     "build_cost": rich(lines["build_cost"], words),
                     "run": rich(lines["run"], words),
                 },
