@@ -58,7 +58,7 @@ def watch(
     dpi: int = DpiOpt,
     overlay: bool = OverlayOpt,
     paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs after each change."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause."),
     out: Path = OutOpt,
     players: Optional[int] = PlayersOpt,
     root: Optional[Path] = RootOpt,
@@ -70,7 +70,7 @@ def watch(
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
     typer.echo(f"watching {', '.join(_shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
-    watcher.rebuild_once(sessions, [base], _print)
+    watcher.rebuild_once(sessions, [base], _print, pdfs=False)
     watcher.run(sessions, base, _print)
 
 
@@ -80,7 +80,7 @@ def serve(
     dpi: int = DpiOpt,
     overlay: bool = OverlayOpt,
     paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs after each change."),
+    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause."),
     out: Path = OutOpt,
     players: Optional[int] = PlayersOpt,
     root: Optional[Path] = RootOpt,
@@ -102,7 +102,7 @@ def serve(
     server.start()  # the page shows progress from the very first build
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], _print)
+        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
         watcher.run(sessions, base, _print)
     finally:
         server.shutdown()

@@ -92,19 +92,28 @@ def test_changes_elsewhere_do_not_rebuild(session, project):
     assert watch.rebuild_once([session], [other], lambda s, o: None) == []
 
 
-def test_the_watcher_sees_an_edit(session, project):
+def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project):
+    session = started(project, pdfs=True)
+    pdf = project / "output/pocket-foundry/pocket-foundry-a4.pdf"
+    before = pdf.read_bytes()
     seen: list = []
     stop = threading.Event()
-    thread = threading.Thread(target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop))
+    thread = threading.Thread(target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop),
+                              kwargs={"quiet_ms": 300})
     thread.start()
     try:
         time.sleep(0.5)  # let the watcher start listening
         edit(project, MACHINES, 'colour: "#2f6690"', 'colour: "#902f66"')
         deadline = time.monotonic() + 20
-        while not seen and time.monotonic() < deadline:
+        while len(seen) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
-    assert seen and seen[0].ok and seen[0].rendered == ["small-press-1/front", "small-press-2/front"]
+    rebuilt, written = seen[:2]
+    assert rebuilt.ok and rebuilt.rendered == ["small-press-1/front", "small-press-2/front"]
+    assert "pdfs" not in rebuilt.seconds  # the proof did not wait for the kit
+    assert written.ok and written.written == [pdf] and pdf.read_bytes() != before
+    assert watch.describe(session, written).endswith("pocket-foundry: kit PDFs written in "
+                                                     f"{written.seconds['pdfs']:.2f} s")

@@ -38,6 +38,8 @@ class Session:
         self.root, self.game_id, self.out = root, game_id, out
         self.papers, self.players, self.missing_art = list(papers), players, missing_art
         self.pdfs, self.contact = pdfs, contact
+        self.pdfs_due = False  # a good rebuild left the kit PDFs to write later (see write_pdfs)
+        self._good: tuple | None = None  # (kit, studio, faces) of the last good complete rebuild
         self.proofs = ProofFolder(out / game_id / "proofs", dpi, overlay)
         self.cache: dict[str, build.Rendered] = {}  # shared by every rebuild: the content-hash cache
         self.version = 0
@@ -57,11 +59,13 @@ class Session:
                 return True
         return False
 
-    def rebuild(self, changed: Iterable[Path] = (), only: Sequence[str] | None = None) -> Outcome:
+    def rebuild(self, changed: Iterable[Path] = (), only: Sequence[str] | None = None,
+                pdfs: bool | None = None) -> Outcome:
         """Validate, render what changed, write proofs (and PDFs); keep the last good output on failure.
 
         `only` limits the rebuild to cards (or pages) whose id matches one of its patterns; PDFs and
-        the contact sheet are then left alone.
+        the contact sheet are then left alone. `pdfs=False` leaves the PDFs for `write_pdfs` (watch
+        mode writes them once edits pause, so a proof never waits for a whole kit).
         """
         start = time.perf_counter()
         outcome = Outcome(False, Report())
@@ -93,16 +97,9 @@ class Session:
         outcome.ok = True
         self._finish(outcome, start, kit, studio, complete)  # the preview page shows the new proofs now
         if self.pdfs and complete:
-            mark = time.perf_counter()
-            pdfs = build.render_pdfs(kit, studio, faces, self.papers)
-            if report.ok():  # the cover and sheet furniture are linted as they are drawn
-                for paper, data in pdfs.items():
-                    path = self.out / self.game_id / f"{self.game_id}-{paper}.pdf"
-                    outcome.written.append(build.write_atomic(path, data))
-            else:
-                outcome.ok = False
-                self._finish(outcome, start, kit, studio, complete)
-            outcome.seconds["pdfs"] = time.perf_counter() - mark
+            self._good, self.pdfs_due = (kit, studio, faces), True
+            if pdfs is not False:
+                self._write_pdfs(outcome)
         if self.contact and complete and (outcome.proofed or not (self.proofs.folder / CONTACT).exists()):
             mark = time.perf_counter()
             title = f"{kit.title}: {len(outcome.entries)} faces, {self.proofs.dpi} dpi"
@@ -110,6 +107,28 @@ class Session:
             outcome.seconds["contact"] = time.perf_counter() - mark
         outcome.seconds["total"] = time.perf_counter() - start
         return outcome
+
+    def write_pdfs(self) -> Outcome:
+        """Write the kit PDFs of the last good rebuild (if a rebuild left them due)."""
+        outcome = Outcome(True, Report())
+        if self.pdfs_due:
+            self._good[1].report = outcome.report
+            self._write_pdfs(outcome)
+        return outcome
+
+    def _write_pdfs(self, outcome: Outcome) -> None:
+        kit, studio, faces = self._good
+        mark = time.perf_counter()
+        pdfs = build.render_pdfs(kit, studio, faces, self.papers)
+        self.pdfs_due = False
+        if outcome.report.ok():  # the cover and sheet furniture are linted as they are drawn
+            for paper, data in pdfs.items():
+                path = self.out / self.game_id / f"{self.game_id}-{paper}.pdf"
+                outcome.written.append(build.write_atomic(path, data))
+        else:
+            outcome.ok = False
+            self._finish(outcome, mark, kit, studio, True)
+        outcome.seconds["pdfs"] = time.perf_counter() - mark
 
     def _select(self, kit, only: Sequence[str] | None, report: Report):
         """Return the cards and pages to render: all of them, or those matching the patterns in `only`."""

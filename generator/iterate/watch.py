@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 from .session import Outcome, Session
 
 Listener = Callable[[Session, Outcome], None]
+QUIET_MS = 700  # no change for this long: write the PDFs the last rebuilds left due
 
 
 def watched(root: Path) -> list[Path]:
@@ -18,28 +19,44 @@ def watched(root: Path) -> list[Path]:
     return [p for p in (root / "cards", root / "layouts", root / "fonts") if p.is_dir()]
 
 
-def rebuild_once(sessions: Sequence[Session], changed: Iterable[Path], listener: Listener) -> list[Outcome]:
+def rebuild_once(sessions: Sequence[Session], changed: Iterable[Path], listener: Listener,
+                 pdfs: bool | None = None) -> list[Outcome]:
     """Rebuild every session that a change may feed; hand each outcome to `listener` as it comes."""
     changed = [Path(p) for p in changed]
     outcomes = []
     for session in sessions:
         if session.affected_by(changed):
-            outcome = session.rebuild(changed)
+            outcome = session.rebuild(changed, pdfs=pdfs)
             listener(session, outcome)
             outcomes.append(outcome)
     return outcomes
 
 
-def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=None, debounce_ms: int = 80) -> None:
-    """Rebuild on every change under the watched folders until `stop_event` is set (or Ctrl-C)."""
+def write_due_pdfs(sessions: Sequence[Session], listener: Listener) -> None:
+    """Write the kit PDFs that rebuilds left due."""
+    for session in sessions:
+        if session.pdfs_due:
+            listener(session, session.write_pdfs())
+
+
+def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=None, debounce_ms: int = 80,
+        quiet_ms: int = QUIET_MS) -> None:
+    """Rebuild on every change under the watched folders until `stop_event` is set (or Ctrl-C).
+
+    Proofs are redrawn at once; the kit PDFs are rewritten once no change has come for `quiet_ms`,
+    so a burst of edits costs one PDF write, and no proof waits for one.
+    """
     import watchfiles
 
     for changes in watchfiles.watch(*watched(root), stop_event=stop_event, debounce=debounce_ms, step=20,
-                                    raise_interrupt=False):
+                                    raise_interrupt=False, rust_timeout=quiet_ms, yield_on_timeout=True):
+        if not changes:
+            write_due_pdfs(sessions, listener)
+            continue
         changed = sorted({Path(path) for _, path in changes})
         if any(p.suffix.lower() == ".ttf" for p in changed):
             restart()  # ReportLab keeps a registered font for the life of the process
-        rebuild_once(sessions, changed, listener)
+        rebuild_once(sessions, changed, listener, pdfs=False)
 
 
 def restart() -> None:
@@ -52,6 +69,8 @@ def describe(session: Session, outcome: Outcome) -> str:
     """Return one line saying what a rebuild did, for the terminal."""
     s = outcome.seconds
     stamp = time.strftime("%H:%M:%S")
+    if "render" not in s and outcome.ok:
+        return f"[{stamp}] {session.game_id}: kit PDFs written in {s.get('pdfs', 0):.2f} s"
     if not outcome.ok:
         return (f"[{stamp}] {session.game_id}: build failed ({outcome.report.summary()}); output keeps the last "
                 f"good proofs and PDFs")
