@@ -52,6 +52,7 @@ class Studio:
     art: ArtDesk
     inputs: str = ""  # digest of the fonts and icons every face may use
     cache: dict[str, Rendered] = field(default_factory=dict)
+    touched: set[str] = field(default_factory=set)  # cache keys this studio used, fresh or reused
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
 
@@ -77,6 +78,7 @@ class Studio:
                safe: float | None = lint.SAFE) -> Prepared | None:
         """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
         key = self.key(face, width, height, extra, safe)
+        self.touched.add(key)
         hit = self.cache.get(key)
         if hit is not None and hit.fresh():
             self.report.extend(hit.diagnostics)
@@ -182,12 +184,14 @@ def prepare_kit(loaded: pipeline.LoadedGame, players: int | None, report: Report
     return kit, studio, faces
 
 
-def render_pages(kit: Kit, studio: Studio, paper: str = "a4") -> dict[str, Prepared | None]:
-    """Render each full-page component (mat, record sheet) once, as it prints on `paper`."""
+def render_pages(kit: Kit, studio: Studio, paper: str = "a4", pages=None) -> dict[str, Prepared | None]:
+    """Render each full-page component (mat, record sheet) once, as it prints on `paper` in the whole kit;
+    only those in `pages`, when given."""
     from .render.kitpdf import component_pages
 
+    wanted = None if pages is None else {p.face.key for p in pages}
     return {page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
-            for page, size, extra in component_pages(kit, paper)}
+            for page, size, extra in component_pages(kit, paper) if wanted is None or page.face.key in wanted}
 
 
 def page_safe(face: Face) -> float | None:

@@ -134,7 +134,7 @@ def art(
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
                 typer.echo(f"wrote {_shown(path)}")
         else:
-            _list_art(game_id, everything, loaded.dir.folder)
+            _list_art(game_id, everything, loaded.dir.folder.resolve())
     if not total.ok():
         fail(total)
     echo_report(total)

@@ -117,3 +117,14 @@ def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project)
     assert written.ok and written.written == [pdf] and pdf.read_bytes() != before
     assert watch.describe(session, written).endswith("pocket-foundry: kit PDFs written in "
                                                      f"{written.seconds['pdfs']:.2f} s")
+
+
+def test_superseded_renders_are_forgotten(project):
+    session = started(project, pdfs=True)
+    size = len(session.cache)
+    previous = "#c8741c"
+    for colour in ("#111111", "#222222", "#333333"):
+        edit(project, MACHINES, f'colour: "{previous}"', f'colour: "{colour}"')
+        previous = colour
+        assert session.rebuild([project / MACHINES]).ok
+    assert len(session.cache) <= size + 2  # the two faces of the last edit, not every version of them

@@ -67,8 +67,15 @@ def open_art(path: Path) -> ArtFile:
                        hint="export the art at 300–600 dpi for its box")
     data = path.read_bytes()
     art = _describe(path, data)
-    _CHECKED[stamp] = art
+    _remember(_CHECKED, stamp, art)
     return art
+
+
+def _remember(cache: dict, key, value, limit: int = 64) -> None:
+    """Keep a value in a small cache, dropping the oldest (a long watch session sees many versions)."""
+    cache[key] = value
+    while len(cache) > limit:
+        del cache[next(iter(cache))]
 
 
 def _describe(path: Path, data: bytes) -> ArtFile:
@@ -128,7 +135,7 @@ def pdf_image(art: ArtFile):
         im = ImageOps.exif_transpose(im)
         im = _pdf_mode(im)
         result = (ImageReader(im), "auto" if im.mode == "RGBA" else None)
-    _READERS[art.digest] = result
+    _remember(_READERS, art.digest, result)
     return result
 
 

@@ -97,7 +97,9 @@ class ProofFolder:
         if prune:
             keep = {e.key for e in items}
             for key in [k for k in self.manifest["faces"] if k not in keep]:
-                (self.folder / self.manifest["faces"].pop(key)["file"]).unlink(missing_ok=True)
+                name = str(self.manifest["faces"].pop(key).get("file", ""))
+                if name.endswith(".png") and Path(name).name == name:  # never anything outside the folder
+                    (self.folder / name).unlink(missing_ok=True)
         if todo or prune:
             self.save()
         return [e.key for e in todo]

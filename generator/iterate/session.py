@@ -39,6 +39,7 @@ class Session:
         self.papers, self.players, self.missing_art = list(papers), players, missing_art
         self.pdfs, self.contact = pdfs, contact
         self.pdfs_due = False  # a good rebuild left the kit PDFs to write later (see write_pdfs)
+        self._touched: set[str] = set()  # cache keys used since the last complete rebuild began
         self._good: tuple | None = None  # (kit, studio, faces) of the last good complete rebuild
         self.proofs = ProofFolder(out / game_id / "proofs", dpi, overlay)
         self.cache: dict[str, build.Rendered] = {}  # shared by every rebuild: the content-hash cache
@@ -73,22 +74,26 @@ class Session:
         loaded, found = pipeline.validate(self.root, self.game_id)
         report.extend(found.items)
         if loaded is None or not hasattr(loaded.ruleset, "kit"):
-            if loaded is not None:
-                report.error("B003", f"{self.game_id} has no print kit yet (its ruleset lays out no faces)")
+            if loaded is not None:  # nothing to show yet, and nothing wrong with the cards
+                report.warning("B003", f"{self.game_id} has no print kit yet (its ruleset lays out no faces)")
+                outcome.ok = report.ok()
             return self._finish(outcome, start, None, None, False)
         try:
             kit = build.make_kit(loaded, self.players, report)
         except CardpressError:
             return self._finish(outcome, start, None, None, False)
+        complete = only is None
+        if complete:
+            self._forget_unused()
         studio = build.Studio.for_game(loaded, report, self.missing_art, self.cache)
+        studio.touched = self._touched
         cards, pages = self._select(kit, only, report)
         faces = build.render_cards(studio, cards)
         build.check_backs(kit, report)
-        chosen = replace(kit, cards=cards, pages=pages)
-        outcome.entries = entries(chosen, faces, build.render_pages(chosen, studio, self.papers[0]))
+        outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces,
+                                  build.render_pages(kit, studio, self.papers[0], pages))
         outcome.rendered = list(dict.fromkeys(studio.rendered))
         outcome.seconds["render"] = time.perf_counter() - start
-        complete = only is None
         if not report.ok():
             return self._finish(outcome, start, kit, studio, complete)
         mark = time.perf_counter()
@@ -107,6 +112,19 @@ class Session:
             outcome.seconds["contact"] = time.perf_counter() - mark
         outcome.seconds["total"] = time.perf_counter() - start
         return outcome
+
+    def _forget_unused(self) -> None:
+        """Drop cached renders no rebuild (or PDF write) used since the last complete rebuild.
+
+        A long watch session edits the same faces many times; without this, every superseded
+        render would be kept.
+        """
+        if self.pdfs_due:
+            return  # the PDFs still to write need the cover and furniture renders the last PDFs used
+        if self._touched:
+            for key in [k for k in self.cache if k not in self._touched]:
+                del self.cache[key]
+        self._touched = set()
 
     def write_pdfs(self) -> Outcome:
         """Write the kit PDFs of the last good rebuild (if a rebuild left them due)."""
