@@ -108,6 +108,11 @@ def build(
         typer.echo(f"wrote {_shown(path)}")
 
 
+from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
+
+_register_rules(app)
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(Path.cwd()))
@@ -139,10 +144,13 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(1)
-    except Exception as exc:
-        # Click's usage errors carry their own exit code (2). Typer ≥ 0.20 vendors click, so the
-        # class is recognised by what it does rather than imported from a package that may be absent.
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+    except Exception as exc:  # click's usage errors carry their own exit code (2)
+        try:
+            from click.exceptions import ClickException
+        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
+            from typer._click.exceptions import ClickException
+
+        if isinstance(exc, ClickException):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
@@ -152,6 +160,7 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-from .cli_iterate import register  # noqa: E402 (its commands import from this module)
+# Last, because these commands use the helpers above.
+from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
 
-register(app)
+_register_iterate(app)

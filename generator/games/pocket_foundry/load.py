@@ -102,6 +102,7 @@ def _build(g: dict, m: dict, c: dict) -> PocketFoundry:
             run=Effect(rules.order(run.get("pay", {})), rules.order(run["gain"])),
             colour=data["colour"], glyph=data["glyph"], index=index, art=data.get("art"),
             remind_cap=data.get("remind_cap", False),
+            build_text=data.get("text", {}).get("build_cost"), run_text=data.get("text", {}).get("run"),
         )
 
     machines = tuple(machine(x, i, x["copies"]) for i, x in enumerate(m["machines"]))

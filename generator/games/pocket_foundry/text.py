@@ -35,11 +35,21 @@ def title(machine: Machine, copy: int) -> str:
 
 
 def build_cost(rules: Rules, machine: Machine) -> str:
+    """Return the BUILD COST line: the hand-written `text.build_cost` if any, else derived from the data."""
+    return machine.build_text or derived_build_cost(rules, machine)
+
+
+def derived_build_cost(rules: Rules, machine: Machine) -> str:
     """Return `BUILD COST: 2 FEED.`."""
     return f"BUILD COST: {amounts(rules, machine.build_cost)}."
 
 
 def run(rules: Rules, machine: Machine) -> str:
+    """Return the RUN line: the hand-written `text.run` if any, else derived from the data."""
+    return machine.run_text or derived_run(rules, machine)
+
+
+def derived_run(rules: Rules, machine: Machine) -> str:
     """Return `RUN: Gain 3 FEED.`, with the cap reminder when the machine asks for one."""
     text = f"RUN: {effect(rules, machine.run)}"
     if machine.remind_cap:

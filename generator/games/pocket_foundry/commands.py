@@ -1,0 +1,36 @@
+"""What `cardpress explain`, `simulate` and `analyze` call for Pocket Foundry (the CLI stays game-blind)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...diagnostics import CardpressError, Report
+from ...sim.report import Document
+from . import analysis
+from .botconfig import load_bots
+from .explain import explain, render_text, to_json
+from .simulation import PocketFoundrySim
+
+
+def explain_run(loaded: Any, row: list[str], start: list[str], skips: list[int]) -> tuple[str, dict[str, Any]]:
+    """Return the run explained as text and as JSON-ready data."""
+    e = explain(loaded.model, row, start, skips)
+    return render_text(e), to_json(e)
+
+
+def simulation(loaded: Any) -> PocketFoundrySim:
+    """Return the simulation plugin, with the scripted bots of bots.yaml (a broken file is reported)."""
+    report = Report()
+    bots = load_bots(loaded.dir, loaded.model, report)
+    if not report.ok():
+        raise CardpressError(report)
+    return PocketFoundrySim(loaded.model, bots, game_id=loaded.dir.id)
+
+
+def analyze(loaded: Any, turns: int | None, restricted: bool = True, jobs: int = 1) -> Document:
+    """Return the exact analyses."""
+    if turns is not None and not 1 <= turns <= 30:
+        report = Report()
+        report.error("U004", f"--turns {turns}: give 1 to 30 turns")
+        raise CardpressError(report)
+    return analysis.report(loaded.model, turns, restricted, jobs)

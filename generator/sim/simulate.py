@@ -1,0 +1,53 @@
+"""Run a simulated playtest (a main line-up plus the skill-gap match) and assemble the designer report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from . import summary
+from .plugin import Plugin
+from .report import Document
+from .runner import Match, MatchResult, run_matches
+
+
+@dataclass
+class Simulation:
+    """The report and the matches behind it."""
+
+    document: Document
+    main: MatchResult
+    skill: list[MatchResult]
+
+    @property
+    def games(self) -> int:
+        """Return the number of games played."""
+        return len(self.main.records) + sum(len(r.records) for r in self.skill)
+
+
+def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed: int, jobs: int = 1,
+             skill_games: int | None = None) -> Simulation:
+    """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report."""
+    matches = [Match("main", players, tuple(bots), games, seed)]
+    skill_games = games if skill_games is None else skill_games
+    if skill_games > 0:
+        per_seat = -(-skill_games // players)  # the strong bot sits in every seat equally often
+        for seat in range(players):
+            lineup = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
+            matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
+    main, *skill = run_matches(plugin, matches, jobs)
+    sections = [summary.seats(main), summary.starting_player(main), summary.scores(main)]
+    tempo = summary.tempo(main, plugin.round_name)
+    if tempo is not None:
+        sections.append(tempo)
+    sections += plugin.sections(main)
+    if skill:
+        sections.append(summary.skill_gap(skill, plugin.strong_bot, "random"))
+    lineup = ", ".join(main.bot_names)
+    meta = {"game": plugin.game_id, "players": players, "bots (seat 1 first)": lineup, "games": games,
+            "seed": seed, "skill-gap games": sum(len(r.records) for r in skill)}
+    intro = [f"Simulated playtest of {plugin.game_id}: {games} seeded games, {players} players ({lineup}).",
+             "Win rates describe these bots, not people: read them as what the cards allow, and compare "
+             "line-ups rather than trusting one number."]
+    document = Document(f"{plugin.game_id}: simulated playtest", meta, sections, intro)
+    return Simulation(document, main, skill)
