@@ -119,8 +119,7 @@ def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project)
                                                      f"{written.seconds['pdfs']:.2f} s")
 
 
-def test_superseded_renders_are_forgotten(project):
-    session = started(project, pdfs=True)
+def test_superseded_renders_are_forgotten(session, project):
     size = len(session.cache)
     previous = "#c8741c"
     for colour in ("#111111", "#222222", "#333333"):
