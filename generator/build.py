@@ -145,7 +145,7 @@ def _images(elements) -> list:
     return found
 
 
-def art_policy(game) -> str:
+def art_policy(game: pipeline.GameDir) -> str:
     """Return the game's `missing_art` policy from game.yaml (placeholder, warn or error)."""
     source = game.sources.get("game.yaml")
     value = source.data.get("missing_art") if source and isinstance(source.data, dict) else None
@@ -223,7 +223,7 @@ def render_pdfs(kit: Kit, studio: Studio, faces: dict, papers: list[str]) -> dic
 
 
 def lint_kit(loaded: pipeline.LoadedGame, report: Report, players: int | None = None,
-         missing_art: str | None = None) -> None:
+             missing_art: str | None = None) -> None:
     """Run the layout lint a build would run (every face, every page, both papers), drawing nothing."""
     if not hasattr(loaded.ruleset, "kit"):
         return  # a ruleset without a print kit yet has nothing to lay out
