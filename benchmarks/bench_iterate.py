@@ -4,7 +4,7 @@ Run with `make bench` (or `.venv/bin/python benchmarks/bench_iterate.py`). Print
 Measured on a copy of the project, so the checkout is never touched:
 
 - a full `cardpress build` (whole process), and the same build warm inside one process;
-- a rebuild after changing one card's text, as `watch` and `serve` do it: until its proof is on disk
+- a rebuild after renaming one card, as `watch` and `serve` do it: until its proof is on disk
   (what the preview page waits for), and until both kit PDFs are rewritten;
 - a single-card proof and a whole-kit proof (whole process, no proofs on disk before).
 """
@@ -25,8 +25,16 @@ sys.path.insert(0, str(ROOT))
 
 
 def copy_project(dest: Path) -> Path:
+    """Copy the project, and make its Pocket Foundry a fan edition (another title).
+
+    The shipped game's every printed word is proved against its rulebook, so renaming a card there is
+    an error; in a fan edition the rulebook only warns, which is where designers change text.
+    """
     for part in ("cards/pocket-foundry", "layouts", "fonts"):
         shutil.copytree(ROOT / part, dest / part)
+    game = dest / "cards/pocket-foundry/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: Pocket Foundry", "title: Pocket Foundry Plus"),
+                    encoding="utf-8")
     return dest
 
 

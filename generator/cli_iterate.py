@@ -70,8 +70,12 @@ def watch(
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
     typer.echo(f"watching {', '.join(_shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
-    watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-    watcher.run(sessions, base, _print)
+    try:
+        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
+        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+    except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
+        pass
+    typer.echo("stopped")
 
 
 def serve(
@@ -103,9 +107,12 @@ def serve(
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
     try:
         watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-        watcher.run(sessions, base, _print)
+        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+    except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
+        pass
     finally:
         server.shutdown()
+    typer.echo("stopped")
 
 
 def art(

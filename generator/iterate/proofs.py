@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -32,7 +33,7 @@ class Entry:
     @property
     def file(self) -> str:
         """Return the proof's file name: the face key with '/' as '.', e.g. feed-belt-1.front.png."""
-        return self.key.replace("/", ".") + ".png"
+        return re.sub(r"[^A-Za-z0-9._-]|^\.", "-", self.key.replace("/", ".")) + ".png"  # a name, never a path
 
 
 def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepared | None]) -> list[Entry]:

@@ -46,8 +46,11 @@ def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=
     Proofs are redrawn at once; the kit PDFs are rewritten once no change has come for `quiet_ms`,
     so a burst of edits costs one PDF write, and no proof waits for one.
     """
+    import logging
+
     import watchfiles
 
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)  # our own lines say what happened
     for changes in watchfiles.watch(*watched(root), stop_event=stop_event, debounce=debounce_ms, step=20,
                                     raise_interrupt=False, rust_timeout=quiet_ms, yield_on_timeout=True):
         if not changes:
