@@ -28,12 +28,11 @@ def proof(
     missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
     """Write a PNG proof of every face (and a contact sheet) to OUT/<game>/proofs/."""
-    from . import pipeline
     from .iterate.session import Session
 
     base = _root(root)
     total = Report()
-    games = pipeline.resolve_games(base, game)
+    games = _games(base, game)
     if card and not game:
         total.error("P002", "--card needs a game", hint=f"e.g. cardpress proof {games[0] if games else 'GAME'} "
                                                         f"--card {card[0]}")
@@ -168,12 +167,22 @@ def _list_art(game_id: str, faces, folder: Path) -> None:
 
 
 def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):
-    from . import pipeline
     from .iterate.session import Session
 
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     return [Session(base, gid, _out(out), dpi=dpi, overlay=overlay, papers=papers, players=players,
-                    missing_art=_policy(missing_art), pdfs=pdf) for gid in pipeline.resolve_games(base, game)]
+                    missing_art=_policy(missing_art), pdfs=pdf) for gid in _games(base, game)]
+
+
+def _games(base: Path, game: str | None) -> list[str]:
+    """Return the games to work on; an unknown game is a located mistake now, not a watch on nothing."""
+    from . import pipeline
+    from .project import game_dir
+
+    games = pipeline.resolve_games(base, game)
+    for game_id in games:
+        game_dir(base, game_id)  # raises CardpressError (G001) with the games that exist
+    return games
 
 
 def _print(session, outcome) -> None:
