@@ -14,6 +14,8 @@ OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proof
 PlayersOpt = typer.Option(None, "--players", help="Player count (default: the game's).")
 DpiOpt = typer.Option(150, "--dpi", min=36, max=1200, help="Resolution of the proof images.")
 OverlayOpt = typer.Option(False, "--overlay", help="Draw the trim (cyan), safe zone (magenta) and bleed edge.")
+PaperOpt = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs.")
+PdfOpt = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause.")
 
 
 def proof(
@@ -56,8 +58,8 @@ def watch(
     game: Optional[str] = GameArg,
     dpi: int = DpiOpt,
     overlay: bool = OverlayOpt,
-    paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause."),
+    paper: Paper = PaperOpt,
+    pdf: bool = PdfOpt,
     out: Path = OutOpt,
     players: Optional[int] = PlayersOpt,
     root: Optional[Path] = RootOpt,
@@ -82,8 +84,8 @@ def serve(
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: any free one)."),
     dpi: int = DpiOpt,
     overlay: bool = OverlayOpt,
-    paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs."),
-    pdf: bool = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause."),
+    paper: Paper = PaperOpt,
+    pdf: bool = PdfOpt,
     out: Path = OutOpt,
     players: Optional[int] = PlayersOpt,
     root: Optional[Path] = RootOpt,
