@@ -98,7 +98,7 @@ class Studio:
                 if safe is not None:
                     for element, code, message in lint.check(doc, self.icons, safe):
                         self._problem(report, face, element, code, message)
-                for element in _images(doc.elements):
+                for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
                     placed, dep = self.art.place(element, report, f"{face.key}: {element.name}: ",
                                                  self._locate(face, element))
                     result.images[id(element)] = placed
@@ -133,16 +133,6 @@ class Studio:
                 line_text = text.splitlines()[line]
                 return Location(display, line + 1, match.start() - text.rfind("\n", 0, match.start()), line_text)
         return Location(display, 1, 1, "")
-
-
-def _images(elements) -> list:
-    """Return every image element, those inside groups included."""
-    found = []
-    for el in elements:
-        if el.kind == "image":
-            found.append(el)
-        found.extend(_images(el.children))
-    return found
 
 
 def art_policy(game: pipeline.GameDir) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..build import write_atomic
-from ..layout.document import LayoutDoc
+from ..layout.document import LayoutDoc, walk
 from ..layout.icons import IconSet
 from ..render.draw import Prepared
 from ..render.fonts import FontSet
@@ -19,23 +19,11 @@ def missing(faces: Iterable[Prepared]) -> dict[Path, dict]:
     """Return {file: image element props} for each art file the faces name that does not exist."""
     found: dict[Path, dict] = {}
     for prepared in faces:
-        for placed, props in _placements(prepared):
-            if placed.art is None and placed.file is not None and not placed.file.exists():
-                found.setdefault(placed.file, props)
+        for el in walk(prepared.doc.elements):
+            placed = prepared.images.get(id(el))
+            if placed and placed.art is None and placed.file is not None and not placed.file.exists():
+                found.setdefault(placed.file, el.props)
     return found
-
-
-def _placements(prepared: Prepared):
-    elements = {}
-
-    def visit(items):
-        for el in items:
-            elements[id(el)] = el
-            visit(el.children)
-
-    visit(prepared.doc.elements)
-    for key, placed in prepared.images.items():
-        yield placed, elements[key].props
 
 
 def stand_in_png(props: dict, fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> bytes:
