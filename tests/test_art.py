@@ -270,3 +270,9 @@ def test_art_make_missing_writes_stand_ins_that_pass_lint(project):
     assert sorted(result.stdout.splitlines()) == ["wrote cards/pocket-foundry/art/packing-line.png",
                                                   "wrote cards/pocket-foundry/art/starter-feeder.png"]
     assert lint(project).items == []
+
+
+def test_kits_with_art_are_byte_identical_wherever_the_project_lives(project, tmp_path, kit_pdfs):
+    """Images are named by their content, never by a file path (ReportLab's default)."""
+    (moved,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path)
+    assert moved.read_bytes() == kit_pdfs["a4"].read_bytes()
