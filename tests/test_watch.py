@@ -90,6 +90,8 @@ def test_changes_elsewhere_do_not_rebuild(session, project):
     assert not session.affected_by([other])
     assert session.affected_by([project / "layouts/common/macros.j2"])
     assert watch.rebuild_once([session], [other], lambda s, o: None) == []
+    inside = Session(project, "pocket-foundry", project / "cards/pocket-foundry/output")
+    assert not inside.affected_by([project / "cards/pocket-foundry/output/pocket-foundry/proofs/mat.png"])
 
 
 def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project):

@@ -55,7 +55,10 @@ class Session:
         """
         feeds = [(self.root / "cards" / self.game_id).resolve(), (self.root / "layouts").resolve(),
                  (self.root / "fonts").resolve()]
+        out = self.out.resolve()
         for path in map(lambda p: Path(p).resolve(), changed):
+            if path == out or out in path.parents:
+                continue  # what we write ourselves, should --out lie inside a watched folder
             if any(f == path or f in path.parents or path in f.parents for f in feeds):
                 return True
         return False
