@@ -14,6 +14,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py
+	$(BIN)/python benchmarks/bench_iterate.py
 
 # Re-install whenever the project's dependencies change.
 $(STAMP): pyproject.toml

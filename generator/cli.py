@@ -26,6 +26,18 @@ RootOpt = typer.Option(None, "--root", help="Project folder holding cards/ (defa
                        show_default=False)
 
 
+class MissingArt(str, Enum):
+    """What a missing art file is: quietly stood in for, a warning, or an error."""
+
+    placeholder = "placeholder"
+    warn = "warn"
+    error = "error"
+
+
+MissingArtOpt = typer.Option(None, "--missing-art", help="Override game.yaml's missing_art policy.",
+                             show_default=False)
+
+
 class Paper(str, Enum):
     """Paper sizes a kit can be printed on."""
 
@@ -53,14 +65,18 @@ def fail(report: Report) -> None:
 
 
 @app.command()
-def validate(game: Optional[str] = GameArg, root: Optional[Path] = RootOpt) -> None:
-    """Check card files: schema, references, rules. Exit 1 on any error."""
+def validate(game: Optional[str] = GameArg, root: Optional[Path] = RootOpt,
+             missing_art: Optional[MissingArt] = MissingArtOpt) -> None:
+    """Check card files: schema, references, rules, layout and art. Exit 1 on any error."""
+    from . import build as builder
     from . import pipeline
 
     base = _root(root)
     total = Report()
     for game_id in pipeline.resolve_games(base, game):
-        _, report = pipeline.validate(base, game_id)
+        loaded, report = pipeline.validate(base, game_id)
+        if loaded is not None:
+            builder.lint_kit(loaded, report, missing_art=missing_art.value if missing_art else None)
         total.extend(report.items)
         if report.ok():
             typer.echo(f"{game_id}: ok ({report.summary()})")
@@ -76,6 +92,7 @@ def build(
     players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the largest supported)."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
     root: Optional[Path] = RootOpt,
+    missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
     """Validate, then build each game's print-and-play kit into OUT/<game>/."""
     from . import build as builder
@@ -83,7 +100,10 @@ def build(
     base = _root(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    written = builder.build(base, game, papers=papers, players=players, out=out_dir)
+    report = Report()
+    written = builder.build(base, game, papers=papers, players=players, out=out_dir,
+                            missing_art=missing_art.value if missing_art else None, report=report)
+    echo_report(report)  # warnings: the kit was built, but something deserves a look
     for path in written:
         typer.echo(f"wrote {_shown(path)}")
 
@@ -138,3 +158,9 @@ def main() -> None:
         traceback.print_exc()
         sys.exit(70)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+# Last, because these commands use the helpers above.
+from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
+
+_register_iterate(app)

@@ -60,7 +60,7 @@ def test_text_shrinks_to_fit_then_reports_overflow():
     assert fits.overflow is None and 6 <= fits.size < 12
     cramped = set_text(runs, FONTS, family="body", size=12, min_size=10, width_mm=40, height_mm=10)
     assert cramped.size == 10
-    assert cramped.overflow == "6 lines need 25.0 mm but the box is 10.0 mm high"
+    assert cramped.overflow == "6 lines need 25.0 mm but the box is 10.0 mm high, even shrunk to the 10 pt minimum"
 
 
 def test_a_word_wider_than_the_box_overflows():

@@ -30,6 +30,13 @@ class Element:
         return self.props.get("id") or f"{self.kind} at {self.path}"
 
 
+def walk(elements: tuple[Element, ...]):
+    """Yield every element, depth first, those inside groups included."""
+    for el in elements:
+        yield el
+        yield from walk(el.children)
+
+
 @dataclass(frozen=True)
 class LayoutDoc:
     """What a template said to draw for one face."""

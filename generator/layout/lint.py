@@ -45,6 +45,8 @@ def _icons(el: Element, icons: IconSet) -> Iterator[tuple[Element, str, str]]:
         yield el, "L012", f"unknown icon '{el.props['name']}'"
     if el.kind == "pattern" and icons.get(el.props["icon"]) is None:
         yield el, "L012", f"unknown icon '{el.props['icon']}'"
+    if el.kind == "image" and el.props.get("glyph") and icons.get(el.props["glyph"]) is None:
+        yield el, "L012", f"unknown glyph '{el.props['glyph']}' for the stand-in art"
     if el.kind == "text" and "rich" in el.props:
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:

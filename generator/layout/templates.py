@@ -8,11 +8,13 @@ import traceback
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from jinja2 import meta
 from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
                     Undefined)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .. import cache
+from ..digest import text_digest
 from ..diagnostics import Location, Report
 from . import markup
 
@@ -59,11 +61,14 @@ def _quote(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _mix(a: str, b: str, t: float) -> str:
+def mix(a: str, b: str, t: float) -> str:
     """Blend colour `a` towards `b` by fraction `t` (both #rrggbb)."""
     ca = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
     cb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
+
+
+_REFERENCES: dict[str, tuple[str | None, ...]] = {}  # by source digest: parsing is the slow part
 
 
 class Templates:
@@ -84,9 +89,45 @@ class Templates:
         )
         self.env.filters["q"] = _quote
         self.env.filters["escape_markup"] = markup.escape
-        self.env.filters["lighten"] = lambda c, t: _mix(c, "#ffffff", t)
-        self.env.filters["darken"] = lambda c, t: _mix(c, "#000000", t)
-        self.env.filters["mix"] = _mix
+        self.env.filters["lighten"] = lambda c, t: mix(c, "#ffffff", t)
+        self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
+        self.env.filters["mix"] = mix
+        self._digests: dict[str, str] = {}
+
+    def digest(self, name: str) -> str:
+        """Return a digest of template `name` and every template it extends, imports or includes.
+
+        Taken once per Templates object: make a new one to see edits. A dynamic include (a name
+        computed at render time) makes it depend on every template in the search path.
+        """
+        if name not in self._digests:
+            parts: dict[str, str] = {}
+            pending = [name]
+            while pending:
+                current = pending.pop()
+                if current in parts:
+                    continue
+                found = self.source_of(current)
+                parts[current] = found[0] if found else "\0missing"
+                if not found:
+                    continue
+                refs = self._references(found[0])
+                if None in refs:
+                    refs = self.env.list_templates()
+                pending.extend(r for r in refs if r)
+            self._digests[name] = text_digest(*(f"{k}\0{v}" for k, v in sorted(parts.items())))
+        return self._digests[name]
+
+    def _references(self, source: str) -> tuple[str | None, ...]:
+        """Return the templates a source extends, imports or includes (None for a computed name)."""
+        key = text_digest(source)
+        if key not in _REFERENCES:
+            try:
+                _REFERENCES[key] = tuple(meta.find_referenced_templates(self.env.parse(source)))
+            except TemplateSyntaxError:
+                _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
+        return _REFERENCES[key]
+
 
     def display(self, filename: str | None) -> str:
         """Return a template's path relative to the project, for messages."""

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..art.place import Placed
 from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc
 from ..layout.icons import IconSet
@@ -29,7 +30,7 @@ class Painter(Protocol):
     def path(self, commands: tuple, *, fill: str | None, stroke: str | None, width: float,
              dash: list[float] | None = None, cap: str = "butt", opacity: float = 1.0) -> None: ...
     def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None: ...
-    def image(self, element: Element) -> None: ...
+    def image(self, placed: Placed, opacity: float = 1.0) -> None: ...
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Prepared:
 
     doc: LayoutDoc
     texts: dict[int, TextLayout] = field(default_factory=dict)  # by id(element)
+    images: dict[int, Placed] = field(default_factory=dict)  # by id(element); see generator.art.place
+    digest: str = ""  # of every input that decides how it looks: names its proof in caches
 
 
 def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Element, str]]]:
@@ -140,7 +143,15 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
         _draw_elements(el.children, prepared, painter, fonts, icon_set)
         painter.restore()
     elif kind == "image":
-        painter.image(el)
+        placed = prepared.images.get(id(el))
+        if placed is not None:
+            painter.save()
+            painter.clip(shapes.rounded_rect(*placed.box, placed.radius))
+            if placed.art is None:
+                _draw_elements(placed.placeholder, prepared, painter, fonts, icon_set)
+            else:
+                painter.image(placed, opacity)
+            painter.restore()
     elif kind == "pattern":
         _pattern(painter, icon_set, p, opacity)
 

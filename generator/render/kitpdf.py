@@ -111,47 +111,23 @@ class _Writer:
         self.painter = PdfPainter(canvas)
 
     def run(self) -> None:
-        total = len(self.layout.pages)
-        for number, page in enumerate(self.layout.pages, 1):
-            portrait = (self.sheet.width, self.sheet.height)
-            size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+        for page, size, drawn in _full_pages(self.kit, self.layout, self.sheet, self.label):
             self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
             self.c.setTrimBox(None)
             self.c.setBleedBox(None)
-            info = {"number": number, "total": total, "kind": page.kind, "label": page.label,
-                    "w": size[0], "h": size[1], "paper": self.label}
             if page.kind in ("fronts", "backs"):
                 self._cards(page)
-            elif page.kind == "page":
-                self._full_page(page.page.face, size, info)
-            elif page.kind in ("cover", "duplex"):
-                template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
-                self._full_page(Face(template, self._cover_context(), page.kind), size, info)
-            self._furniture(info, page)
+            for face, extra in drawn:
+                self._full_page(face, size, extra)
             self.c.showPage()
 
-    def _cover_context(self) -> dict:
-        w, h = self.sheet.card
-        return {"game": self.kit.context, "title": self.kit.title, "players": self.kit.players,
-                "contents": self.layout.contents, "card": {"w": w, "h": h}, "credits": self.kit.credits}
-
-    def _full_page(self, face: Face, size: tuple[float, float], info: dict) -> None:
-        prepared = self.render(face, size[0], size[1], {"page": info})
+    def _full_page(self, face: Face, size: tuple[float, float], extra: dict) -> None:
+        prepared = self.render(face, size[0], size[1], extra)
         if prepared is None:
             return
         self.painter.begin(0, size[1] * PT_PER_MM)
         draw(prepared, self.painter, self.fonts, self.icons)
         self.painter.end()
-
-    def _furniture(self, info: dict, page: PagePlan) -> None:
-        context = {**info, "credits": self.kit.credits, "title": self.kit.title,
-                   "block": _rect(self.sheet.block) if page.kind in ("fronts", "backs") else None}
-        prepared = self.render(Face("furniture.yaml.j2", context, f"furniture-{info['number']}"),
-                               info["w"], info["h"], {})
-        if prepared is not None:
-            self.painter.begin(0, info["h"] * PT_PER_MM)
-            draw(prepared, self.painter, self.fonts, self.icons)
-            self.painter.end()
 
     def _form(self, face: Face) -> str:
         """Return the name of the form that draws `face`, defining it on first use."""
@@ -198,6 +174,52 @@ class _Writer:
         _marks(self.c, sheet, [m.mirrored(sheet.width) for m in marks] if back else marks)
 
 
+def _pages(layout: Plan, sheet: Sheet, label: str):
+    """Yield (page plan, size in mm, the `page` context its templates see) for every page in order."""
+    total = len(layout.pages)
+    for number, page in enumerate(layout.pages, 1):
+        portrait = (sheet.width, sheet.height)
+        size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+        yield page, size, {"number": number, "total": total, "kind": page.kind, "label": page.label,
+                           "w": size[0], "h": size[1], "paper": label}
+
+
+def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
+    """Yield (page plan, size, [(face, extra context)]) for every page: the page-sized faces drawn on it
+    in order (its own face for a cover, check page or component, then the sheet furniture)."""
+    w, h = sheet.card
+    cover = {"game": kit.context, "title": kit.title, "players": kit.players, "contents": layout.contents,
+             "card": {"w": w, "h": h}, "credits": kit.credits}
+    for page, size, info in _pages(layout, sheet, label):
+        drawn = []
+        if page.kind == "page":
+            drawn.append((page.page.face, {"page": info}))
+        elif page.kind in ("cover", "duplex"):
+            template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
+            drawn.append((Face(template, cover, page.kind), {"page": info}))
+        context = {**info, "credits": kit.credits, "title": kit.title,
+                   "block": _rect(sheet.block) if page.kind in ("fronts", "backs") else None}
+        drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
+        yield page, size, drawn
+
+
+def page_faces(kit: Kit, paper: str):
+    """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
+    sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
+    for page, size, drawn in _full_pages(kit, plan(kit, sheet.rows * sheet.cols), sheet, PAPERS[paper][0]):
+        for face, extra in drawn:
+            yield page, face, size, extra
+
+
+def component_pages(kit: Kit, paper: str) -> list[tuple[Page, tuple[float, float], dict]]:
+    """Return each full-page component (mat, record sheet) once, with its size and extra context."""
+    seen: dict[str, tuple[Page, tuple[float, float], dict]] = {}
+    for page, face, size, extra in page_faces(kit, paper):
+        if page.kind == "page" and face is page.page.face:
+            seen.setdefault(face.key, (page.page, size, extra))
+    return list(seen.values())
+
+
 def _rect(rect) -> dict:
     return {"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h}
 
@@ -221,4 +243,4 @@ def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
     c.restoreState()
 
 
-__all__ = ["write", "plan", "Plan", "PagePlan", "Mark"]
+__all__ = ["write", "plan", "page_faces", "component_pages", "Plan", "PagePlan", "Mark"]

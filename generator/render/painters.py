@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
-from ..layout.document import Element
+from ..art.files import pdf_image
+from ..art.place import Placed
 from ..units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -18,9 +18,8 @@ _colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once
 class PdfPainter:
     """Draws on a ReportLab canvas; the caller places the origin, this flips y and scales to mm."""
 
-    def __init__(self, canvas: Canvas, image_drawer: Callable[[Canvas, Element], None] | None = None):
+    def __init__(self, canvas: Canvas):
         self.c = canvas
-        self.image_drawer = image_drawer
 
     def begin(self, x_pt: float, top_pt: float) -> None:
         """Start drawing with the layout origin at page point (x_pt, top_pt)."""
@@ -98,9 +97,19 @@ class PdfPainter:
         if opacity < 1:
             c.restoreState()
 
-    def image(self, element: Element) -> None:
-        if self.image_drawer is not None:
-            self.image_drawer(self.c, element)
+    def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        """Place the art file whole (JPEG bytes untouched); the caller has clipped to the box."""
+        reader, mask = pdf_image(placed.art)
+        f = placed.fit
+        c = self.c
+        c.saveState()
+        if opacity < 1:
+            c.setFillAlpha(opacity)
+        c.translate(f.x, f.y + f.h)
+        c.scale(1, -1)  # image space has y up
+        c.transform(*_orientation(placed.art.orientation, f.w, f.h))
+        c.drawImage(reader, 0, 0, 1, 1, mask=mask)
+        c.restoreState()
 
 
 class RecordingPainter:
@@ -137,9 +146,17 @@ class RecordingPainter:
     def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:
         self._add(f"text {x:.2f} {y:.2f} {font} {size:.2f}pt {colour} {text!r}")
 
-    def image(self, element: Element) -> None:
-        p = element.props
-        self._add(f"image {p['src']} {p['x']:.2f} {p['y']:.2f} {p['w']:.2f} {p['h']:.2f}")
+    def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        f = placed.fit
+        self._add(f"image {placed.art.path.name} {placed.art.digest[:12]} {f.x:.2f} {f.y:.2f} {f.w:.2f} {f.h:.2f}")
+
+
+def _orientation(code: int, w: float, h: float) -> tuple[float, ...]:
+    """Return the matrix that maps a stored image's unit square upright into w × h (EXIF orientation)."""
+    return {
+        1: (w, 0, 0, h, 0, 0), 2: (-w, 0, 0, h, w, 0), 3: (-w, 0, 0, -h, w, h), 4: (w, 0, 0, -h, 0, h),
+        5: (0, -h, -w, 0, w, h), 6: (0, -h, w, 0, 0, h), 7: (0, h, w, 0, 0, 0), 8: (0, h, -w, 0, w, 0),
+    }[code]
 
 
 def _bbox(commands: tuple) -> str:

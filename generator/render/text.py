@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..layout.markup import Run
 from ..units import PT_PER_MM
@@ -59,8 +59,8 @@ def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float
     # Bigger text never takes fewer lines, so binary-search the largest step of STEP that fits.
     low, high = 0, int(round((size - floor) / STEP))  # steps down from `size`
     best = _set(runs, fonts, family, size - high * STEP, width, height, leading, max_lines)
-    if best.overflow is not None:
-        return best
+    if best.overflow is not None:  # say that shrinking was tried, and how far
+        return replace(best, overflow=f"{best.overflow}, even shrunk to the {best.size:g} pt minimum")
     while high - low > 1:
         middle = (low + high) // 2
         attempt = _set(runs, fonts, family, size - middle * STEP, width, height, leading, max_lines)

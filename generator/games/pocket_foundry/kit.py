@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...art.place import card_art
 from ...kit import Card, Face, Kit, Page
 from ...layout.markup import escape, with_icons
 from . import text
@@ -29,7 +30,7 @@ def rich(line: str, words: dict[str, str]) -> str:
 
 def _machine(machine: Machine) -> dict:
     return {"id": machine.id, "name": machine.name, "colour": machine.colour, "glyph": machine.glyph,
-            "art": machine.art, "copies": machine.copies}
+            "art": card_art(machine.art, machine.id), "copies": machine.copies}
 
 
 def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> Kit:

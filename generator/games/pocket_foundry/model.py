@@ -44,7 +44,7 @@ class Machine:
     colour: str
     glyph: str
     index: int  # position in machines.yaml, for locating diagnostics (-1 for the starter)
-    art: str | None = None
+    art: str | dict | None = None  # a file, or {file, fit, focus}; see generator.art.place.card_art
     remind_cap: bool = False
     build_text: str | None = None  # hand-written BUILD COST line; the validator parses it back
     run_text: str | None = None  # hand-written RUN line; the validator parses it back

@@ -1,0 +1,156 @@
+"""Art files from strangers: recognised by content, capped in bytes and pixels, checked once, hashed."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
+MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million
+KINDS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}  # our name -> Pillow's format name
+ORIENTATION = 0x0112  # EXIF tag: how a camera JPEG must be turned to stand upright
+
+
+class ArtError(ValueError):
+    """An image that cannot be used, with a hint on what would work."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class ArtFile:
+    """An image that passed the checks: what it is, how big, and a digest of its bytes."""
+
+    path: Path
+    kind: str  # png | jpeg | webp
+    size: tuple[int, int]  # pixels as seen upright (EXIF orientation applied)
+    orientation: int  # EXIF orientation 1–8; only JPEGs keep it (they are placed as they are)
+    digest: str  # SHA-256 of the file's bytes
+    declared_dpi: float | None  # the density the file claims, if any
+    bytes: int
+
+
+def sniff(head: bytes) -> str | None:
+    """Return png, jpeg or webp from a file's first bytes, or None for anything else."""
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
+_CHECKED: dict[tuple, ArtFile] = {}
+
+
+def open_art(path: Path) -> ArtFile:
+    """Check an image file and describe it; raise ArtError when it cannot be used.
+
+    Cached by the file's stamp, so a file is read and decoded once however many faces use it.
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ArtError(f"cannot read {path.name}: {exc.strerror}") from None
+    stamp = (os.fspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
+    if stamp in _CHECKED:
+        return _CHECKED[stamp]
+    if st.st_size > MAX_BYTES:
+        raise ArtError(f"{path.name} is {st.st_size / 2**20:.1f} MiB; the limit is {MAX_BYTES // 2**20} MiB",
+                       hint="export the art at 300–600 dpi for its box")
+    data = path.read_bytes()
+    art = _describe(path, data)
+    _remember(_CHECKED, stamp, art)
+    return art
+
+
+def _remember(cache: dict, key, value, limit: int = 64) -> None:
+    """Keep a value in a small cache, dropping the oldest (a long watch session sees many versions)."""
+    cache[key] = value
+    while len(cache) > limit:
+        del cache[next(iter(cache))]
+
+
+def _describe(path: Path, data: bytes) -> ArtFile:
+    from PIL import Image, UnidentifiedImageError
+
+    kind = sniff(data[:16])
+    if kind is None:
+        raise ArtError(f"{path.name} is not a PNG, JPEG or WebP image (judged by its content, not its name)",
+                       hint="save the art as PNG, JPEG or WebP")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=[KINDS[kind]]) as im:
+                width, height = im.size
+                if width * height > MAX_PIXELS:  # checked from the header, before decoding a single pixel
+                    raise ArtError(f"{path.name} is {width} × {height} pixels; the limit is "
+                                   f"{MAX_PIXELS // 1_000_000} million", hint="export the art at 300–600 dpi for its box")
+                orientation = im.getexif().get(ORIENTATION, 1) if kind == "jpeg" else 1
+                dpi = im.info.get("dpi")
+                im.load()  # a truncated or corrupt file fails here, not half-way through a PDF
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError(f"{path.name} has more than {MAX_PIXELS // 1_000_000} million pixels",
+                       hint="export the art at 300–600 dpi for its box") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise ArtError(f"{path.name} cannot be read as {kind.upper()}: {exc}", hint="re-export the image") from None
+    if orientation not in range(1, 9):
+        orientation = 1
+    if orientation in (5, 6, 7, 8):
+        width, height = height, width
+    declared = float(dpi[0]) if dpi and dpi[0] and dpi[0] > 1 else None
+    return ArtFile(path, kind, (width, height), orientation, hashlib.sha256(data).hexdigest(), declared, len(data))
+
+
+_READERS: dict[str, tuple[object, str | None]] = {}
+
+
+def pdf_image(art: ArtFile):
+    """Return (ReportLab ImageReader, mask) for drawing `art`, made once per distinct file content.
+
+    JPEG bytes pass through untouched (DCTDecode). PNG and WebP become lossless Flate pixels: PDF
+    cannot hold WebP, and ReportLab re-encodes PNG pixels anyway. Transparency becomes a soft mask.
+    """
+    if art.digest in _READERS:
+        return _READERS[art.digest]
+    from PIL import Image, ImageOps
+    from reportlab.lib.utils import ImageReader
+
+    data = art.path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != art.digest:
+        raise ArtError(f"{art.path.name} changed while it was being used; build again")
+    if art.kind == "jpeg":
+        result = (ImageReader(io.BytesIO(data)), None)
+    else:
+        im = Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])
+        im = ImageOps.exif_transpose(im)
+        im = _pdf_mode(im)
+        result = (ImageReader(im), "auto" if im.mode == "RGBA" else None)
+    _remember(_READERS, art.digest, result)
+    return result
+
+
+def _pdf_mode(im):
+    """Convert to L, RGB or RGBA, dropping an alpha channel that is opaque everywhere."""
+    if im.mode in ("I;16", "I;16B", "I;16L", "I"):
+        im = im.convert("I").point(lambda v: v / 257).convert("L")
+    if im.mode == "P":
+        im = im.convert("RGBA" if "transparency" in im.info else "RGB")
+    if im.mode in ("LA", "PA", "RGBa", "La"):
+        im = im.convert("RGBA")
+    if im.mode == "RGBA":
+        low, _ = im.getchannel("A").getextrema()
+        if low == 255:
+            im = im.convert("RGB")
+    if im.mode not in ("L", "RGB", "RGBA"):
+        im = im.convert("RGB")
+    return im

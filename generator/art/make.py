@@ -1,0 +1,48 @@
+"""Write stand-in art files for every image a kit names but does not have (`cardpress art --make-missing`)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Iterable
+
+from ..build import write_atomic
+from ..layout.document import LayoutDoc, walk
+from ..layout.icons import IconSet
+from ..render.draw import Prepared
+from ..render.fonts import FontSet
+from . import placeholder
+from .place import PRINT_DPI
+
+
+def missing(faces: Iterable[Prepared]) -> dict[Path, dict]:
+    """Return {file: image element props} for each art file the faces name that does not exist."""
+    found: dict[Path, dict] = {}
+    for prepared in faces:
+        for el in walk(prepared.doc.elements):
+            placed = prepared.images.get(id(el))
+            if placed and placed.art is None and placed.file is not None and not placed.file.exists():
+                found.setdefault(placed.file, el.props)
+    return found
+
+
+def stand_in_png(props: dict, fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> bytes:
+    """Return PNG bytes of blueprint stand-in art that fills the element's box at `dpi` or more."""
+    from ..render import facepdf, raster
+
+    w, h = props["w"], props["h"]
+    doc = LayoutDoc("stand-in", "stand-in", w, h, 0.0, placeholder.artwork(w, h, props.get("glyph"),
+                                                                             props.get("colour")))
+    pdf = facepdf.write([(Prepared(doc), 0.0)], fonts, icons)
+    (image,) = raster.rasterize(pdf, dpi, ceil=True)
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True, dpi=(dpi, dpi))
+    return out.getvalue()
+
+
+def make_missing(faces: Iterable[Prepared], fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> list[Path]:
+    """Write a stand-in for every missing art file the faces name; return the files written."""
+    written = []
+    for file, props in sorted(missing(faces).items()):
+        written.append(write_atomic(file, stand_in_png(props, fonts, icons, dpi)))
+    return written

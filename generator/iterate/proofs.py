@@ -1,0 +1,132 @@
+"""PNG proofs of faces, rasterized from the kit's own drawing; only faces whose inputs changed are redone."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..build import PAGE_SAFE, write_atomic
+from ..kit import Kit
+from ..layout.lint import SAFE
+from ..render.draw import Prepared
+from .contact import contact_sheet, thumbnail
+
+MANIFEST = "proofs.json"
+CONTACT = "contact.png"  # every proof on one sheet
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A face to proof, with what the contact sheet and the preview page say about it."""
+
+    key: str  # face key, e.g. "feed-belt-1/front"
+    title: str  # e.g. "Feed Belt · copy 1 (front)"
+    deck: str  # deck id, or "pages" for full-page components
+    cards: tuple[str, ...]  # ids of the cards (or pages) that print this face
+    prepared: Prepared
+    safe: float  # the safe margin its lint used, for the overlay
+
+    @property
+    def file(self) -> str:
+        """Return the proof's file name: the face key with '/' as '.', e.g. feed-belt-1.front.png."""
+        return re.sub(r"[^A-Za-z0-9._-]|^\.", "-", self.key.replace("/", ".")) + ".png"  # a name, never a path
+
+
+def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepared | None]) -> list[Entry]:
+    """Return one entry per distinct face: card fronts in print order, then their backs, then full pages."""
+    found: dict[str, dict] = {}
+    for side in ("front", "back"):
+        for card in kit.cards:
+            face = card.front if side == "front" else card.back
+            if faces.get(face.key) is None:
+                continue
+            item = found.setdefault(face.key, {"title": f"{card.name} ({side})", "deck": card.deck, "cards": [],
+                                               "prepared": faces[face.key], "safe": SAFE})
+            item["cards"].append(card.id)
+            if side == "back" and len(item["cards"]) > 1:
+                item["title"] = f"{kit.decks.get(card.deck, card.deck)} (back)"
+    for page in kit.pages:
+        if pages.get(page.face.key) is None:
+            continue
+        item = found.setdefault(page.face.key, {"title": page.name.rstrip(" 0123456789") or page.name, "deck": "pages",
+                                                "cards": [], "prepared": pages[page.face.key], "safe": PAGE_SAFE})
+        item["cards"].append(page.id)
+    return [Entry(key, v["title"], v["deck"], tuple(v["cards"]), v["prepared"], v["safe"]) for key, v in found.items()]
+
+
+class ProofFolder:
+    """A folder of proof PNGs and a manifest of what each was made from, so unchanged faces are kept."""
+
+    def __init__(self, folder: Path, dpi: int, overlay: bool = False):
+        self.folder, self.dpi, self.overlay = folder, dpi, overlay
+        self._thumbs: dict[str, tuple[str, object]] = {}  # face key -> (stamp, contact-sheet thumbnail)
+        try:
+            self.manifest: dict = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.manifest = {}
+        if not isinstance(self.manifest.get("faces"), dict):
+            self.manifest = {"faces": {}}
+
+    def stamp(self, entry: Entry) -> str:
+        """Return what the proof of `entry` must have been made from to be reused."""
+        return f"{entry.prepared.digest}:{self.dpi}:{int(self.overlay)}"
+
+    def stale(self, items: Sequence[Entry]) -> list[Entry]:
+        """Return the entries whose proof is missing or was made from other inputs."""
+        known = self.manifest["faces"]
+        return [e for e in items if known.get(e.key, {}).get("stamp") != self.stamp(e)
+                or not (self.folder / e.file).is_file()]
+
+    def update(self, items: Sequence[Entry], fonts, icons, prune: bool = False) -> list[str]:
+        """Rasterize the stale entries and write their PNGs; return their keys.
+
+        With `prune`, `items` is the whole kit: proofs of faces no longer in it are deleted.
+        """
+        from ..render import facepdf, raster
+
+        todo = self.stale(items)
+        if todo:
+            pdf = facepdf.write([(e.prepared, e.safe) for e in todo], fonts, icons, overlay=self.overlay)
+            for entry, image in zip(todo, raster.rasterize(pdf, self.dpi)):
+                write_atomic(self.folder / entry.file, png(image, self.dpi))
+                self.manifest["faces"][entry.key] = {"file": entry.file, "stamp": self.stamp(entry)}
+                self._thumbs[entry.key] = (self.stamp(entry), thumbnail(image))
+        if prune:
+            keep = {e.key for e in items}
+            for key in [k for k in self.manifest["faces"] if k not in keep]:
+                name = str(self.manifest["faces"].pop(key).get("file", ""))
+                if name.endswith(".png") and Path(name).name == name:  # never anything outside the folder
+                    (self.folder / name).unlink(missing_ok=True)
+        if todo or prune:
+            self.save()
+        return [e.key for e in todo]
+
+    def contact_sheet(self, items: Sequence[Entry], title: str, fonts_dir: Path | None = None) -> Path:
+        """Write contact.png from the current proofs of `items` (thumbnails are kept between calls)."""
+        from PIL import Image
+
+        thumbs = []
+        for entry in items:
+            stamp = self.stamp(entry)
+            known = self._thumbs.get(entry.key)
+            if known is None or known[0] != stamp:
+                with Image.open(self.folder / entry.file) as image:
+                    known = self._thumbs[entry.key] = (stamp, thumbnail(image))
+            thumbs.append((entry, known[1]))
+        return write_atomic(self.folder / CONTACT, contact_sheet(thumbs, title, fonts_dir))
+
+    def save(self) -> None:
+        """Write the manifest."""
+        text = json.dumps(self.manifest, indent=1, sort_keys=True) + "\n"
+        write_atomic(self.folder / MANIFEST, text.encode("utf-8"))
+
+
+def png(image, dpi: float) -> bytes:
+    """Return PNG bytes that record their resolution (fast compression: proofs are rewritten often)."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=1, dpi=(dpi, dpi))
+    return out.getvalue()

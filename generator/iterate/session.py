@@ -1,0 +1,222 @@
+"""One game kept built: each rebuild re-renders only the faces whose inputs changed, never replaces good output
+with broken output, and leaves a snapshot for the preview page."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .. import build, pipeline
+from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
+from .proofs import CONTACT, Entry, ProofFolder, entries
+
+
+@dataclass
+class Outcome:
+    """What one rebuild did and found."""
+
+    ok: bool
+    report: Report
+    rendered: list[str] = field(default_factory=list)  # face keys rendered afresh
+    proofed: list[str] = field(default_factory=list)  # face keys whose PNG was rewritten
+    written: list[Path] = field(default_factory=list)  # PDFs (and the contact sheet) written
+    seconds: dict[str, float] = field(default_factory=dict)  # time per stage, and "total"
+    entries: list[Entry] = field(default_factory=list)
+
+
+class Session:
+    """Builds one game again and again, reusing every face render whose inputs are unchanged."""
+
+    def __init__(self, root: Path, game_id: str, out: Path, *, dpi: int = 150, overlay: bool = False,
+                 papers: Sequence[str] = ("a4", "letter"), players: int | None = None,
+                 missing_art: str | None = None, pdfs: bool = True, contact: bool = False):
+        self.root, self.game_id, self.out = root, game_id, out
+        self.papers, self.players, self.missing_art = list(papers), players, missing_art
+        self.pdfs, self.contact = pdfs, contact
+        self.pdfs_due = False  # a good rebuild left the kit PDFs to write later (see write_pdfs)
+        self._touched: set[str] = set()  # cache keys used since the last complete rebuild began
+        self._good: tuple | None = None  # (kit, studio, faces) of the last good complete rebuild
+        self.proofs = ProofFolder(out / game_id / "proofs", dpi, overlay)
+        self.cache: dict[str, build.Rendered] = {}  # shared by every rebuild: the content-hash cache
+        self.version = 0
+        self._lock = threading.Lock()
+        self._state: dict = {"game": game_id, "title": game_id, "version": 0, "ok": None, "status": "starting",
+                             "diagnostics": [], "faces": [], "decks": {}}
+
+    def affected_by(self, changed: Iterable[Path]) -> bool:
+        """Return True if any changed path may feed this game (its cards, any layouts, the fonts).
+
+        A folder holding any of those (the project root, say) counts as a change to all of it.
+        """
+        feeds = [(self.root / "cards" / self.game_id).resolve(), (self.root / "layouts").resolve(),
+                 (self.root / "fonts").resolve()]
+        out = self.out.resolve()
+        for path in map(lambda p: Path(p).resolve(), changed):
+            if path == out or out in path.parents:
+                continue  # what we write ourselves, should --out lie inside a watched folder
+            if any(f == path or f in path.parents or path in f.parents for f in feeds):
+                return True
+        return False
+
+    def rebuild(self, changed: Iterable[Path] = (), only: Sequence[str] | None = None,
+                pdfs: bool | None = None) -> Outcome:
+        """Validate, render what changed, write proofs (and PDFs); keep the last good output on failure.
+
+        `only` limits the rebuild to cards (or pages) whose id matches one of its patterns; PDFs and
+        the contact sheet are then left alone. `pdfs=False` leaves the PDFs for `write_pdfs` (watch
+        mode writes them once edits pause, so a proof never waits for a whole kit).
+        """
+        start = time.perf_counter()
+        outcome = Outcome(False, Report())
+        report = outcome.report
+        loaded, found = pipeline.validate(self.root, self.game_id)
+        report.extend(found.items)
+        if loaded is None or not hasattr(loaded.ruleset, "kit"):
+            if loaded is not None:  # nothing to show yet, and nothing wrong with the cards
+                report.warning("B003", f"{self.game_id} has no print kit yet (its ruleset lays out no faces)")
+                outcome.ok = report.ok()
+            return self._finish(outcome, start, None, None, False)
+        try:
+            kit = build.make_kit(loaded, self.players, report)
+        except CardpressError:
+            return self._finish(outcome, start, None, None, False)
+        complete = only is None
+        if complete:
+            self._forget_unused()
+        studio = build.Studio.for_game(loaded, report, self.missing_art, self.cache)
+        studio.touched = self._touched
+        cards, pages = self._select(kit, only, report)
+        faces = build.render_cards(studio, cards)
+        build.check_backs(kit, report)
+        outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces,
+                                  build.render_pages(kit, studio, self.papers[0], pages))
+        outcome.rendered = list(dict.fromkeys(studio.rendered))
+        outcome.seconds["render"] = time.perf_counter() - start
+        if not report.ok():
+            return self._finish(outcome, start, kit, studio, complete)
+        mark = time.perf_counter()
+        outcome.proofed = self.proofs.update(outcome.entries, studio.fonts, studio.icons, prune=complete)
+        outcome.seconds["proofs"] = time.perf_counter() - mark
+        outcome.ok = True
+        self._finish(outcome, start, kit, studio, complete)  # the preview page shows the new proofs now
+        if self.pdfs and complete:
+            self._good, self.pdfs_due = (kit, studio, faces), True
+            if pdfs is not False:
+                self._write_pdfs(outcome)
+        if self.contact and complete and (outcome.proofed or not (self.proofs.folder / CONTACT).exists()):
+            mark = time.perf_counter()
+            title = f"{kit.title}: {len(outcome.entries)} faces, {self.proofs.dpi} dpi"
+            outcome.written.append(self.proofs.contact_sheet(outcome.entries, title, self.root / "fonts"))
+            outcome.seconds["contact"] = time.perf_counter() - mark
+        outcome.seconds["total"] = time.perf_counter() - start
+        return outcome
+
+    def _forget_unused(self) -> None:
+        """Drop cached renders no rebuild (or PDF write) used since the last complete rebuild.
+
+        A long watch session edits the same faces many times; without this, every superseded
+        render would be kept.
+        """
+        if self.pdfs_due:
+            return  # the PDFs still to write need the cover and furniture renders the last PDFs used
+        if self._touched:
+            for key in [k for k in self.cache if k not in self._touched]:
+                del self.cache[key]
+        self._touched = set()
+
+    def write_pdfs(self) -> Outcome:
+        """Write the kit PDFs of the last good rebuild (if a rebuild left them due)."""
+        outcome = Outcome(True, Report())
+        if self.pdfs_due:
+            self._good[1].report = outcome.report
+            self._write_pdfs(outcome)
+        return outcome
+
+    def _write_pdfs(self, outcome: Outcome) -> None:
+        kit, studio, faces = self._good
+        mark = time.perf_counter()
+        pdfs = build.render_pdfs(kit, studio, faces, self.papers)
+        self.pdfs_due = False
+        if outcome.report.ok():  # the cover and sheet furniture are linted as they are drawn
+            for paper, data in pdfs.items():
+                path = self.out / self.game_id / f"{self.game_id}-{paper}.pdf"
+                outcome.written.append(build.write_atomic(path, data))
+        else:
+            outcome.ok = False
+            self._finish(outcome, mark, kit, studio, True)
+        outcome.seconds["pdfs"] = time.perf_counter() - mark
+
+    def _select(self, kit, only: Sequence[str] | None, report: Report):
+        """Return the cards and pages to render: all of them, or those matching the patterns in `only`."""
+        if only is None:
+            return kit.cards, kit.pages
+        ids = [c.id for c in kit.cards] + [p.id for p in kit.pages]
+        kinds = list(dict.fromkeys(re.sub(r"-\d+$", "", i) for i in ids))  # feed-belt for feed-belt-1, -2
+        cards, pages = [], []
+        for pattern in only:
+            if not any(_matches(i, pattern) for i in ids):
+                report.error("P001", f"no card or page '{pattern}' in {self.game_id}",
+                             hint=did_you_mean(pattern, kinds + ids) or f"cards: {', '.join(kinds)}")
+        for card in kit.cards:
+            if any(_matches(card.id, p) for p in only):
+                cards.append(card)
+        for page in kit.pages:
+            if any(_matches(page.id, p) for p in only):
+                pages.append(page)
+        return cards, pages
+
+    def _finish(self, outcome: Outcome, start: float, kit, studio, complete: bool) -> Outcome:
+        """Publish what this rebuild found for the preview page; keep the last good faces on failure.
+
+        After a `complete` good rebuild the face list is replaced (faces may have gone); otherwise the
+        faces it covered are updated in place.
+        """
+        outcome.seconds.setdefault("total", time.perf_counter() - start)
+        said = studio.said if studio is not None else {}
+        attached = {d for items in said.values() for d in items}
+        with self._lock:
+            state = dict(self._state)
+            state["ok"] = outcome.ok
+            state["status"] = "ok" if outcome.ok else "failed"
+            state["summary"] = outcome.report.summary()
+            state["diagnostics"] = [_json(d) for d in sort_diagnostics(outcome.report.items) if d not in attached]
+            if kit is not None:
+                state["title"], state["decks"] = kit.title, {**kit.decks, "pages": "full-page components"}
+            faces = {f["key"]: f for f in state["faces"]}
+            if outcome.ok:
+                known = self.proofs.manifest["faces"]
+                fresh = {e.key: {"key": e.key, "title": e.title, "deck": e.deck, "cards": list(e.cards),
+                                 "file": e.file, "stamp": known.get(e.key, {}).get("stamp", "")}
+                         for e in outcome.entries}
+                faces = fresh if complete else {**faces, **fresh}
+            for key, face in faces.items():
+                face["diagnostics"] = [_json(d) for d in said.get(key, ())] if key in said else \
+                    face.get("diagnostics", [])
+            state["faces"] = list(faces.values())
+            self.version += 1
+            state["version"] = self.version
+            self._state = state
+        return outcome
+
+    def snapshot(self) -> dict:
+        """Return the latest published state (what the preview page shows)."""
+        with self._lock:
+            return self._state
+
+
+def _matches(ident: str, pattern: str) -> bool:
+    """A card matches its id, a glob, or its type: 'feed-belt' matches feed-belt-1 and feed-belt-2."""
+    return ident == pattern or fnmatch.fnmatchcase(ident, pattern) or re.fullmatch(
+        re.escape(pattern) + r"-\d+", ident) is not None
+
+
+def _json(d: Diagnostic) -> dict:
+    """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
+    source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
+    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "",
+            "source": source}

@@ -1,0 +1,89 @@
+"""Watch a project's cards, layouts, fonts and art, and rebuild each game its changes feed."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from .session import Outcome, Session
+
+Listener = Callable[[Session, Outcome], None]
+QUIET_MS = 700  # no change for this long: write the PDFs the last rebuilds left due
+
+
+def watched(root: Path) -> list[Path]:
+    """Return the folders whose changes matter: cards/ (art included), layouts/ and fonts/."""
+    return [p for p in (root / "cards", root / "layouts", root / "fonts") if p.is_dir()]
+
+
+def rebuild_once(sessions: Sequence[Session], changed: Iterable[Path], listener: Listener,
+                 pdfs: bool | None = None) -> list[Outcome]:
+    """Rebuild every session that a change may feed; hand each outcome to `listener` as it comes."""
+    changed = [Path(p) for p in changed]
+    outcomes = []
+    for session in sessions:
+        if session.affected_by(changed):
+            outcome = session.rebuild(changed, pdfs=pdfs)
+            listener(session, outcome)
+            outcomes.append(outcome)
+    return outcomes
+
+
+def write_due_pdfs(sessions: Sequence[Session], listener: Listener) -> None:
+    """Write the kit PDFs that rebuilds left due."""
+    for session in sessions:
+        if session.pdfs_due:
+            listener(session, session.write_pdfs())
+
+
+def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=None, debounce_ms: int = 80,
+        quiet_ms: int = QUIET_MS) -> None:
+    """Rebuild on every change under the watched folders until `stop_event` is set (or Ctrl-C).
+
+    Proofs are redrawn at once; the kit PDFs are rewritten once no change has come for `quiet_ms`,
+    so a burst of edits costs one PDF write, and no proof waits for one.
+    """
+    import logging
+
+    import watchfiles
+
+    logging.getLogger("watchfiles").setLevel(logging.ERROR)  # our own lines say what happened
+    for changes in watchfiles.watch(*watched(root), stop_event=stop_event, debounce=debounce_ms, step=20,
+                                    raise_interrupt=False, rust_timeout=quiet_ms, yield_on_timeout=True):
+        if not changes:
+            write_due_pdfs(sessions, listener)
+            continue
+        changed = sorted({Path(path) for _, path in changes})
+        if any(p.suffix.lower() == ".ttf" for p in changed):
+            restart()  # ReportLab keeps a registered font for the life of the process
+        rebuild_once(sessions, changed, listener, pdfs=False)
+
+
+def restart() -> None:
+    """Start this command afresh in the same process, so edited font files are read again."""
+    print("font files changed: restarting", file=sys.stderr, flush=True)
+    os.execv(sys.executable, [sys.executable, "-m", "generator", *sys.argv[1:]])
+
+
+def describe(session: Session, outcome: Outcome) -> str:
+    """Return one line saying what a rebuild did, for the terminal."""
+    s = outcome.seconds
+    stamp = time.strftime("%H:%M:%S")
+    if "render" not in s and outcome.ok:
+        return f"[{stamp}] {session.game_id}: kit PDFs written in {s.get('pdfs', 0):.2f} s"
+    if not outcome.ok:
+        return (f"[{stamp}] {session.game_id}: build failed ({outcome.report.summary()}); output keeps the last "
+                f"good proofs and PDFs")
+    shown = s.get("render", 0) + s.get("proofs", 0)
+    line = (f"[{stamp}] {session.game_id}: {_count(len(outcome.rendered), 'face')} re-rendered, "
+            f"{_count(len(outcome.proofed), 'proof')} redrawn in {shown:.2f} s")
+    if "pdfs" in s:
+        line += f"; PDFs in {s['pdfs']:.2f} s"
+    return f"{line} ({outcome.report.summary()})"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
