@@ -69,15 +69,24 @@ def simulate(
     out: Optional[Path] = typer.Option(None, "--out", help="Folder for report.md and report.json (default: "
                                                           "output/<game>/simulation)."),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
+    variant: List[str] = typer.Option([], "--variant", help="Play a rulebook variant (repeatable), e.g. quick "
+                                                            "or travel for micro-engine."),
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (Markdown and JSON)."""
+    import inspect
+
     from .sim import report as writer
     from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
 
     loaded, plugin_for = _load(game, root, "simulation")
-    plugin = plugin_for(loaded)
+    if variant:
+        if "variants" not in inspect.signature(plugin_for).parameters:
+            raise _usage("U006", f"{loaded.model.title} has no variants to simulate")
+        plugin = plugin_for(loaded, variants=variant)
+    else:
+        plugin = plugin_for(loaded)
     if list_bots:
         typer.echo(plugin.bot_help())
         return
@@ -112,16 +121,17 @@ def simulate(
 
 def analyze(
     game: str = GameArg,
-    turns: Optional[int] = typer.Option(None, "--turns", help="Turns per player for the solo search (default: "
-                                                              "the game's laps)."),
-    quick: bool = typer.Option(False, "--quick", help="Skip the searches with one machine removed."),
+    turns: Optional[int] = typer.Option(None, "--turns", help="Turns per player to analyse (default: the game's "
+                                                              "laps or rounds)."),
+    quick: bool = typer.Option(False, "--quick", help="A faster analysis: Pocket Foundry skips the searches with "
+                                                      "one machine removed; Micro-Engine plays fewer games."),
     jobs: int = typer.Option(0, "--jobs", min=0, max=256, help="Worker processes for the searches with one "
                                                                "machine removed (0: one per core)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write analysis.md and analysis.json here."),
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Exact analyses: best solo score and plan, conversion rates, engines, stuck opening markets."""
+    """Analyse a card set: exact searches (Pocket Foundry) or card-set tables and balance experiments (Micro-Engine)."""
     from .sim import report as writer
 
     loaded, analyze_game = _load(game, root, "analyze")

@@ -107,6 +107,10 @@ class CardpressError(Exception):
         super().__init__(report.summary())
         self.report = report
 
+    def __reduce__(self):
+        # rebuild from the report, so the error survives pickling out of a worker process
+        return (type(self), (self.report,))
+
 
 def sort_diagnostics(items: Sequence[Diagnostic]) -> list[Diagnostic]:
     """Sort by file, line and column; unlocated diagnostics keep their order at the end."""

@@ -7,6 +7,7 @@ from types import ModuleType
 
 RULESETS = {
     "pocket-foundry": "generator.games.pocket_foundry",
+    "micro-engine": "generator.games.micro_engine",
 }
 
 

@@ -28,8 +28,10 @@ def seats(result: MatchResult) -> Section:
                      "outright_wins": wins, "outright_ci95": [wlo, whi], "tied_wins": ties})
     tie_sizes = Counter(sum(1 for x in r["returns"] if x > 0) for r in result.records)
     shared = sum(c for k, c in tie_sizes.items() if k > 1)
-    text = [f"{games} games. Seat 1 starts lap 1; the marker then moves one seat clockwise each lap. A win "
-            f"shared by k tied leaders counts 1/k for each. A fair seat wins {pct(1 / n)}.",
+    order = ("The first player is drawn at random each game (see the starting player below)."
+             if _random_first(result) else "Seat 1 starts lap 1; the marker then moves one seat clockwise each lap.")
+    text = [f"{games} games. {order} A win shared by k tied leaders counts 1/k for each. A fair seat wins "
+            f"{pct(1 / n)}.",
             f"Shared wins: {pct(shared / games)} of games"
             + (" (" + ", ".join(f"{k}-way {pct(c / games)}" for k, c in sorted(tie_sizes.items()) if k > 1) + ")"
                if shared else "") + "."]
@@ -39,16 +41,24 @@ def seats(result: MatchResult) -> Section:
                     "tie_sizes": {str(k): c for k, c in sorted(tie_sizes.items())}})
 
 
+def _random_first(result: MatchResult) -> bool:
+    """Return True when the game drew its first player (the recorder's `first`), not seat 1."""
+    return bool(result.records) and "first" in result.records[0].get("extra", {})
+
+
 def starting_player(result: MatchResult) -> Section:
-    """Return the first starting player's advantage over a fair share, with its interval."""
+    """Return the first starting player's advantage over a fair share, with its interval.
+
+    A game whose first player is random records it as `first` in the recorder's facts; else seat 1 starts."""
     n = result.match.players
-    shares = [r["returns"][0] for r in result.records]
+    shares = [r["returns"][r.get("extra", {}).get("first", 0)] for r in result.records]
     share = stats.mean(shares)
     lo, hi = stats.mean_ci(shares)
     same = len(set(result.match.bots)) == 1
     verdict = ("no detectable advantage" if lo <= 1 / n <= hi else
                "an advantage" if lo > 1 / n else "a disadvantage")
-    text = [f"The player who starts lap 1 wins {pct(share)} {interval(lo, hi)} against a fair {pct(1 / n)}: "
+    who = "The player drawn to go first" if _random_first(result) else "The player who starts lap 1"
+    text = [f"{who} wins {pct(share)} {interval(lo, hi)} against a fair {pct(1 / n)}: "
             f"{verdict} at 95 % confidence."]
     if not same:
         text.append("The seats hold different bots, so this mixes seat order with bot strength.")

@@ -1,0 +1,426 @@
+"""Micro-Engine bots: random, a heuristic player, and a determinized Monte Carlo player built on it.
+
+Bots are handed the whole state object but read only what `State.observation(seat)` shows: their own
+hand, every public zone, the other hands' sizes and the cards others were seen taking from the Row.
+The rollout bot samples the hidden cards (the deck order and the other hands) before it looks ahead.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .engine import BONUS, CORE, DRAW_PHASE, EFFECT_DISCARD, LIMIT, ORDER, PAY, PLAY, State
+from .tables import (ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, RESEARCH, UPGRADE, Q,
+                     Tables)
+
+
+class RandomBot:
+    """Plays a uniformly random legal action: the floor every other bot must beat."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def restart(self, seed: int) -> None:
+        """Reseed for a new game."""
+        self.rng.seed(seed)
+
+    def step(self, state: State) -> int:
+        """Return a random legal action."""
+        return self.rng.choice(state.legal_actions())
+
+
+class Knowledge:
+    """What a bot knows about the card set before the game: per-type values, computed once per Tables."""
+
+    @classmethod
+    def of(cls, T: Tables) -> "Knowledge":
+        """Return the knowledge for these tables (built once and kept on them)."""
+        k = T.__dict__.get("_knowledge")
+        if k is None:
+            k = T._knowledge = cls(T)
+        return k
+
+    def __init__(self, T: Tables):
+        self.T = T
+        parts = [t for t in range(T.T) if T.kind[t] == PART]
+        copies = [0] * T.T
+        for t in T.itype:
+            copies[t] += 1
+        self.copies = copies
+        n_parts = sum(copies[t] for t in parts)
+        # Share of Parts with each Output (by bit), and of Parts accepting each Input.
+        self.out_share = {b: sum(copies[t] for t in parts if T.outbit[t] == b) / n_parts for b in T.bitindex}
+        self.in_share = {b: sum(copies[t] for t in parts if T.inmask[t] & b) / n_parts for b in T.bitindex}
+        self.played_value = [self.ops_value(T.played[t]) for t in range(T.T)]
+        self.deck_value = 1.0
+        self._static: dict[tuple[int, int], float] = {}
+
+    def ops_value(self, ops) -> float:
+        """Return a rough value, in cards, of resolving these ops once."""
+        v = 0.0
+        for code, a, b, c in ops:
+            if code == DRAW:
+                v += 0.9 * a
+            elif code == ACTION:
+                v += 1.4 * a
+            elif code == NEXT_COST:
+                v += 0.7 * -c
+            elif code == NEXT_ANY:
+                v += 0.5
+            elif code == DISCARD:
+                v -= 0.4 * a
+        return v
+
+    def static_value(self, src_type: int, turns_left: int, chain_len: int = 0) -> float:
+        """Return a rough value of a source's ongoing and once-per-turn effects over the rest of the game."""
+        key = (src_type, turns_left)
+        v = self._static.get(key)
+        if v is None:
+            v = self._static[key] = self._static_value(src_type, turns_left)
+        return v
+
+    def _static_value(self, src_type: int, turns_left: int) -> float:
+        T = self.T
+        st = T.statics[src_type]
+        plays = max(0.0, turns_left * 0.9)  # Parts still to come, roughly one per turn
+        v = 0.0
+        for kind, tm, by in st.cost:
+            share = 1.0 if tm == T.ALL else sum(self.out_share[b] for b in T.bitindex if b & tm)
+            v += -by * plays * share * (0.8 if kind == PART else 0.35)
+        for _, kind, tm, by in st.perm_cost:
+            v += -by * plays * 0.8
+        v += 0.5 * len(st.perm_any) * plays * 0.5
+        v += 0.25 * st.research * turns_left + 0.9 * st.row_pick * turns_left
+        if st.open_end:
+            v += 0.3 * min(turns_left, 3)
+        for _, once, ev, tm, min_cost, ops in st.triggers:
+            rate = 0.8 if ev == PART else 0.5
+            if tm != T.ALL:
+                rate *= sum(self.out_share[b] for b in T.bitindex if b & tm) * 1.3
+            if min_cost:
+                rate *= 0.45
+            v += rate * turns_left * self.ops_value(ops)
+        return v
+
+    def end_value(self, s: State, p: int, src_type: int, host: int = -1, extra: int = 0) -> float:
+        """Return what a source's End game effects would score if the game ended with p's tableau now."""
+        T = self.T
+        v = 0.0
+        for each, q, tm, every in T.statics[src_type].end_game:
+            if q == Q["neighbors"]:
+                n = s._neighbors(p, host) if host >= 0 else 1
+            else:
+                n = s.count(p, q, tm) + extra
+            v += each * (n // every)
+        return v
+
+
+class HeuristicBot:
+    """Scores each legal action with hand-written rules of thumb and plays the best one."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, weights: dict | None = None, random_core: bool = False):
+        self.rng = random.Random(seed)
+        self.random_core = random_core  # keep a random Core: for measuring Cores without selection bias
+        self.w = {"discard": 0.8, "flex": 0.4, "patent": 1.0, "research": 0.85, "late": 0.35}
+        self.w.update(weights or {})
+
+    def restart(self, seed: int) -> None:
+        """Reseed for a new game."""
+        self.rng.seed(seed)
+
+    # -- evaluation ------------------------------------------------------------------
+
+    def turns_left(self, s: State) -> int:
+        """Return how many of my turns remain after this one."""
+        return s.T.rounds - 1 - min(s.turn // s.n, s.T.rounds - 1)
+
+    def keep_value(self, s: State, p: int, t: int) -> float:
+        """Return how much a card in hand is worth keeping (what discarding it costs me)."""
+        T = s.T
+        k = Knowledge.of(T)
+        left = self.turns_left(s)
+        kind = T.kind[t]
+        if left == 0 and s.phase in (LIMIT,):
+            return 0.0
+        if kind == PART:
+            v = T.vp[t] + k.played_value[t] + 0.5 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
+            if T.inmask[t] & s._chain_out(p):
+                v += 0.8
+            if T.req[t] is not None and not s._cond(p, T.req[t]):
+                v -= 1.0 if left > 2 else 3.0
+        elif kind == UPGRADE:
+            v = T.vp[t] + 0.6 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
+            if T.req[t] is not None and not s._cond(p, T.req[t]):
+                v -= 1.0
+        else:
+            v = 0.6 + k.played_value[t] - 0.45 * T.cost[t]
+        if left <= 1:
+            v *= 0.6
+        return v
+
+    def discard_cost(self, s: State, p: int) -> float:
+        """Return the value of the cheapest card I would discard to pay a Cost."""
+        T = s.T
+        if self.turns_left(s) == 0 and s.actions <= 1:
+            return 0.05  # last action of the game: cards in hand score nothing
+        vals = sorted(self.keep_value(s, p, T.itype[i]) for i in s.hands[p])
+        if not vals:
+            return 9.0
+        return max(0.1, min(vals[0], 1.5)) * self.w["discard"]
+
+    def patent_bonus(self, s: State, p: int, t: int) -> float:
+        """Return progress toward open Patents that playing card type t makes."""
+        T = s.T
+        bonus = 0.0
+        kind = T.kind[t]
+        for j, k in enumerate(s.patents):
+            if s.owner[j] == p or s.licensee[j] == p:
+                continue
+            if s.owner[j] >= 0 and (not T.licenses or s.licensee[j] >= 0):
+                continue
+            value = T.patent_vp[k] if s.owner[j] < 0 else T.rules.license_vp
+            tests, played = T.patent_cond[k]
+            for q, tm, n in tests:
+                have = s.count(p, q, tm)
+                if have >= n:
+                    continue
+                gain = 0
+                if kind == PART and (q == 0 or (q == 1 and T.outbit[t] & tm)):
+                    gain = 1
+                elif kind == PART and q == 2 and not any(T.outbit[T.itype[i]] == T.outbit[t] for i in s.chains[p]):
+                    gain = 1
+                elif kind == PART and q == 5 and T.vp[t] >= n:
+                    gain = n - have
+                elif kind == UPGRADE and q in (3, 4):
+                    gain = 1
+                if gain:
+                    bonus += value * gain / n * (1.0 + have / n)
+            if played and not played & (1 << kind) and not s.played & (1 << kind):
+                missing = bin(played & ~s.played).count("1")
+                bonus += value / 3 * (1.5 if missing == 1 else 0.5)
+        return bonus * self.w["patent"]
+
+    def play_score(self, s: State, p: int, t: int, host: int, dc: float) -> float:
+        """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost."""
+        T = s.T
+        k = Knowledge.of(T)
+        left = self.turns_left(s)
+        cost = s.cost_of(p, t)
+        kind = T.kind[t]
+        v = T.vp[t] + self.patent_bonus(s, p, t) - cost * dc
+        if kind == PART:
+            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += self.end_now(s, p, t)
+            follow = sum(1 for i in s.hands[p] if T.kind[T.itype[i]] == PART and T.inmask[T.itype[i]] & T.outbit[t])
+            v += self.w["flex"] * min(follow, 3) - (0.6 if follow == 0 and left > 1 else 0.0)
+            v += 0.5  # a Part also opens a Bonus Upgrade
+        elif kind == UPGRADE:
+            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += k.end_value(s, p, t, host)
+            if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
+                v -= 0.05 * host
+        return v
+
+    def end_now(self, s: State, p: int, t: int) -> float:
+        """Return the extra End game VP my cards in play would score if Part t joined the chain."""
+        T = s.T
+        before = 0.0
+        gain = 0.0
+        for h, ups in enumerate(s.hosts[p]):
+            for u in ups:
+                for each, q, tm, every in T.statics[T.itype[u]].end_game:
+                    if q == 1 and T.outbit[t] & tm or q == 0:
+                        n = s.count(p, q, tm)
+                        gain += each * ((n + 1) // every - n // every)
+        core = T.T + s.cores[p]
+        for each, q, tm, every in T.statics[core].end_game:
+            if q == 1 and T.outbit[t] & tm or q == 0:
+                n = s.count(p, q, tm)
+                gain += each * ((n + 1) // every - n // every)
+        return gain + before
+
+    def calibration_score(self, s: State, p: int, t: int, dc: float) -> float:
+        """Return the value of playing Calibration t now (it gives its action back)."""
+        T = s.T
+        hand = [T.itype[i] for i in s.hands[p]]
+        v = -s.cost_of(p, t) * dc
+        parts = [u for u in hand if T.kind[u] == PART]
+        for code, a, b, c in T.played[t]:
+            if code == DRAW:
+                v += 0.9 * a if self.turns_left(s) > 0 else 0.1 * a
+            elif code == ACTION:
+                good = [u for u in set(hand) if u != t and T.kind[u] != CALIBRATION
+                        and s.cost_of(p, u) < len(hand) - 1 and s._req_ok(p, u)]
+                v += 1.6 * a if len(good) >= 2 else 0.2
+            elif code == NEXT_COST:
+                fits = [u for u in parts if s.cost_of(p, u) > 0 and s._can_attach(p, u)] if a == PART else \
+                       [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
+                v += min(-c, 1) * 0.9 if fits else 0.1
+            elif code == NEXT_ANY:
+                stuck = [u for u in parts if not T.inmask[u] & s._chain_out(p)]
+                v += 0.9 if stuck and not any(T.inmask[u] & s._chain_out(p) for u in parts) else 0.1
+            elif code == DISCARD:
+                v -= 0.1 * a
+        v += self.patent_bonus(s, p, t)
+        return v
+
+    def research_score(self, s: State, p: int) -> float:
+        """Return the value of Researching now."""
+        n = s.T.rules.research_draw + s.agg[p].research
+        room = s.T.rules.hand_limit + s.agg[p].hand_limit - len(s.hands[p])
+        useful = min(n, max(0, room + 1))
+        left = self.turns_left(s)
+        if left == 0:
+            return 0.05 * useful
+        return self.w["research"] * useful * (1.0 if left > 2 else 0.7)
+
+    # -- decisions -------------------------------------------------------------------
+
+    def step(self, state: State) -> int:
+        """Return the action to play."""
+        s = state
+        T = s.T
+        p = s.current
+        ph = s.phase
+        legal = s.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if ph == PLAY or ph == BONUS:
+            return self.choose_play(s, p, legal)
+        if ph == PAY or ph == LIMIT or ph == EFFECT_DISCARD:
+            return self.choose_discard(s, p, legal)
+        if ph == DRAW_PHASE:
+            return self.choose_draw(s, p, legal)
+        if ph == CORE:
+            return self.choose_core(s, p, legal)
+        if ph == ORDER:  # resolve the groups without a discard first: draw before you choose what to drop
+            for a in legal:
+                if not any(op[0] == DISCARD for op in s.queue[a - T.A_ORDER]):
+                    return a
+            return legal[0]
+        return legal[0]
+
+    def choose_core(self, s: State, p: int, legal: list[int]) -> int:
+        """Keep the Core whose ability looks worth more over the whole game."""
+        T = s.T
+        if self.random_core:
+            return self.rng.choice(legal)
+        k = Knowledge.of(T)
+
+        def value(a: int) -> float:
+            c = T.T + (a - T.A_CORE)
+            st = T.statics[c]
+            v = T.vp[c] + k.static_value(c, T.rounds, 0)
+            for each, q, tm, every in st.end_game:
+                v += each * (T.rounds * 0.6 / every if q in (0, 1) and tm == T.ALL else 1.5)
+            return v
+
+        return max(legal, key=value)
+
+    def choose_draw(self, s: State, p: int, legal: list[int]) -> int:
+        """Take the best Row card if it beats a blind draw."""
+        T = s.T
+        best, best_v = None, -1e9
+        for a in legal:
+            if a == T.A_DECK:
+                continue
+            v = self.keep_value(s, p, a - T.A_ROW)
+            if v > best_v:
+                best, best_v = a, v
+        if T.A_DECK in legal and (best is None or best_v < 1.4):
+            return T.A_DECK
+        return best
+
+    def choose_discard(self, s: State, p: int, legal: list[int]) -> int:
+        """Discard the least valuable cards (planned as a set, then paid in the engine's type order)."""
+        T = s.T
+        left = s.pay_left if s.phase == PAY else (s.limit_left if s.phase == LIMIT else s.discard_left)
+        cards = sorted((self.keep_value(s, p, T.itype[i]), T.itype[i]) for i in s.hands[p])
+        plan = sorted(t for _, t in cards[:left])
+        for t in plan:
+            if T.A_DISCARD + t in legal:
+                return T.A_DISCARD + t
+        return legal[0]
+
+    def rank_play(self, s: State, p: int, legal: list[int]) -> list[tuple[float, int]]:
+        """Return (score, action) for every legal play, best first; a useful Calibration ranks first
+        because it gives its action back."""
+        T = s.T
+        scored = []
+        cals = []
+        dc = self.discard_cost(s, p)
+        for a in legal:
+            if T.A_PART <= a < T.A_UPG:
+                v = self.play_score(s, p, a - T.A_PART, -1, dc)
+            elif T.A_UPG <= a < T.A_CAL:
+                t, h = divmod(a - T.A_UPG, T.max_hosts)
+                v = self.play_score(s, p, t, h, dc)
+            elif T.A_CAL <= a < T.A_RESEARCH:
+                cals.append((self.calibration_score(s, p, a - T.A_CAL, dc), a))
+                continue
+            elif a == T.A_RESEARCH:
+                v = self.research_score(s, p)
+            elif a == T.A_SKIP:
+                v = 0.0
+            else:  # end the turn
+                v = 0.0 if s.phase == PLAY else -1.0
+            scored.append((v, a))
+        top = max((v for v, _ in scored), default=0.0)
+        for v, a in cals:
+            scored.append((v + top + 0.01 if v > 0.15 else v - 0.5, a))
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return scored
+
+    def choose_play(self, s: State, p: int, legal: list[int]) -> int:
+        """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
+        return self.rank_play(s, p, legal)[0][1]
+
+
+class RolloutBot:
+    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's two best plays or
+    Draw picks, deal the hidden cards 12 ways, play each game out with heuristic players, and keep the option
+    with the best average final margin. The same deals serve every option (common random numbers)."""
+
+    name = "rollout"
+
+    def __init__(self, seed: int = 0, samples: int = 12, width: int = 2, draws: bool = True):
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.width = width
+        self.draws = draws  # also search the Draw phase's picks
+        self.policy = HeuristicBot(seed)
+
+    def restart(self, seed: int) -> None:
+        """Reseed for a new game."""
+        self.rng.seed(seed)
+        self.policy.restart(seed)
+
+    def step(self, state: State) -> int:
+        """Return the action to play."""
+        s = state
+        p = s.current
+        legal = s.legal_actions()
+        if s.phase in (PLAY, BONUS):
+            ranked = [a for _, a in self.policy.rank_play(s, p, legal)[:self.width]]
+        elif s.phase == DRAW_PHASE and self.draws:
+            best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
+            ranked = [best] + [a for a in legal if a != best][:self.width]
+        else:
+            return self.policy.step(s)
+        if len(ranked) == 1:
+            return ranked[0]
+        totals = dict.fromkeys(ranked, 0.0)
+        for _ in range(self.samples):
+            world = s.resample(p, self.rng)
+            for a in ranked:  # the same deal for every option: common random numbers
+                c = world.clone()
+                c._apply(a)
+                while not c.is_terminal():
+                    c._apply(self.policy.step(c))
+                sc = c.scores()
+                totals[a] += sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+        return max(ranked, key=lambda a: (totals[a], -ranked.index(a)))

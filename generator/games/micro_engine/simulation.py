@@ -1,0 +1,248 @@
+"""Micro-Engine's simulation hooks: bots by name, a per-game recorder and the report's own sections."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ...diagnostics import did_you_mean
+from ...sim import stats
+from ...sim.bots import RandomBot
+from ...sim.plugin import BotSpecError
+from ...sim.report import Section, Table, bar, interval, pct
+from ...sim.runner import MatchResult
+from .bots import HeuristicBot, RolloutBot
+from .game import MicroEngineGame
+from .model import MicroEngine
+from .record import Recorder
+
+BOTS = {
+    "random": "a uniformly random legal action",
+    "heuristic": "scores each play by VP, effects, Patent progress and the cards its Cost throws away",
+    "heuristic-random-core": "the heuristic bot, keeping a random Core (to measure Cores without selection)",
+    "rollout": "the strong bot: for the heuristic's 2 best plays or Draw picks, deals the hidden cards 12 ways "
+               "and plays each out to the end with heuristic players (determinized Monte Carlo); slow",
+}
+
+
+@dataclass
+class MicroEngineSim:
+    """Simulation plugin for one Micro-Engine edition and variant (picklable: plain model and flags)."""
+
+    model: MicroEngine
+    game_id: str = "micro-engine"
+    quick: bool = False
+    travel: bool = False
+    strong_bot: str = "heuristic"  # the skill-gap match plays it against random bots; rollout is too slow
+    default_bots: str = "heuristic"
+    round_name: str = "round"
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """Return the supported player counts."""
+        return self.model.players
+
+    @property
+    def default_players(self) -> int:
+        """Return the edition's default player count."""
+        return self.model.default_players
+
+    def new_game(self, players: int) -> MicroEngineGame:
+        """Return the engine for `players` seats in this variant."""
+        return MicroEngineGame(self.model, players, self.quick, self.travel)
+
+    def bot_help(self) -> str:
+        """Return one line per bot."""
+        return "\n".join(f"  {name}: {about}" for name, about in BOTS.items())
+
+    def check_spec(self, spec: str) -> str:
+        """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
+        name = spec.strip().casefold()
+        if name in BOTS:
+            return name
+        hint = did_you_mean(name, BOTS)
+        raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(BOTS)})")
+
+    def make_bot(self, spec: str, seat: int):
+        """Return a bot for `spec`."""
+        name = self.check_spec(spec)
+        if name == "random":
+            return RandomBot(seat)
+        if name == "heuristic":
+            return HeuristicBot(seat)
+        if name == "heuristic-random-core":
+            bot = HeuristicBot(seat, random_core=True)
+            bot.name = name
+            return bot
+        return RolloutBot(seat)
+
+    def prepare(self, specs: Sequence[str]) -> None:
+        """Nothing to build ahead: the bots' card values are computed per process on first use."""
+
+    def recorder(self, game: MicroEngineGame) -> Recorder:
+        """Return a fresh recorder."""
+        return Recorder(game)
+
+    def sections(self, main: MatchResult) -> list[Section]:
+        """Return the Micro-Engine sections: first player, Patents, chains, flow, cards, Cores, VP sources."""
+        return [first_player_section(main), patents_section(self.model, main), chains_section(main),
+                flow_section(main), cards_section(self.model, main), cores_section(main, self.model),
+                sources_section(main)]
+
+
+def _records(result: MatchResult) -> list[dict]:
+    return result.records
+
+
+def first_player_section(result: MatchResult) -> Section:
+    """Return the random first player's share and the mean score by position in turn order."""
+    n = result.match.players
+    recs = _records(result)
+    shares = [r["returns"][r["extra"]["first"]] for r in recs]
+    lo, hi = stats.mean_ci(shares)
+    order = [[r["scores"][(r["extra"]["first"] + k) % n] for r in recs] for k in range(n)]
+    rows = [[k + 1, f"{stats.mean(o):.1f}", pct(stats.mean([r["returns"][(r["extra"]["first"] + k) % n]
+                                                           for r in recs]))] for k, o in enumerate(order)]
+    text = [f"The first player is random (Setup 5), so seats do not say who went first. By position in turn "
+            f"order: the first player won {pct(stats.mean(shares))} {interval(lo, hi)} against a fair {pct(1 / n)}."]
+    return Section("Turn order", "turn_order", text,
+                   [Table(["Position in turn order", "Mean VP", "Win share"], rows)],
+                   {"first_share": stats.mean(shares), "ci95": [lo, hi], "fair": 1 / n,
+                    "mean_vp_by_position": [stats.mean(o) for o in order]})
+
+
+def patents_section(model: MicroEngine, result: MatchResult) -> Section:
+    """Return, per Patent: how often it was revealed, claimed and licensed, and in which round."""
+    recs = _records(result)
+    n = result.match.players
+    shown = Counter(pid for r in recs for pid in r["extra"]["patents"])
+    owned, lic = Counter(), Counter()
+    rounds: dict[str, list[int]] = defaultdict(list)
+    lrounds: dict[str, list[int]] = defaultdict(list)
+    for r in recs:
+        for rnd, p, pid, is_license in r["extra"]["claims"]:
+            (lic if is_license else owned)[pid] += 1
+            (lrounds if is_license else rounds)[pid].append(rnd)
+    rows, data = [], []
+    for patent in model.patents:
+        pid = patent.id
+        k = shown[pid]
+        if not k:
+            rows.append([patent.name, patent.vp, 0, "–", "–", "–", "–"])
+            continue
+        rows.append([patent.name, patent.vp, k, pct(owned[pid] / k), pct(lic[pid] / k) if n >= 3 else "–",
+                     f"{stats.mean(rounds[pid]):.1f}" if rounds[pid] else "–",
+                     f"{stats.mean(lrounds[pid]):.1f}" if lrounds[pid] else "–"])
+        data.append({"patent": pid, "revealed": k, "claim_rate": owned[pid] / k, "license_rate": lic[pid] / k,
+                     "mean_claim_round": stats.mean(rounds[pid]), "mean_license_round": stats.mean(lrounds[pid])})
+    never = [p.name for p in model.patents if shown[p.id] and not owned[p.id]]
+    text = [f"Claims per game: {stats.mean([sum(1 for c in r['extra']['claims'] if not c[3]) for r in recs]):.2f} "
+            f"Patents and {stats.mean([sum(1 for c in r['extra']['claims'] if c[3]) for r in recs]):.2f} Licenses "
+            f"({n + model.rules.extra_patents} Patents revealed per game)."]
+    if never:
+        text.append("Never claimed when revealed: " + ", ".join(never) + ".")
+    return Section("Patents and Licenses", "patents", text,
+                   [Table(["Patent", "VP", "Revealed", "Claimed", "Licensed", "Claim round", "License round"],
+                          rows)], data)
+
+
+def chains_section(result: MatchResult) -> Section:
+    """Return the distribution of final chain lengths, Upgrades and wildcard links."""
+    recs = _records(result)
+    chains = [c for r in recs for c in r["extra"]["chains"]]
+    count = Counter(chains)
+    peak = max(count.values(), default=1)
+    rows = [[length, c, pct(c / len(chains)), bar(c / peak)] for length, c in sorted(count.items())]
+    winners = [r["extra"]["chains"][w] for r in recs for w in r["extra"]["winners"]]
+    ups = [u for r in recs for u in r["extra"]["upgrades"]]
+    text = [f"Final chain: {stats.mean(chains):.2f} Parts on average (winners {stats.mean(winners):.2f}); "
+            f"{stats.mean(ups):.2f} Upgrades in play; {stats.mean([r['extra']['wild_links'] for r in recs]):.2f} "
+            f"links per game made through an any-Input effect or an open end."]
+    return Section("Chains", "chains", text, [Table(["Chain length", "Players", "Share", ""], rows)],
+                   {"mean": stats.mean(chains), "winners": stats.mean(winners), "upgrades": stats.mean(ups),
+                    "histogram": dict(sorted(count.items()))})
+
+
+def flow_section(result: MatchResult) -> Section:
+    """Return game length, the hand limit, Research, Calibrations, reshuffles and an empty deck."""
+    recs = _records(result)
+    n = result.match.players
+    rows = [
+        ["turns per game", f"{stats.mean([r['extra']['turns'] for r in recs]):.1f}"],
+        ["decisions per game", f"{stats.mean([r['extra']['decisions'] for r in recs]):.1f}"],
+        ["hand-limit discards per player", f"{stats.mean([x for r in recs for x in r['extra']['limit_hits']]):.2f}"],
+        ["cards in hand at the end", f"{stats.mean([x for r in recs for x in r['extra']['hands']]):.2f}"],
+        ["Research actions per player", f"{stats.mean([x for r in recs for x in r['extra']['research']]):.2f}"],
+        ["Calibrations per player", f"{stats.mean([x for r in recs for x in r['extra']['calibrations']]):.2f}"],
+        ["reshuffles per game", f"{stats.mean([r['extra']['reshuffles'] for r in recs]):.2f}"],
+        ["games where the deck and discard ran dry", pct(stats.mean([1.0 if r['extra']['dry_draws'] else 0.0
+                                                                    for r in recs]))],
+    ]
+    return Section("Game flow", "flow", [f"{len(recs)} games of {n} players."],
+                   [Table(["Measure", "Value"], rows)], {row[0]: row[1] for row in rows})
+
+
+def cards_section(model: MicroEngine, result: MatchResult) -> Section:
+    """Return per card type: plays per copy per game, first round played, how often it was playable."""
+    recs = _records(result)
+    games = len(recs)
+    plays, first, held, legal = Counter(), defaultdict(list), Counter(), Counter()
+    for r in recs:
+        for cid, rounds in r["extra"]["plays"].items():
+            plays[cid] += len(rounds)
+            first[cid].append(min(rounds))
+        for cid, k in r["extra"]["held"].items():
+            held[cid] += k
+        for cid, k in r["extra"]["legal"].items():
+            legal[cid] += k
+    rows, data = [], []
+    for c in sorted(model.cards, key=lambda c: plays[c.id] / c.copies):
+        rate = plays[c.id] / c.copies / games
+        playable = legal[c.id] / held[c.id] if held[c.id] else 0.0
+        rows.append([c.name, c.kind, c.copies, f"{rate:.2f}", f"{stats.mean(first[c.id]):.1f}" if first[c.id] else "–",
+                     pct(playable, 0) if held[c.id] else "–"])
+        data.append({"card": c.id, "plays_per_copy_per_game": rate, "first_round": stats.mean(first[c.id]),
+                     "playable_when_held": playable})
+    dead = [c.name for c in model.cards if held[c.id] and not legal[c.id]]
+    unplayed = [c.name for c in model.cards if not plays[c.id]]
+    text = ["Rarest plays first. *Playable when held*: of the Play phases that began with the card in hand, the "
+            "share in which it could legally be played.",
+            "Dead cards (held but never playable): " + (", ".join(dead) if dead else "none") + ". "
+            "Never played: " + (", ".join(unplayed) if unplayed else "none") + "."]
+    return Section("Cards", "cards", text, [Table(["Card", "Kind", "Copies", "Plays per copy per game",
+                                                   "First played (round)", "Playable when held"], rows)],
+                   {"cards": data, "dead": dead, "never_played": unplayed})
+
+
+def cores_section(result: MatchResult, model: MicroEngine | None = None) -> Section:
+    """Return each Core's win share and mean VP when kept."""
+    recs = _records(result)
+    n = result.match.players
+    shares, vps = defaultdict(list), defaultdict(list)
+    for r in recs:
+        for p, core in enumerate(r["extra"]["cores"]):
+            shares[core].append(r["returns"][p])
+            vps[core].append(r["scores"][p])
+    rows = []
+    names = {c.id: c.name for c in model.cores} if model else {}
+    for core in sorted(shares, key=lambda c: -stats.mean(shares[c])):
+        lo, hi = stats.mean_ci(shares[core])
+        rows.append([names.get(core, core), len(shares[core]), pct(stats.mean(shares[core])), interval(lo, hi),
+                     f"{stats.mean(vps[core]):.1f}"])
+    text = [f"A fair Core wins {pct(1 / n)}. The bots choose their Core, so a Core kept often was offered "
+            "beside a weaker one; bot `heuristic-random-core` keeps Cores at random for a cleaner comparison."]
+    return Section("Cores", "cores", text, [Table(["Core", "Kept", "Win share", "95 % CI", "Mean VP"], rows)],
+                   {core: {"kept": len(v), "win_share": stats.mean(v), "mean_vp": stats.mean(vps[core])}
+                    for core, v in shares.items()})
+
+
+def sources_section(result: MatchResult) -> Section:
+    """Return where VP come from."""
+    recs = _records(result)
+    keys = ["parts", "upgrades", "core", "patents", "licenses", "end_game"]
+    everyone = {k: stats.mean([b[k] for r in recs for b in r["extra"]["breakdown"]]) for k in keys}
+    win = {k: stats.mean([r["extra"]["breakdown"][w][k] for r in recs for w in r["extra"]["winners"]]) for k in keys}
+    rows = [[k.replace("_", " "), f"{everyone[k]:.2f}", f"{win[k]:.2f}"] for k in keys]
+    return Section("Where VP come from", "vp_sources", [], [Table(["Source", "Every player", "Winners"], rows)],
+                   {"everyone": everyone, "winners": win})
