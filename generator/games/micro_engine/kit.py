@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ...art.place import card_art
 from ...kit import Card as KitCard
 from ...kit import Face, Kit
 from ...layout.markup import escape
@@ -43,7 +44,7 @@ def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     ctx = {
         "game": _shared(game),
         "card": {"id": card.id, "name": card.name, "kind": card.kind, "cost": card.cost, "vp": card.vp,
-                 "slots": card.slots, "number": copy, "copies": card.copies},
+                 "slots": card.slots, "number": copy, "copies": card.copies, "art": card_art(card.art, card.id)},
         "lines": lines,
         "rich": {"effects": [rich(game, e) for e in lines["effects"]],
                  "requirement": rich(game, lines["requirement"]) if lines["requirement"] else None},
@@ -97,7 +98,8 @@ def _back(back) -> dict:
 def core_context(game: MicroEngine, core: Core) -> dict:
     """Return what a Core's front template receives."""
     lines = text.core_lines(game, core)
-    return {"game": _shared(game), "core": {"id": core.id, "name": core.name, "vp": core.vp, "slots": core.slots},
+    return {"game": _shared(game), "core": {"id": core.id, "name": core.name, "vp": core.vp, "slots": core.slots,
+                                            "art": card_art(core.art, core.id)},
             "lines": lines, "rich": {"effects": [rich(game, e) for e in lines["effects"]]}}
 
 
@@ -105,7 +107,8 @@ def patent_context(game: MicroEngine, patent: Patent) -> dict:
     """Return what a Patent's front template receives."""
     lines = text.patent_lines(game, patent)
     r = game.rules
-    return {"game": _shared(game), "patent": {"id": patent.id, "name": patent.name, "vp": patent.vp},
+    return {"game": _shared(game), "patent": {"id": patent.id, "name": patent.name, "vp": patent.vp,
+                                              "art": card_art(patent.art, patent.id)},
             "lines": lines, "rich": {"condition": rich(game, lines["condition"])},
             "license": f"License ({r.license_min_players}–{max(game.players)} players): another player who meets "
                        f"this takes the top Workshop card face down, worth {r.license_vp} VP, and turns this "
