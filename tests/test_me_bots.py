@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.games.micro_engine.bots import HeuristicBot, RandomBot, RolloutBot
+from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
+from generator.sim.bots import RandomBot
 from generator.games.micro_engine.game import MicroEngineGame
 
 from me_helpers import model

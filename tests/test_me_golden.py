@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.games.micro_engine.bots import HeuristicBot, RandomBot
+from generator.games.micro_engine.bots import HeuristicBot
+from generator.sim.bots import RandomBot
 from generator.games.micro_engine.game import MicroEngineGame
 from generator.games.micro_engine.trace import playthrough
 

@@ -14,23 +14,6 @@ from .tables import (ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PA
                      Tables)
 
 
-class RandomBot:
-    """Plays a uniformly random legal action: the floor every other bot must beat."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def restart(self, seed: int) -> None:
-        """Reseed for a new game."""
-        self.rng.seed(seed)
-
-    def step(self, state: State) -> int:
-        """Return a random legal action."""
-        return self.rng.choice(state.legal_actions())
-
-
 class Knowledge:
     """What a bot knows about the card set before the game: per-type values, computed once per Tables."""
 
