@@ -29,12 +29,31 @@ def record_calls(paper: str, out: Path) -> Path:
     from generator import build, pipeline
     from generator.diagnostics import Report
 
+    from reportlab.lib.utils import ImageReader
+
     calls: list = []
     counter = iter(range(10**9))
+    images: dict[int, str] = {}
+
+    def image_file(reader: ImageReader) -> str:
+        """Write an image the build drew to a file the plain script can draw: JPEG bytes as they are."""
+        if id(reader) not in images:
+            path = out / f"image{len(images)}"
+            if reader.fp is not None:  # JPEG: ReportLab kept the file to pass it through
+                reader.fp.seek(0)
+                path = path.with_suffix(".jpg")
+                path.write_bytes(reader.fp.read())
+            else:
+                path = path.with_suffix(".png")
+                reader._image.save(path)
+            images[id(reader)] = str(path)
+        return images[id(reader)]
 
     def encode(value):
         if isinstance(value, Proxy):
             return "\x01" + value._name
+        if isinstance(value, ImageReader):
+            return "\x02" + image_file(value)
         if isinstance(value, Color):
             return "\x00" + value.hexval().replace("0x", "#")
         if isinstance(value, (list, tuple)):

@@ -18,11 +18,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 
 def decode(value, objects):
-    """Turn a recorded argument back into a colour or a path/text object made earlier."""
+    """Turn a recorded argument back into a colour, a path/text object made earlier, or an image file."""
     if isinstance(value, str) and value.startswith("\x00#"):
         return HexColor(value[1:])
     if isinstance(value, str) and value.startswith("\x01"):
         return objects[value[1:]]
+    if isinstance(value, str) and value.startswith("\x02"):
+        return value[1:]  # an image file: drawImage takes its path
     return value
 
 
