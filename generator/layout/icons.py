@@ -48,15 +48,25 @@ class IconSet:
         return self._icons.get(name)
 
 
-_CACHE: dict[tuple, IconSet] = {}
+_CACHE: dict[tuple, tuple[IconSet, Report]] = {}
 
 
 def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet:
     """Load icons.yaml from each folder (first folder wins on name clashes); cache by file stamps."""
     files = [f / "icons.yaml" for f in folders if (f / "icons.yaml").is_file()]
     key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
-    if key in _CACHE and report is None:
-        return _CACHE[key]
+    if key not in _CACHE:
+        _CACHE[key] = _parse(files)
+    result, local = _CACHE[key]
+    if report is not None:
+        report.extend(local.items)
+    elif not local.ok():
+        raise CardpressError(local)
+    return result
+
+
+def _parse(files: list[Path]) -> tuple[IconSet, Report]:
+    """Parse icon files into an IconSet, with the problems found on the way."""
     local = Report()
     icons: dict[str, Icon] = {}
     for path in reversed(files):  # common first, so the game's own icons override
@@ -80,13 +90,7 @@ def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet
                 else:
                     paints.append(Paint(commands))
             icons[name] = Icon(name, spec.get("label", name), tuple(paints))
-    if report is not None:
-        report.extend(local.items)
-    elif not local.ok():
-        raise CardpressError(local)
-    result = IconSet(icons)
-    _CACHE[key] = result
-    return result
+    return IconSet(icons), local
 
 
 def _display(path: Path) -> str:
