@@ -80,11 +80,16 @@ class Sheet:
     bleed: float
     block: Rect  # the outer trim of the whole grid
 
+    def used(self, count: int) -> Rect:
+        """Return the outer trim of the first `count` slots (a partial last row counts whole)."""
+        w, h = self.card
+        return Rect(self.block.x, self.block.y, min(count, self.cols) * w, -(-count // self.cols) * h)
+
     def marks(self, count: int) -> tuple[Mark, ...]:
         """Return the crop marks for the first `count` slots: both ends of every cut line they need."""
         w, h = self.card
         rows, cols = -(-count // self.cols), min(count, self.cols)
-        used = Rect(self.block.x, self.block.y, cols * w, rows * h)
+        used = self.used(count)
         top, bottom = _mark_span(used.y, self.bleed), _mark_span(self.height - used.bottom, self.bleed)
         left, right = _mark_span(used.x, self.bleed), _mark_span(self.width - used.right, self.bleed)
         marks: list[Mark] = []

@@ -10,7 +10,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..imposition import PAPERS, Mark, Rect, Sheet, card_sheet, paginate
+from ..imposition import PAPERS, Mark, Sheet, card_sheet, paginate
 from ..kit import Card, Face, Kit, Page
 from ..layout.icons import IconSet
 from ..units import PT_PER_MM
@@ -163,9 +163,7 @@ class _Writer:
             c.translate(trim.x * PT_PER_MM, (sheet.height - trim.bottom) * PT_PER_MM)
             c.doForm(name)
             c.restoreState()
-        slots = [sheet.slot(r, c) for r, c in cells]
-        x0, y0 = min(r.x for r in slots), min(r.y for r in slots)
-        trim = Rect(x0, y0, max(r.right for r in slots) - x0, max(r.bottom for r in slots) - y0)
+        trim = sheet.used(len(page.cards))
         if back:
             trim = trim.mirrored(sheet.width)
         self.c.setTrimBox(_box(trim, sheet.height))
