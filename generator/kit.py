@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,6 @@ class Face:
     @property
     def identity(self) -> tuple:
         """Return what makes two faces print identically (template and data, not the key)."""
-        import json
-
         return (self.template, json.dumps(self.context, sort_keys=True, default=str))
 
 
@@ -46,14 +45,6 @@ class Page:
     landscape: bool = False
 
 
-@dataclass(frozen=True)
-class Section:
-    """A line of the cover's contents: what a run of pages holds."""
-
-    title: str
-    detail: str
-
-
 @dataclass
 class Kit:
     """Everything one game prints for a player count, in print order."""
@@ -66,13 +57,3 @@ class Kit:
     credits: str = ""  # printed at the foot of every page
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
-
-    def faces(self) -> list[Face]:
-        """Return every face in print order, each once."""
-        seen: dict[str, Face] = {}
-        for card in self.cards:
-            seen.setdefault(card.front.key, card.front)
-            seen.setdefault(card.back.key, card.back)
-        for page in self.pages:
-            seen.setdefault(page.face.key, page.face)
-        return list(seen.values())

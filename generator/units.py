@@ -25,7 +25,3 @@ def to_pt(value: float | int | str) -> float:
     """Return a font size in points; bare numbers are already points."""
     return to_mm(value, default_unit="pt") * PT_PER_MM
 
-
-def mm_to_pt(mm: float) -> float:
-    """Convert millimetres to PDF points."""
-    return mm * PT_PER_MM

@@ -47,11 +47,6 @@ class FontSet:
         return sum(_width(t, f) for t, f in self.segments(text, font)) * size
 
 
-def has_glyph(font: str, ch: str) -> bool:
-    """Return True if the registered font draws `ch`."""
-    return ord(ch) in _glyphs(font)
-
-
 @lru_cache(maxsize=65536)
 def _segments(text: str, font: str, spare: str) -> tuple[tuple[str, str], ...]:
     glyphs = _glyphs(font)
