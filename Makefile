@@ -4,13 +4,18 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.cardpress-installed
 
-.PHONY: build test bench clean
+.PHONY: build test lint bench clean
 
 build: $(STAMP)
 	$(BIN)/cardpress build
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The code-quality gate CI runs before the tests.
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests benchmarks
+	$(BIN)/ruff format --check generator tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py

@@ -23,13 +23,12 @@ def record_calls(paper: str, out: Path) -> Path:
     """Build one paper's kit in-process while logging every canvas call; return the JSON log."""
     sys.path.insert(0, str(ROOT))
     from reportlab.lib.colors import Color
+    from reportlab.lib.utils import ImageReader
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfgen import canvas as rl_canvas
 
     from generator import build, pipeline
     from generator.diagnostics import Report
-
-    from reportlab.lib.utils import ImageReader
 
     calls: list = []
     counter = iter(range(10**9))
@@ -92,14 +91,18 @@ def record_calls(paper: str, out: Path) -> Path:
         return Proxy(Recording(filename, **kwargs), "canvas")
 
     import generator.render.kitpdf as kitpdf
+
     kitpdf.Canvas = patched
     report = Report()
     loaded = pipeline.load(ROOT, "pocket-foundry", report)
     kit, studio, faces = build.prepare_kit(loaded, None, report)
     build.render_pdfs(kit, studio, faces, [paper])
     kitpdf.Canvas = original
-    fonts = {name: pdfmetrics.getFont(name).face.filename for name in pdfmetrics.getRegisteredFontNames()
-             if name.startswith("cp-")}
+    fonts = {
+        name: pdfmetrics.getFont(name).face.filename
+        for name in pdfmetrics.getRegisteredFontNames()
+        if name.startswith("cp-")
+    }
     settings["pagesize"] = list(settings["pagesize"])
     path = out / f"calls-{paper}.json"
     path.write_text(json.dumps({"fonts": fonts, "canvas": settings, "calls": calls}), encoding="utf-8")
@@ -128,16 +131,24 @@ def main() -> None:
             calls = record_calls(paper, out)
             count = len(json.loads(calls.read_text())["calls"])
             ours = timed(cardpress + ["--paper", paper])
-            plain = timed([sys.executable, str(ROOT / "benchmarks" / "plain_reportlab.py"), str(calls),
-                           str(out / f"plain-{paper}.pdf")])
+            plain = timed(
+                [
+                    sys.executable,
+                    str(ROOT / "benchmarks" / "plain_reportlab.py"),
+                    str(calls),
+                    str(out / f"plain-{paper}.pdf"),
+                ]
+            )
             rows.append((paper, count, ours, plain))
         both = timed(cardpress)
         print(f"{'paper':8}{'canvas calls':>14}{'cardpress':>12}{'plain RL':>11}{'ratio':>8}")
         for paper, count, ours, plain in rows:
             print(f"{paper:8}{count:>14}{ours:>11.2f}s{plain:>10.2f}s{ours / plain:>7.2f}×")
         plain_both = sum(plain for *_, plain in rows)
-        print(f"{'both':8}{'':>14}{both:>11.2f}s{plain_both:>10.2f}s{both / plain_both:>7.2f}×"
-              "  (cardpress builds both papers in one process; plain is two runs)")
+        print(
+            f"{'both':8}{'':>14}{both:>11.2f}s{plain_both:>10.2f}s{both / plain_both:>7.2f}×"
+            "  (cardpress builds both papers in one process; plain is two runs)"
+        )
 
 
 if __name__ == "__main__":

@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator import pipeline  # noqa: E402
-from generator.games.pocket_foundry.commands import simulation  # noqa: E402
-from generator.games.pocket_foundry.engine import Game  # noqa: E402
-from generator.games.pocket_foundry.tables import Tables  # noqa: E402
-from generator.sim.protocol import CHANCE  # noqa: E402
-from generator.sim.runner import Match, play, run_matches  # noqa: E402
+from generator import pipeline
+from generator.games.pocket_foundry.commands import simulation
+from generator.games.pocket_foundry.engine import Game
+from generator.games.pocket_foundry.tables import Tables
+from generator.sim.protocol import CHANCE
+from generator.sim.runner import Match, play, run_matches
 
 
 def median_rate(fn, count: int, repeats: int = 3, clock=time.process_time) -> tuple[float, float]:
@@ -78,8 +78,7 @@ def main() -> None:
         raw_games(game, 200, 0)  # warm the caches
         steps = raw_games(game, n, 1) / n
         med, best = median_rate(lambda: raw_games(game, n, 1), n)
-        print(f"random games/s, {players} players, engine loop:  {med:7.0f} ({best:.0f}), "
-              f"{med * steps:,.0f} steps/s")
+        print(f"random games/s, {players} players, engine loop:  {med:7.0f} ({best:.0f}), {med * steps:,.0f} steps/s")
 
     game = plugin.new_game(4)
     bots = [plugin.make_bot("random", s) for s in range(4)]
@@ -91,10 +90,11 @@ def main() -> None:
     began = time.perf_counter()
     plugin.prepare(["planner"])
     print(f"\nplanner value table (12 turns, all states): {time.perf_counter() - began:5.2f} s")
-    for label, lineup, games in (("4 planners", ("planner",) * 4, int(1000 * scale)),
-                                 ("lookahead + 3 random", ("lookahead", "random", "random", "random"),
-                                  int(200 * scale)),
-                                 ("4 lookaheads", ("lookahead",) * 4, int(100 * scale))):
+    for label, lineup, games in (
+        ("4 planners", ("planner",) * 4, int(1000 * scale)),
+        ("lookahead + 3 random", ("lookahead", "random", "random", "random"), int(200 * scale)),
+        ("4 lookaheads", ("lookahead",) * 4, int(100 * scale)),
+    ):
         bots = [plugin.make_bot(spec, s) for s, spec in enumerate(lineup)]
         med, best = median_rate(lambda: [play(game, bots, i) for i in range(games)], games)
         print(f"games/s, {label + ':':28s}{med:7.1f} ({best:.1f})")
@@ -114,8 +114,7 @@ def main() -> None:
     print("parallel runner, lookahead against 3 random:")
     for jobs in (1, 2):
         match = Match("bench", 4, ("lookahead", "random", "random", "random"), games, 1)
-        med, best = median_rate(lambda: run_matches(plugin, [match], jobs), games, repeats=1,
-                                clock=time.perf_counter)
+        med, best = median_rate(lambda: run_matches(plugin, [match], jobs), games, repeats=1, clock=time.perf_counter)
         base = base or med
         print(f"  --jobs {jobs}: {med:7.1f} games/s, speed-up ×{med / base:.2f}")
 

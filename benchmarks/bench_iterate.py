@@ -33,8 +33,10 @@ def copy_project(dest: Path) -> Path:
     for part in ("cards/pocket-foundry", "layouts", "fonts"):
         shutil.copytree(ROOT / part, dest / part)
     game = dest / "cards/pocket-foundry/game.yaml"
-    game.write_text(game.read_text(encoding="utf-8").replace("title: Pocket Foundry", "title: Pocket Foundry Plus"),
-                    encoding="utf-8")
+    game.write_text(
+        game.read_text(encoding="utf-8").replace("title: Pocket Foundry", "title: Pocket Foundry Plus"),
+        encoding="utf-8",
+    )
     return dest
 
 
@@ -45,8 +47,12 @@ def process(args: list[str], project: Path, before=None, runs: int = RUNS) -> fl
         if before:
             before()
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "generator", *args, "--root", str(project)], cwd=project,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", *args, "--root", str(project)],
+            cwd=project,
+            capture_output=True,
+            text=True,
+        )
         times.append(time.perf_counter() - start)
         if done.returncode:
             raise SystemExit(f"cardpress {' '.join(args)} failed:\n{done.stderr}")
@@ -114,11 +120,15 @@ def main() -> None:
     print(f"full build, warm in one process                {warm_build:6.2f} s")
     print(f"watch/serve first build (proofs at 150 dpi, PDFs) {first.seconds['total']:6.2f} s")
     print(f"one-card edit ({what}), as watch/serve rebuild it:")
-    print(f"  validated, re-rendered, linted, proofs on disk {m(shown):6.2f} s  "
-          f"= {m(shown) / warm_build:4.0%} of a warm build, {m(shown) / full:4.0%} of a whole-process build "
-          f"(CPU: {m(shown_cpu) / m(warm_cpu):4.0%} of a warm build's)")
+    print(
+        f"  validated, re-rendered, linted, proofs on disk {m(shown):6.2f} s  "
+        f"= {m(shown) / warm_build:4.0%} of a warm build, {m(shown) / full:4.0%} of a whole-process build "
+        f"(CPU: {m(shown_cpu) / m(warm_cpu):4.0%} of a warm build's)"
+    )
     print(f"  then both kit PDFs, once edits pause          {m(pdfs):6.2f} s")
-    print(f"  both together                                 {m(total):6.2f} s  = {m(total) / warm_build:4.0%} of a warm build")
+    print(
+        f"  both together                                 {m(total):6.2f} s  = {m(total) / warm_build:4.0%} of a warm build"
+    )
     print(f"single-card proof, 300 dpi, warm in-process    {m(in_process_card):6.2f} s")
     print(f"single-card proof, 300 dpi, whole process      {card:6.2f} s")
     print(f"whole-kit proof, 21 faces + contact sheet, 300 dpi, whole process (median of 3)  {kit:6.2f} s")

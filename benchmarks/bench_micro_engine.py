@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from generator import pipeline
-from generator.games.micro_engine.bots import HeuristicBot, RandomBot
+from generator.games.micro_engine.bots import HeuristicBot
 from generator.games.micro_engine.game import MicroEngineGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +57,12 @@ def main() -> None:
         unchecked = [random_games(game, args.games, False) for _ in range(args.repeats)]
         checked = [random_games(game, args.games, True) for _ in range(args.repeats)]
         heur = bot_games(game, max(20, args.games // 4))
-        print(f"{players} players: random {statistics.median(g for g, _ in unchecked):.0f} games/s "
-              f"({statistics.median(s for _, s in unchecked):.0f} decisions/s) via the runner path; "
-              f"{statistics.median(g for g, _ in checked):.0f} games/s with apply_action's legality check; "
-              f"heuristic bots {heur:.0f} games/s")
+        print(
+            f"{players} players: random {statistics.median(g for g, _ in unchecked):.0f} games/s "
+            f"({statistics.median(s for _, s in unchecked):.0f} decisions/s) via the runner path; "
+            f"{statistics.median(g for g, _ in checked):.0f} games/s with apply_action's legality check; "
+            f"heuristic bots {heur:.0f} games/s"
+        )
 
 
 if __name__ == "__main__":

@@ -57,25 +57,45 @@ class Studio:
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
 
     @classmethod
-    def for_game(cls, loaded: pipeline.LoadedGame, report: Report, missing_art: str | None = None,
-                 cache: dict[str, Rendered] | None = None) -> "Studio":
+    def for_game(
+        cls,
+        loaded: pipeline.LoadedGame,
+        report: Report,
+        missing_art: str | None = None,
+        cache: dict[str, Rendered] | None = None,
+    ) -> Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
         folders = loaded.dir.layout_dirs()
         root = loaded.dir.root
         fonts_dir = root / "fonts"
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
-            [f / "icons.yaml" for f in folders])
+            [f / "icons.yaml" for f in folders]
+        )
         desk = ArtDesk(loaded.dir, missing_art or art_policy(loaded.dir))
-        return cls(root, Templates(folders, root), load_fonts(fonts_dir, root), load_icons(folders, report),
-                   report, desk, inputs, {} if cache is None else cache)
+        return cls(
+            root,
+            Templates(folders, root),
+            load_fonts(fonts_dir, root),
+            load_icons(folders, report),
+            report,
+            desk,
+            inputs,
+            {} if cache is None else cache,
+        )
 
     def key(self, face: Face, width: float, height: float, extra: dict | None, safe: float | None) -> str:
         """Return the digest of what a render reads, art files aside (they are checked after)."""
-        return text_digest(self.inputs, self.art.policy, self.templates.digest(face.template), face.identity[1],
-                           json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str))
+        return text_digest(
+            self.inputs,
+            self.art.policy,
+            self.templates.digest(face.template),
+            face.identity[1],
+            json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str),
+        )
 
-    def render(self, face: Face, width: float, height: float, extra: dict | None = None,
-               safe: float | None = lint.SAFE) -> Prepared | None:
+    def render(
+        self, face: Face, width: float, height: float, extra: dict | None = None, safe: float | None = lint.SAFE
+    ) -> Prepared | None:
         """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
         key = self.key(face, width, height, extra, safe)
         self.touched.add(key)
@@ -99,8 +119,9 @@ class Studio:
                     for element, code, message in lint.check(doc, self.icons, safe):
                         self._problem(report, face, element, code, message)
                 for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
-                    placed, dep = self.art.place(element, report, f"{face.key}: {element.name}: ",
-                                                 self._locate(face, element))
+                    placed, dep = self.art.place(
+                        element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
+                    )
                     result.images[id(element)] = placed
                     if dep:
                         deps.append(dep)
@@ -148,8 +169,11 @@ def make_kit(loaded: pipeline.LoadedGame, players: int | None, report: Report) -
     count = players if players is not None else model.default_players
     if count not in model.players:
         supported = ", ".join(map(str, model.players))
-        report.error("B001", f"{loaded.dir.id} supports {supported} players, not {count}",
-                     hint=f"use --players with one of {supported}")
+        report.error(
+            "B001",
+            f"{loaded.dir.id} supports {supported} players, not {count}",
+            hint=f"use --players with one of {supported}",
+        )
         raise CardpressError(report)
     return loaded.ruleset.kit(model, count, loaded.dir.id)
 
@@ -164,8 +188,13 @@ def render_cards(studio: Studio, cards) -> dict[str, Prepared | None]:
     return faces
 
 
-def prepare_kit(loaded: pipeline.LoadedGame, players: int | None, report: Report, missing_art: str | None = None,
-                cache: dict[str, Rendered] | None = None) -> tuple[Kit, Studio, dict]:
+def prepare_kit(
+    loaded: pipeline.LoadedGame,
+    players: int | None,
+    report: Report,
+    missing_art: str | None = None,
+    cache: dict[str, Rendered] | None = None,
+) -> tuple[Kit, Studio, dict]:
     """Make the kit for a player count and render every card face once; problems go to `report`."""
     kit = make_kit(loaded, players, report)
     studio = Studio.for_game(loaded, report, missing_art, cache)
@@ -180,8 +209,11 @@ def render_pages(kit: Kit, studio: Studio, paper: str = "a4", pages=None) -> dic
     from .render.kitpdf import component_pages
 
     wanted = None if pages is None else {p.face.key for p in pages}
-    return {page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
-            for page, size, extra in component_pages(kit, paper) if wanted is None or page.face.key in wanted}
+    return {
+        page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
+        for page, size, extra in component_pages(kit, paper)
+        if wanted is None or page.face.key in wanted
+    }
 
 
 def page_safe(face: Face) -> float | None:
@@ -197,9 +229,11 @@ def check_backs(kit: Kit, report: Report) -> None:
     for deck, variants in backs.items():
         if len(variants) > 1:
             groups = sorted(variants.values(), key=len)
-            report.error("B002", f"deck '{deck}' has {len(variants)} different backs; "
-                                 f"{', '.join(groups[0])} differ from the rest",
-                         hint="every card of one shuffled deck must print the same back")
+            report.error(
+                "B002",
+                f"deck '{deck}' has {len(variants)} different backs; {', '.join(groups[0])} differ from the rest",
+                hint="every card of one shuffled deck must print the same back",
+            )
 
 
 def render_pdfs(kit: Kit, studio: Studio, faces: dict, papers: list[str]) -> dict[str, bytes]:
@@ -212,8 +246,9 @@ def render_pdfs(kit: Kit, studio: Studio, faces: dict, papers: list[str]) -> dic
     return {paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons) for paper in papers}
 
 
-def lint_kit(loaded: pipeline.LoadedGame, report: Report, players: int | None = None,
-             missing_art: str | None = None) -> None:
+def lint_kit(
+    loaded: pipeline.LoadedGame, report: Report, players: int | None = None, missing_art: str | None = None
+) -> None:
     """Run the layout lint a build would run (every face, every page, both papers), drawing nothing."""
     if not hasattr(loaded.ruleset, "kit"):
         return  # a ruleset without a print kit yet has nothing to lay out
@@ -229,8 +264,15 @@ def lint_kit(loaded: pipeline.LoadedGame, report: Report, players: int | None = 
             studio.render(face, size[0], size[1], extra, safe=page_safe(face))
 
 
-def build(root: Path, game_id: str | None, papers: list[str], players: int | None, out: Path,
-          missing_art: str | None = None, report: Report | None = None) -> list[Path]:
+def build(
+    root: Path,
+    game_id: str | None,
+    papers: list[str],
+    players: int | None,
+    out: Path,
+    missing_art: str | None = None,
+    report: Report | None = None,
+) -> list[Path]:
     """Validate and build every named game; write nothing unless all of them succeed.
 
     Warnings (and, on failure, errors) are collected in `report` when one is given.

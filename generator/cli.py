@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Optional
 
@@ -22,11 +22,12 @@ app = typer.Typer(
 )
 
 GameArg = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
-RootOpt = typer.Option(None, "--root", help="Project folder holding cards/ (default: found from here).",
-                       show_default=False)
+RootOpt = typer.Option(
+    None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
+)
 
 
-class MissingArt(str, Enum):
+class MissingArt(StrEnum):
     """What a missing art file is: quietly stood in for, a warning, or an error."""
 
     placeholder = "placeholder"
@@ -34,11 +35,10 @@ class MissingArt(str, Enum):
     error = "error"
 
 
-MissingArtOpt = typer.Option(None, "--missing-art", help="Override game.yaml's missing_art policy.",
-                             show_default=False)
+MissingArtOpt = typer.Option(None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False)
 
 
-class Paper(str, Enum):
+class Paper(StrEnum):
     """Paper sizes a kit can be printed on."""
 
     a4 = "a4"
@@ -65,8 +65,9 @@ def fail(report: Report) -> None:
 
 
 @app.command()
-def validate(game: Optional[str] = GameArg, root: Optional[Path] = RootOpt,
-             missing_art: Optional[MissingArt] = MissingArtOpt) -> None:
+def validate(
+    game: Optional[str] = GameArg, root: Optional[Path] = RootOpt, missing_art: Optional[MissingArt] = MissingArtOpt
+) -> None:
     """Check card files: schema, references, rules, layout and art. Exit 1 on any error."""
     from . import build as builder
     from . import pipeline
@@ -101,8 +102,15 @@ def build(
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
     report = Report()
-    written = builder.build(base, game, papers=papers, players=players, out=out_dir,
-                            missing_art=missing_art.value if missing_art else None, report=report)
+    written = builder.build(
+        base,
+        game,
+        papers=papers,
+        players=players,
+        out=out_dir,
+        missing_art=missing_art.value if missing_art else None,
+        report=report,
+    )
     echo_report(report)  # warnings: the kit was built, but something deserves a look
     for path in written:
         typer.echo(f"wrote {_shown(path)}")
@@ -127,8 +135,11 @@ def version_callback(value: bool) -> None:
 
 
 @app.callback()
-def _main(version: bool = typer.Option(False, "--version", callback=version_callback, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=version_callback, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """cardpress: print-and-play kits from YAML card data."""
 
 
@@ -153,8 +164,9 @@ def main() -> None:
         if isinstance(exc, ClickException):
             exc.show()
             sys.exit(exc.exit_code)
-        typer.echo("cardpress: internal error (this is a bug in cardpress, not in your files); please report it:",
-                   err=True)
+        typer.echo(
+            "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True
+        )
         traceback.print_exc()
         sys.exit(70)
     sys.exit(code if isinstance(code, int) else 0)

@@ -20,8 +20,9 @@ PdfOpt = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs on
 
 def proof(
     game: Optional[str] = GameArg,
-    card: Optional[List[str]] = typer.Option(None, "--card", help="Only this card (id, type such as feed-belt, "
-                                             "or glob); repeatable.", show_default=False),
+    card: Optional[List[str]] = typer.Option(
+        None, "--card", help="Only this card (id, type such as feed-belt, or glob); repeatable.", show_default=False
+    ),
     dpi: int = typer.Option(300, "--dpi", min=36, max=1200, help="Resolution of the proof images."),
     overlay: bool = OverlayOpt,
     out: Path = OutOpt,
@@ -36,19 +37,31 @@ def proof(
     total = Report()
     games = _games(base, game)
     if card and not game:
-        total.error("P002", "--card needs a game", hint=f"e.g. cardpress proof {games[0] if games else 'GAME'} "
-                                                        f"--card {card[0]}")
+        total.error(
+            "P002", "--card needs a game", hint=f"e.g. cardpress proof {games[0] if games else 'GAME'} --card {card[0]}"
+        )
         fail(total)
     for game_id in games:
-        session = Session(base, game_id, _out(out), dpi=dpi, overlay=overlay, players=players,
-                          missing_art=_policy(missing_art), pdfs=False, contact=not card)
+        session = Session(
+            base,
+            game_id,
+            _out(out),
+            dpi=dpi,
+            overlay=overlay,
+            players=players,
+            missing_art=_policy(missing_art),
+            pdfs=False,
+            contact=not card,
+        )
         outcome = session.rebuild(only=card or None)
         total.extend(outcome.report.items)
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
-            typer.echo(f"{game_id}: {len(outcome.entries)} proofs in {_shown(session.proofs.folder)}/ "
-                       f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
-                       f"{outcome.seconds['total']:.2f} s")
+            typer.echo(
+                f"{game_id}: {len(outcome.entries)} proofs in {_shown(session.proofs.folder)}/ "
+                f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
+                f"{outcome.seconds['total']:.2f} s"
+            )
     if not total.ok():
         fail(total)
     echo_report(total)
@@ -101,8 +114,11 @@ def serve(
         server = PreviewServer(sessions, port)
     except OSError as exc:
         report = Report()
-        report.error("P003", f"cannot listen on 127.0.0.1:{port}: {exc.strerror}",
-                     hint="choose another port with --port (0 picks a free one)")
+        report.error(
+            "P003",
+            f"cannot listen on 127.0.0.1:{port}: {exc.strerror}",
+            hint="choose another port with --port (0 picks a free one)",
+        )
         fail(report)
     server.start()  # the page shows progress from the very first build
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
@@ -118,8 +134,9 @@ def serve(
 
 def art(
     game: Optional[str] = GameArg,
-    make_missing: bool = typer.Option(False, "--make-missing", help="Write stand-in art for every missing file, "
-                                      "sized for its box."),
+    make_missing: bool = typer.Option(
+        False, "--make-missing", help="Write stand-in art for every missing file, sized for its box."
+    ),
     dpi: int = typer.Option(300, "--dpi", min=72, max=1200, help="Resolution of the stand-ins."),
     players: Optional[int] = PlayersOpt,
     root: Optional[Path] = RootOpt,
@@ -172,8 +189,20 @@ def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):
     from .iterate.session import Session
 
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
-    return [Session(base, gid, _out(out), dpi=dpi, overlay=overlay, papers=papers, players=players,
-                    missing_art=_policy(missing_art), pdfs=pdf) for gid in _games(base, game)]
+    return [
+        Session(
+            base,
+            gid,
+            _out(out),
+            dpi=dpi,
+            overlay=overlay,
+            papers=papers,
+            players=players,
+            missing_art=_policy(missing_art),
+            pdfs=pdf,
+        )
+        for gid in _games(base, game)
+    ]
 
 
 def _games(base: Path, game: str | None) -> list[str]:

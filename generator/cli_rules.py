@@ -13,8 +13,9 @@ import typer
 from .diagnostics import CardpressError, Report
 
 GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundry.", show_default=False)
-RootOpt = typer.Option(None, "--root", help="Project folder holding cards/ (default: found from here).",
-                       show_default=False)
+RootOpt = typer.Option(
+    None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
+)
 
 
 def _usage(code: str, message: str, hint: str | None = None) -> CardpressError:
@@ -31,8 +32,11 @@ def _load(game: str, root: Optional[Path], hook: str):
     loaded = pipeline.load(find_root(root), game)
     commands = getattr(loaded.ruleset, "rules_commands", None)
     if commands is None:
-        raise _usage("U005", f"the ruleset of '{game}' has no rules engine, so it cannot be explained, "
-                             "simulated or analysed", hint="`cardpress validate` still checks its card data")
+        raise _usage(
+            "U005",
+            f"the ruleset of '{game}' has no rules engine, so it cannot be explained, simulated or analysed",
+            hint="`cardpress validate` still checks its card data",
+        )
     found = getattr(commands(), hook, None)
     if found is None:
         raise _usage("U005", f"the rules engine of '{game}' does not offer this command")
@@ -41,10 +45,14 @@ def _load(game: str, root: Optional[Path], hook: str):
 
 def explain(
     game: str = GameArg,
-    row: List[str] = typer.Argument(..., help="Machine names in slots 1–4 (the Starter Feeder may be left out; "
-                                                "'-' leaves a slot empty).", show_default=False),
-    start: List[str] = typer.Option([], "--start", help="Stored resources at the start, e.g. --start feed=3 "
-                                                          "(default: the rules' starting amounts)."),
+    row: List[str] = typer.Argument(
+        ...,
+        help="Machine names in slots 1–4 (the Starter Feeder may be left out; '-' leaves a slot empty).",
+        show_default=False,
+    ),
+    start: List[str] = typer.Option(
+        [], "--start", help="Stored resources at the start, e.g. --start feed=3 (default: the rules' starting amounts)."
+    ),
     skip: List[int] = typer.Option([], "--skip", help="Slot to skip (repeatable); default: the best skips."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
     root: Optional[Path] = RootOpt,
@@ -59,18 +67,25 @@ def simulate(
     game: str = GameArg,
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games in the main line-up."),
-    bots: Optional[str] = typer.Option(None, "--bots", help="One bot for every seat, or one per seat, comma-"
-                                                            "separated, seat 1 first (default: the strong bot)."),
+    bots: Optional[str] = typer.Option(
+        None,
+        "--bots",
+        help="One bot for every seat, or one per seat, comma-separated, seat 1 first (default: the strong bot).",
+    ),
     seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same report."),
-    jobs: int = typer.Option(0, "--jobs", min=0, max=256, help="Worker processes (0: one per core); results do "
-                                                               "not depend on it."),
-    skill_games: Optional[int] = typer.Option(None, "--skill-games", min=0, help="Games of strong bot against "
-                                                                                  "random bots (default: --games)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder for report.md and report.json (default: "
-                                                          "output/<game>/simulation)."),
+    jobs: int = typer.Option(
+        0, "--jobs", min=0, max=256, help="Worker processes (0: one per core); results do not depend on it."
+    ),
+    skill_games: Optional[int] = typer.Option(
+        None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
+    ),
+    out: Optional[Path] = typer.Option(
+        None, "--out", help="Folder for report.md and report.json (default: output/<game>/simulation)."
+    ),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
-    variant: List[str] = typer.Option([], "--variant", help="Play a rulebook variant (repeatable), e.g. quick "
-                                                            "or travel for micro-engine."),
+    variant: List[str] = typer.Option(
+        [], "--variant", help="Play a rulebook variant (repeatable), e.g. quick or travel for micro-engine."
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (Markdown and JSON)."""
@@ -92,18 +107,22 @@ def simulate(
         return
     n = plugin.default_players if players is None else players
     if n not in plugin.players:
-        raise _usage("U002", f"{loaded.model.title} is not played by {n} players",
-                     hint=f"supported player counts: {', '.join(map(str, plugin.players))}")
+        raise _usage(
+            "U002",
+            f"{loaded.model.title} is not played by {n} players",
+            hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
+        )
     specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
     if len(specs) == 1:
         specs *= n
     if len(specs) != n:
-        raise _usage("U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, "
-                                                                                  "or one per seat")
+        raise _usage(
+            "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
+        )
     try:
         specs = [plugin.check_spec(s) for s in specs]
     except BotSpecError as exc:
-        raise _usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them")
+        raise _usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
     workers = jobs or min(os.cpu_count() or 1, 8)
     began = time.perf_counter()
     result = run(plugin, n, specs, games, seed, workers, skill_games)
@@ -111,22 +130,33 @@ def simulate(
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
     seats = result.document.sections[0].data["seats"]
-    typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {workers} "
-               f"process{'es' if workers > 1 else ''})")
-    typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %"
-                                                 for s in seats))
+    typer.echo(
+        f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {workers} "
+        f"process{'es' if workers > 1 else ''})"
+    )
+    typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")
 
 
 def analyze(
     game: str = GameArg,
-    turns: Optional[int] = typer.Option(None, "--turns", help="Turns per player to analyse (default: the game's "
-                                                              "laps or rounds)."),
-    quick: bool = typer.Option(False, "--quick", help="A faster analysis: Pocket Foundry skips the searches with "
-                                                      "one machine removed; Micro-Engine plays fewer games."),
-    jobs: int = typer.Option(0, "--jobs", min=0, max=256, help="Worker processes for the searches with one "
-                                                               "machine removed (0: one per core)."),
+    turns: Optional[int] = typer.Option(
+        None, "--turns", help="Turns per player to analyse (default: the game's laps or rounds)."
+    ),
+    quick: bool = typer.Option(
+        False,
+        "--quick",
+        help="A faster analysis: Pocket Foundry skips the searches with "
+        "one machine removed; Micro-Engine plays fewer games.",
+    ),
+    jobs: int = typer.Option(
+        0,
+        "--jobs",
+        min=0,
+        max=256,
+        help="Worker processes for the searches with one machine removed (0: one per core).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
     out: Optional[Path] = typer.Option(None, "--out", help="Also write analysis.md and analysis.json here."),
     root: Optional[Path] = RootOpt,

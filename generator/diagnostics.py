@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 
 @dataclass(frozen=True)
@@ -59,13 +59,15 @@ class Report:
         if diagnostic not in self.items:
             self.items.append(diagnostic)
 
-    def error(self, code: str, message: str, *, path: str = "", loc: Location | None = None,
-              hint: str | None = None) -> None:
+    def error(
+        self, code: str, message: str, *, path: str = "", loc: Location | None = None, hint: str | None = None
+    ) -> None:
         """Record an error."""
         self.add(Diagnostic("error", code, message, path, loc, hint))
 
-    def warning(self, code: str, message: str, *, path: str = "", loc: Location | None = None,
-                hint: str | None = None) -> None:
+    def warning(
+        self, code: str, message: str, *, path: str = "", loc: Location | None = None, hint: str | None = None
+    ) -> None:
         """Record a warning."""
         self.add(Diagnostic("warning", code, message, path, loc, hint))
 

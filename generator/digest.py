@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 _MEMO: dict[str, tuple[tuple[int, int, int], str]] = {}
 

@@ -30,18 +30,22 @@ class Rect:
     def bottom(self) -> float:
         return self.y + self.h
 
-    def grow(self, left: float, top: float, right: float, bottom: float) -> "Rect":
+    def grow(self, left: float, top: float, right: float, bottom: float) -> Rect:
         """Return the rectangle pushed out by the given amounts on each side."""
         return Rect(self.x - left, self.y - top, self.w + left + right, self.h + top + bottom)
 
-    def mirrored(self, page_width: float) -> "Rect":
+    def mirrored(self, page_width: float) -> Rect:
         """Return the rectangle mirrored about the page's vertical centre line."""
         return Rect(page_width - self.x - self.w, self.y, self.w, self.h)
 
-    def contains(self, other: "Rect", tolerance: float = 1e-6) -> bool:
+    def contains(self, other: Rect, tolerance: float = 1e-6) -> bool:
         """Return True if `other` lies entirely inside this rectangle."""
-        return (other.x >= self.x - tolerance and other.y >= self.y - tolerance
-                and other.right <= self.right + tolerance and other.bottom <= self.bottom + tolerance)
+        return (
+            other.x >= self.x - tolerance
+            and other.y >= self.y - tolerance
+            and other.right <= self.right + tolerance
+            and other.bottom <= self.bottom + tolerance
+        )
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ class Mark:
         dy = max(rect.y - hi_y, lo_y - rect.bottom, 0.0)
         return (dx * dx + dy * dy) ** 0.5
 
-    def mirrored(self, page_width: float) -> "Mark":
+    def mirrored(self, page_width: float) -> Mark:
         """Return the mark mirrored about the page's vertical centre line."""
         return Mark(page_width - self.x1, self.y1, page_width - self.x2, self.y2)
 
@@ -114,6 +118,7 @@ class Sheet:
 
     def clip(self, row: int, col: int, occupied: set[tuple[int, int]], back: bool = False) -> Rect:
         """Return the area a card may paint: its trim, plus bleed on every side with no card next to it."""
+
         # Neighbours' edges match (same border or same back), so the tiny overlap never shows.
         def free(r: int, c: int) -> float:
             return self.bleed if (r, c) not in occupied else OVERLAP
@@ -125,8 +130,9 @@ class Sheet:
         return rect.grow(left, free(row - 1, col), right, free(row + 1, col))
 
 
-def card_sheet(paper: str, card: tuple[float, float] = (63.5, 88.9), rows: int = 3, cols: int = 3,
-               bleed: float = BLEED) -> Sheet:
+def card_sheet(
+    paper: str, card: tuple[float, float] = (63.5, 88.9), rows: int = 3, cols: int = 3, bleed: float = BLEED
+) -> Sheet:
     """Centre a rows × cols grid of cards (no gutter: neighbours share a cut) with marks in the margins."""
     _, width, height = PAPERS[paper]
     w, h = card

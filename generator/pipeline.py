@@ -30,8 +30,13 @@ def ruleset_of(game: GameDir, report: Report) -> ModuleType | None:
         report.extend(probe.items)
         return None
     if name not in games.RULESETS:
-        report.error("S005", f"unknown ruleset {name!r}", path="ruleset", loc=source.loc(("ruleset",)),
-                     hint=did_you_mean(str(name), games.RULESETS) or f"rulesets: {', '.join(games.RULESETS)}")
+        report.error(
+            "S005",
+            f"unknown ruleset {name!r}",
+            path="ruleset",
+            loc=source.loc(("ruleset",)),
+            hint=did_you_mean(str(name), games.RULESETS) or f"rulesets: {', '.join(games.RULESETS)}",
+        )
         return None
     game.ruleset = name
     return games.ruleset(name)

@@ -48,8 +48,13 @@ class GameDir:
         candidate = (self.folder / relative).resolve()
         base = self.folder.resolve()
         if os.path.isabs(relative) or base not in candidate.parents:
-            report.error("S010", f"path '{relative}' leaves the folder cards/{self.id}/", path=path, loc=where,
-                         hint="name files relative to the game folder, without '..'")
+            report.error(
+                "S010",
+                f"path '{relative}' leaves the folder cards/{self.id}/",
+                path=path,
+                loc=where,
+                hint="name files relative to the game folder, without '..'",
+            )
             return None
         return candidate
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import os
 import re
-from functools import lru_cache
+from collections.abc import Iterator
 from importlib import resources
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 import fastjsonschema
 import yaml
@@ -22,12 +23,17 @@ from .diagnostics import Report, did_you_mean
 from .yamlsrc import LOADER, Source, format_path
 
 _TYPE_NAMES = {
-    "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
-    "number": "a number", "boolean": "true or false", "null": "nothing",
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "nothing",
 }
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def _registry() -> Registry:
     """Load every schema in `generator/schemas/` so that they can `$ref` each other by `$id`."""
     folder = resources.files("generator").joinpath("schemas")
@@ -40,7 +46,7 @@ def _registry() -> Registry:
     return Registry().with_resources(found)
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def load_schema(name: str) -> Draft202012Validator:
     """Return a compiled validator for the schema whose `$id` is `cardpress:<name>`."""
     registry = _registry()
@@ -48,7 +54,7 @@ def load_schema(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=registry)
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def _fast(name: str):
     """Return a quick yes/no validator: the schema compiled to Python code, cached on disk."""
     registry = _registry()
@@ -71,11 +77,14 @@ def _fast(name: str):
     return namespace[entry]
 
 
-@lru_cache(maxsize=None)
+@functools.cache
 def _schema_texts() -> tuple[str, ...]:
     folder = resources.files("generator").joinpath("schemas")
-    return tuple(e.read_text(encoding="utf-8") for e in sorted(folder.iterdir(), key=lambda e: e.name)
-                 if e.name.endswith(".yaml"))
+    return tuple(
+        e.read_text(encoding="utf-8")
+        for e in sorted(folder.iterdir(), key=lambda e: e.name)
+        if e.name.endswith(".yaml")
+    )
 
 
 def conforms(schema: str, data: Any) -> bool:
@@ -104,8 +113,13 @@ def check(source: Source, schema: str, report: Report, code_prefix: str = "S") -
         if (f.code == "002" and (f.path, f.about) in misspelt) or (f.code, f.path, f.message) in seen:
             continue
         seen.add((f.code, f.path, f.message))
-        report.error(f"{code_prefix}{f.code}", f.message, path=format_path(f.path), loc=source.loc(f.path, key=f.on_key),
-                     hint=f.hint)
+        report.error(
+            f"{code_prefix}{f.code}",
+            f.message,
+            path=format_path(f.path),
+            loc=source.loc(f.path, key=f.on_key),
+            hint=f.hint,
+        )
     return not seen
 
 
@@ -174,7 +188,11 @@ def _explain(error: ValidationError) -> Iterator[Finding]:
             if key in known or any(re.search(p, str(key)) for p in patterns):
                 continue
             close = difflib.get_close_matches(str(key), sorted(known), n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else (f"allowed keys: {', '.join(sorted(known))}" if known else None)
+            hint = (
+                f"did you mean '{close[0]}'?"
+                if close
+                else (f"allowed keys: {', '.join(sorted(known))}" if known else None)
+            )
             yield Finding("003", path + (key,), f"unknown key '{key}'", hint, True, close[0] if close else None)
     elif kind == "enum":
         hint = did_you_mean(value, limit) if isinstance(value, str) else None

@@ -24,4 +24,3 @@ def to_mm(value: float | int | str, default_unit: str = "mm") -> float:
 def to_pt(value: float | int | str) -> float:
     """Return a font size in points; bare numbers are already points."""
     return to_mm(value, default_unit="pt") * PT_PER_MM
-

@@ -96,8 +96,7 @@ def load_file(path: Path, display: str, report: Report) -> Source:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        report.error("Y001", f"file is not UTF-8 text ({exc.reason} at byte {exc.start})",
-                     loc=Location(display, 1, 1))
+        report.error("Y001", f"file is not UTF-8 text ({exc.reason} at byte {exc.start})", loc=Location(display, 1, 1))
         return Source(display, "")
     return load_text(text, display, report)
 
@@ -117,15 +116,21 @@ class _Builder:
         if self.count > MAX_NODES:
             if not self.too_big:
                 self.too_big = True
-                self.report.error("Y003", f"document expands to more than {MAX_NODES} values",
-                                  loc=self.source.location(node.start_mark.line, node.start_mark.column),
-                                  hint="anchors and aliases may not be used to blow up the size of a file")
+                self.report.error(
+                    "Y003",
+                    f"document expands to more than {MAX_NODES} values",
+                    loc=self.source.location(node.start_mark.line, node.start_mark.column),
+                    hint="anchors and aliases may not be used to blow up the size of a file",
+                )
             return None
         self.source.values.setdefault(path, (node.start_mark.line, node.start_mark.column))
         if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_TAGS:
-            self.report.error("Y001", f"unsupported YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')}",
-                              loc=self.source.location(node.start_mark.line, node.start_mark.column),
-                              hint="card files hold plain mappings, lists and values")
+            self.report.error(
+                "Y001",
+                f"unsupported YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')}",
+                loc=self.source.location(node.start_mark.line, node.start_mark.column),
+                hint="card files hold plain mappings, lists and values",
+            )
             return None
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
@@ -135,8 +140,9 @@ class _Builder:
             return self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             mark = exc.problem_mark or node.start_mark
-            self.report.error("Y001", f"YAML value error: {exc.problem}",
-                              loc=self.source.location(mark.line, mark.column))
+            self.report.error(
+                "Y001", f"YAML value error: {exc.problem}", loc=self.source.location(mark.line, mark.column)
+            )
             return None
 
     def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict:
@@ -144,19 +150,27 @@ class _Builder:
             self.loader.flatten_mapping(node)  # resolve `<<: *anchor` merge keys
         except yaml.constructor.ConstructorError as exc:
             mark = exc.problem_mark or node.start_mark
-            self.report.error("Y001", f"YAML merge error: {exc.problem}",
-                              loc=self.source.location(mark.line, mark.column))
+            self.report.error(
+                "Y001", f"YAML merge error: {exc.problem}", loc=self.source.location(mark.line, mark.column)
+            )
         out: dict = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                self.report.error("Y001", "mapping keys must be plain scalars",
-                                  loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column))
+                self.report.error(
+                    "Y001",
+                    "mapping keys must be plain scalars",
+                    loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
+                )
                 continue
             key = self.loader.construct_object(key_node)
             if key in out:
-                self.report.error("Y002", f"duplicate key '{key}'", path=format_path(path + (key,)),
-                                  loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
-                                  hint="YAML keeps only the last value; remove or rename one of them")
+                self.report.error(
+                    "Y002",
+                    f"duplicate key '{key}'",
+                    path=format_path(path + (key,)),
+                    loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
+                    hint="YAML keeps only the last value; remove or rename one of them",
+                )
             self.source.keys[path + (key,)] = (key_node.start_mark.line, key_node.start_mark.column)
             self.source.values[path + (key,)] = (value_node.start_mark.line, value_node.start_mark.column)
             out[key] = self.build(value_node, path + (key,))

@@ -58,8 +58,9 @@ def project(tmp_path: Path) -> Path:
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """Run `cardpress ARGS` in a fresh interpreter, exactly as a user would."""
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="session")

@@ -19,8 +19,13 @@ def model() -> MicroEngine:
     return pipeline.load(ROOT, "micro-engine").model
 
 
-def position(players: list[dict], patents=("power-grid", "steam-works", "clockwork"), row=(), deck_top=(),
-             game: MicroEngine | None = None) -> State:
+def position(
+    players: list[dict],
+    patents=("power-grid", "steam-works", "clockwork"),
+    row=(),
+    deck_top=(),
+    game: MicroEngine | None = None,
+) -> State:
     """Set up a position: each player dict has core, chain and hand (card ids); player 0 is to move."""
     players = [{"core": "assembly-line", "chain": [], "hand": [], **p} for p in players]
     setup = {"patents": list(patents), "row": list(row), "deck_top": list(deck_top), "players": players}

@@ -72,7 +72,11 @@ def fonts(reader: PdfReader) -> set[tuple[str, str]]:
                 kind = next((k for k in ("/FontFile2", "/FontFile3", "/FontFile") if k in descriptor), "none")
             found.add((str(font["/BaseFont"]), kind))
         for xobject in (resources.get("/XObject") or {}).values():
-            ref = xobject.indirect_reference.idnum if hasattr(xobject, "indirect_reference") and xobject.indirect_reference else id(xobject)
+            ref = (
+                xobject.indirect_reference.idnum
+                if hasattr(xobject, "indirect_reference") and xobject.indirect_reference
+                else id(xobject)
+            )
             obj = xobject.get_object()
             if ref in seen:
                 continue

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from generator import pipeline
@@ -14,7 +14,7 @@ from generator.sim.protocol import CHANCE
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def loaded():
     """The Pocket Foundry game loaded from this checkout (schema layer only)."""
     return pipeline.load(ROOT, "pocket-foundry")
@@ -35,8 +35,11 @@ def mid(name: str) -> int:
     return model().by_name(name).index
 
 
-def dealt(players: int = 2, market: tuple[str, ...] = ("Feed Belt", "Small Press", "Sort Scoop", "Ticket Stamp"),
-          game: Game | None = None) -> State:
+def dealt(
+    players: int = 2,
+    market: tuple[str, ...] = ("Feed Belt", "Small Press", "Sort Scoop", "Ticket Stamp"),
+    game: Game | None = None,
+) -> State:
     """Return a state right after setup, with the opening market dealt as named."""
     game = game or Game(model(), players)
     state = game.new_initial_state()

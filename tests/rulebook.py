@@ -13,8 +13,10 @@ def printable_materials() -> dict[str, list[str]]:
     text = RULEBOOK.read_text(encoding="utf-8")
     section = text.split("No card back may reveal the type of an undealt market card.\n", 1)[1]
     lines = [ln for ln in section.splitlines() if ln.strip()][:-1]  # the last line is the credits
-    headings = re.compile(r"^(.+ · copy \d|Starter Feeder · print one per player|Foundry mat · print one per player|"
-                          r"Foundry lap record|Starting-player marker)$")
+    headings = re.compile(
+        r"^(.+ · copy \d|Starter Feeder · print one per player|Foundry mat · print one per player|"
+        r"Foundry lap record|Starting-player marker)$"
+    )
     out: dict[str, list[str]] = {}
     current = None
     for line in lines:

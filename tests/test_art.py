@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from artkit import BOX_MM, image_bytes, lint, name_art, pixels
+from conftest import ROOT, run_cli
 from PIL import Image
 from pypdf import PdfReader
 
-from artkit import BOX_MM, image_bytes, lint, name_art, pixels
-from conftest import ROOT, run_cli
 from generator.art import files, fit, placeholder
 from generator.art.place import PRINT_DPI
 from generator.build import build
@@ -97,8 +97,17 @@ def test_a_truncated_image_is_refused(tmp_path):
 def test_shipped_kit_carries_art_for_every_card_and_is_lint_clean():
     report = lint(ROOT, pages=True)
     assert report.items == [], report.render()
-    for name in ("feed-belt", "small-press", "sort-scoop", "ticket-stamp", "twin-press", "polishing-wheel",
-                 "packing-line", "return-chute", "starter-feeder"):
+    for name in (
+        "feed-belt",
+        "small-press",
+        "sort-scoop",
+        "ticket-stamp",
+        "twin-press",
+        "polishing-wheel",
+        "packing-line",
+        "return-chute",
+        "starter-feeder",
+    ):
         art = files.open_art(ART / f"{name}.png")
         assert art.size[0] / (BOX_MM[0] / 25.4) >= PRINT_DPI and art.size[1] / (BOX_MM[1] / 25.4) >= PRINT_DPI
         assert art.bytes < 40_000  # modest: flat colours compress well
@@ -111,7 +120,8 @@ def test_a_150_dpi_image_is_a_located_warning(project):
     assert first.headline() == (
         "cards/pocket-foundry/machines.yaml:13:10: warning[A002] machines[0].art: feed-belt-1/front: art: "
         "cards/pocket-foundry/art/low.png prints at 150 dpi, below 300: 316 × 159 px drawn 53.7 × 27.0 mm "
-        "(box 53.5 × 27.0 mm); it will look soft")
+        "(box 53.5 × 27.0 mm); it will look soft"
+    )
     assert first.hint == "supply at least 632 × 319 px (the box at 300 dpi)"
     assert second.message.startswith("feed-belt-2/front: art: ") and second.code == "A002"
 
@@ -140,7 +150,8 @@ def test_missing_art_follows_the_policy(project, policy, expected):
     assert [(d.severity, d.code) for d in items] == [(expected, "A001")] * 2  # both copies of the card
     assert items[0].headline() == (
         f"cards/pocket-foundry/machines.yaml:22:9: {expected}[A001] machines[2]: sort-scoop-1/front: art: "
-        "cards/pocket-foundry/art/sort-scoop.png does not exist; drew a placeholder")
+        "cards/pocket-foundry/art/sort-scoop.png does not exist; drew a placeholder"
+    )
 
 
 def test_missing_art_policy_comes_from_game_yaml(project):
@@ -156,8 +167,17 @@ def test_missing_art_under_error_fails_the_build_and_keeps_output(project):
     out = project / "output" / "pocket-foundry"
     out.mkdir(parents=True)
     (out / "pocket-foundry-a4.pdf").write_bytes(b"last good")
-    result = run_cli("build", "pocket-foundry", "--root", str(project), "--out", str(project / "output"),
-                     "--missing-art", "error", cwd=project)
+    result = run_cli(
+        "build",
+        "pocket-foundry",
+        "--root",
+        str(project),
+        "--out",
+        str(project / "output"),
+        "--missing-art",
+        "error",
+        cwd=project,
+    )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "error[A001] machines[2]: sort-scoop-1/front: art:" in result.stderr
     assert (out / "pocket-foundry-a4.pdf").read_bytes() == b"last good"
@@ -166,8 +186,10 @@ def test_missing_art_under_error_fails_the_build_and_keeps_output(project):
 def test_art_paths_stay_inside_the_game_folder(project):
     name_art(project, "../../fonts/Lato-Regular.ttf")
     (problem,) = lint(project).errors
-    assert problem.headline() == ("cards/pocket-foundry/machines.yaml:13:10: error[S010] machines[0].art: "
-                                  "path '../../fonts/Lato-Regular.ttf' leaves the folder cards/pocket-foundry/")
+    assert problem.headline() == (
+        "cards/pocket-foundry/machines.yaml:13:10: error[S010] machines[0].art: "
+        "path '../../fonts/Lato-Regular.ttf' leaves the folder cards/pocket-foundry/"
+    )
 
 
 def test_an_unreadable_image_is_an_error(project):
@@ -243,14 +265,18 @@ def test_a_camera_jpeg_is_placed_upright_without_re_encoding(project, tmp_path):
 
 def test_stand_ins_are_deterministic_and_use_the_card_glyph():
     props = {"x": 5, "y": 18, "w": 53.5, "h": 27, "glyph": "feed-belt", "colour": "#c8741c"}
-    first, again = placeholder.elements(Element("image", props, "e")), placeholder.elements(Element("image", props, "e"))
+    first, again = (
+        placeholder.elements(Element("image", props, "e")),
+        placeholder.elements(Element("image", props, "e")),
+    )
     assert first == again
     assert any(e.kind == "pattern" and e.props["icon"] == "feed-belt" for e in first)
     assert any(e.kind == "icon" and e.props["name"] == "feed-belt" for e in first)
 
 
 def test_stand_in_art_files_are_deterministic_and_print_ready():
-    from generator import build as builder, pipeline
+    from generator import build as builder
+    from generator import pipeline
     from generator.art.make import stand_in_png
     from generator.diagnostics import Report
 
@@ -267,8 +293,10 @@ def test_art_make_missing_writes_stand_ins_that_pass_lint(project):
         (project / f"cards/pocket-foundry/art/{name}.png").unlink()
     result = run_cli("art", "pocket-foundry", "--make-missing", "--root", str(project), cwd=project)
     assert result.returncode == 0, result.stderr
-    assert sorted(result.stdout.splitlines()) == ["wrote cards/pocket-foundry/art/packing-line.png",
-                                                  "wrote cards/pocket-foundry/art/starter-feeder.png"]
+    assert sorted(result.stdout.splitlines()) == [
+        "wrote cards/pocket-foundry/art/packing-line.png",
+        "wrote cards/pocket-foundry/art/starter-feeder.png",
+    ]
     assert lint(project).items == []
 
 

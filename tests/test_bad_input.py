@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 CASES = {
     "yaml-syntax": (
-        "machines.yaml", "run: {gain: {feed: 3}}", "run: {gain: {feed: 3}",
+        "machines.yaml",
+        "run: {gain: {feed: 3}}",
+        "run: {gain: {feed: 3}",
         "cards/pocket-foundry/machines.yaml:11:5: error[Y001] YAML syntax error: did not find expected ',' or '}'\n"
         "    |\n"
         ' 11 |     colour: "#c8741c"\n'
@@ -18,7 +19,9 @@ CASES = {
         "  = hint: the flow mapping that starts at line 10, column 10 is not closed properly\n",
     ),
     "wrong-type": (
-        "machines.yaml", "copies: 2", "copies: two",
+        "machines.yaml",
+        "copies: 2",
+        "copies: two",
         "cards/pocket-foundry/machines.yaml:8:13: error[S001] machines[0].copies: expected a whole number, "
         "got string 'two'\n"
         "   |\n"
@@ -26,7 +29,9 @@ CASES = {
         "   |             ^\n",
     ),
     "unknown-key": (
-        "machines.yaml", 'colour: "#c8741c"', 'color: "#c8741c"',
+        "machines.yaml",
+        'colour: "#c8741c"',
+        'color: "#c8741c"',
         "cards/pocket-foundry/machines.yaml:11:5: error[S003] machines[0].color: unknown key 'color'\n"
         "    |\n"
         ' 11 |     color: "#c8741c"\n'
@@ -34,7 +39,9 @@ CASES = {
         "  = hint: did you mean 'colour'?\n",
     ),
     "unknown-machine": (
-        "game.yaml", "starter: starter-feeder", "starter: starter-fedder",
+        "game.yaml",
+        "starter: starter-feeder",
+        "starter: starter-fedder",
         "cards/pocket-foundry/game.yaml:20:12: error[S005] rules.starter: unknown machine 'starter-fedder'\n"
         "    |\n"
         " 20 |   starter: starter-fedder\n"
@@ -42,14 +49,18 @@ CASES = {
         "  = hint: did you mean 'starter-feeder'?\n",
     ),
     "negative-cost": (
-        "machines.yaml", "build_cost: {feed: 2}", "build_cost: {feed: -2}",
+        "machines.yaml",
+        "build_cost: {feed: 2}",
+        "build_cost: {feed: -2}",
         "cards/pocket-foundry/machines.yaml:9:24: error[S004] machines[0].build_cost.feed: must be ≥ 1, got -2\n"
         "   |\n"
         " 9 |     build_cost: {feed: -2}\n"
         "   |                        ^\n",
     ),
     "unknown-resource": (
-        "machines.yaml", "run: {pay: {feed: 2}, gain: {parts: 1}}", "run: {pay: {fed: 2}, gain: {parts: 1}}",
+        "machines.yaml",
+        "run: {pay: {feed: 2}, gain: {parts: 1}}",
+        "run: {pay: {fed: 2}, gain: {parts: 1}}",
         "cards/pocket-foundry/machines.yaml:18:17: error[S005] machines[1].run.pay.fed: unknown resource 'fed'\n"
         "    |\n"
         " 18 |     run: {pay: {fed: 2}, gain: {parts: 1}}\n"
@@ -111,16 +122,19 @@ def test_every_problem_is_reported_at_once(project):
 def test_unknown_game_names_the_games_there(project):
     result = run_cli("build", "pocket-foudnry", "--root", str(project), cwd=project)
     assert result.returncode == 1
-    assert result.stderr == ("error[G001] no game 'pocket-foudnry' in " + str(project / "cards") + "\n"
-                             "  = hint: did you mean 'pocket-foundry'?\n\n1 error, 0 warnings\n")
+    assert result.stderr == (
+        "error[G001] no game 'pocket-foudnry' in " + str(project / "cards") + "\n"
+        "  = hint: did you mean 'pocket-foundry'?\n\n1 error, 0 warnings\n"
+    )
 
 
 def test_missing_file_is_reported(project):
     (project / "cards" / "pocket-foundry" / "components.yaml").unlink()
     result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
     assert result.returncode == 1
-    assert result.stderr.startswith("cards/pocket-foundry/components.yaml:1:1: error[Y004] file not found: "
-                                    "cards/pocket-foundry/components.yaml\n")
+    assert result.stderr.startswith(
+        "cards/pocket-foundry/components.yaml:1:1: error[Y004] file not found: cards/pocket-foundry/components.yaml\n"
+    )
 
 
 def test_valid_game_validates(project):

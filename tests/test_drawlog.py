@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ROOT, check_golden
+
 from generator import build, pipeline
 from generator.diagnostics import Report
 from generator.render.draw import draw
@@ -20,8 +20,7 @@ def prepared():
     return studio, faces
 
 
-@pytest.mark.parametrize("face", ["feed-belt-1/front", "return-chute-2/front", "starter-feeder/front",
-                                  "market-back"])
+@pytest.mark.parametrize("face", ["feed-belt-1/front", "return-chute-2/front", "starter-feeder/front", "market-back"])
 def test_face_drawing_log(prepared, face, update_goldens):
     studio, faces = prepared
     painter = RecordingPainter()

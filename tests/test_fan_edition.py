@@ -5,31 +5,47 @@ from __future__ import annotations
 import shutil
 
 import pdfplumber
-
 from conftest import run_cli
-from pypdf import PdfReader
-
 from pdfinspect import placements, text_in
+from pypdf import PdfReader
 
 
 def test_copied_game_with_changes_builds_its_own_kit(project):
     edition = project / "cards" / "pocket-foundry-deluxe"
     shutil.copytree(project / "cards" / "pocket-foundry", edition)
     game = edition / "game.yaml"
-    game.write_text(game.read_text().replace("title: Pocket Foundry", "title: Pocket Foundry Deluxe")
-                    .replace("edition: First edition, October 2026", "edition: Fan edition by Ada, 2026"))
+    game.write_text(
+        game.read_text()
+        .replace("title: Pocket Foundry", "title: Pocket Foundry Deluxe")
+        .replace("edition: First edition, October 2026", "edition: Fan edition by Ada, 2026")
+    )
     machines = edition / "machines.yaml"
-    machines.write_text(machines.read_text().replace("build_cost: {parts: 2}", "build_cost: {parts: 3}")
-                        .replace("name: Packing Line", "name: Crate Line"))
+    machines.write_text(
+        machines.read_text()
+        .replace("build_cost: {parts: 2}", "build_cost: {parts: 3}")
+        .replace("name: Packing Line", "name: Crate Line")
+    )
     (edition / "layouts").mkdir()
     (edition / "layouts" / "market-back.yaml.j2").write_text(
         '{% import "macros.j2" as m %}\nbleed: 3\nelements:\n'
         '- {{ m.rect(-3, -3, face.w + 6, face.h + 6, fill="#114477", bleed=true) }}\n'
         '- {{ m.text(6, 40, face.w - 12, 10, "DELUXE", font="display", size=20, colour="#ffffff", '
-        'align="center", plain=true) }}\n')
+        'align="center", plain=true) }}\n'
+    )
 
-    result = run_cli("build", "pocket-foundry-deluxe", "--paper", "a4", "--players", "2", "--root", str(project),
-                     "--out", str(project / "output"), cwd=project)
+    result = run_cli(
+        "build",
+        "pocket-foundry-deluxe",
+        "--paper",
+        "a4",
+        "--players",
+        "2",
+        "--root",
+        str(project),
+        "--out",
+        str(project / "output"),
+        cwd=project,
+    )
     assert result.returncode == 0, result.stderr
     path = project / "output" / "pocket-foundry-deluxe" / "pocket-foundry-deluxe-a4.pdf"
     with pdfplumber.open(path) as pdf:

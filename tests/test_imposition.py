@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.imposition import (MARK_MIN_START, OVERLAP, PAPERS, PRINTER_MARGIN, Rect, card_sheet, paginate)
+from generator.imposition import MARK_MIN_START, OVERLAP, PAPERS, PRINTER_MARGIN, Rect, card_sheet, paginate
 
 SHEETS = [card_sheet(p) for p in PAPERS]
 
@@ -24,11 +24,13 @@ def test_cards_tile_the_block_without_gaps(sheet):
 @pytest.mark.parametrize("sheet", SHEETS, ids=[s.paper for s in SHEETS])
 def test_marks_are_outside_every_card_and_printable(sheet):
     assert len(sheet.marks(9)) == 16
-    printable = Rect(PRINTER_MARGIN, PRINTER_MARGIN, sheet.width - 2 * PRINTER_MARGIN,
-                     sheet.height - 2 * PRINTER_MARGIN)
+    printable = Rect(
+        PRINTER_MARGIN, PRINTER_MARGIN, sheet.width - 2 * PRINTER_MARGIN, sheet.height - 2 * PRINTER_MARGIN
+    )
     for mark in sheet.marks(9):
-        assert printable.contains(Rect(min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1),
-                                       abs(mark.y2 - mark.y1)))
+        assert printable.contains(
+            Rect(min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1), abs(mark.y2 - mark.y1))
+        )
         for r in range(3):
             for c in range(3):
                 assert mark.distance_to(sheet.slot(r, c)) >= MARK_MIN_START - 1e-9
@@ -45,8 +47,9 @@ def test_letter_marks_reach_into_the_bleed_only_where_the_margin_is_tight():
 
 
 @settings(max_examples=200, derandomize=True)
-@given(paper=st.sampled_from(sorted(PAPERS)), occupied=st.sets(st.tuples(st.integers(0, 2), st.integers(0, 2)),
-                                                               min_size=1))
+@given(
+    paper=st.sampled_from(sorted(PAPERS)), occupied=st.sets(st.tuples(st.integers(0, 2), st.integers(0, 2)), min_size=1)
+)
 def test_clips_cover_the_card_and_bleed_only_into_free_space(paper, occupied):
     sheet = card_sheet(paper)
     for back in (False, True):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pdfplumber
 import pytest
+from conftest import ROOT, check_golden, run_cli
+from pdfinspect import MM, fonts, normalize, placements
 from pypdf import PdfReader
 
-from conftest import ROOT, check_golden, run_cli
 from generator.build import build
-from pdfinspect import MM, fonts, normalize, placements
 
 CARD_W, CARD_H = 63.5, 88.9
 PAPER_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
@@ -74,14 +74,17 @@ def test_crop_marks_stay_outside_every_card(kit_pdfs, paper, reader):
     w_mm, h_mm = (v / MM for v in PAPER_PT[paper])
     with pdfplumber.open(kit_pdfs[paper]) as pdf:
         for index in CARD_PAGES:
-            marks = [ln for ln in pdf.pages[index].lines
-                     if abs(ln["linewidth"] - 0.2 * MM) < 0.01 and tuple(ln["stroking_color"] or ()) == (0, 0, 0)]
+            marks = [
+                ln
+                for ln in pdf.pages[index].lines
+                if abs(ln["linewidth"] - 0.2 * MM) < 0.01 and tuple(ln["stroking_color"] or ()) == (0, 0, 0)
+            ]
             rows, cols = -(-CARD_PAGES[index] // 3), min(CARD_PAGES[index], 3)
             assert len(marks) == 2 * (rows + 1) + 2 * (cols + 1)  # both ends of every cut line
             cards = [(p.x, p.bottom - CARD_H, p.x + CARD_W, p.bottom) for p in placements(reader, index)]
             for mark in marks:
                 x0, top, x1, bottom = (mark[k] / MM for k in ("x0", "top", "x1", "bottom"))
-                assert 4.0 - 0.01 <= min(x0, top) and max(x1, bottom) <= max(w_mm, h_mm)
+                assert min(x0, top) >= 4.0 - 0.01 and max(x1, bottom) <= max(w_mm, h_mm)
                 assert x1 <= w_mm - 4.0 + 0.01 and bottom <= h_mm - 4.0 + 0.01
                 for cx0, ctop, cx1, cbottom in cards:
                     gap = max(cx0 - x1, x0 - cx1, ctop - bottom, top - cbottom)
@@ -150,5 +153,6 @@ def test_unsupported_player_count_is_refused(tmp_path):
     assert result.returncode == 1
     assert result.stderr == (
         "error[B001] pocket-foundry supports 2, 3, 4, 6 players, not 5\n"
-        "  = hint: use --players with one of 2, 3, 4, 6\n\n1 error, 0 warnings\n")
+        "  = hint: use --players with one of 2, 3, 4, 6\n\n1 error, 0 warnings\n"
+    )
     assert not (tmp_path / "out").exists()

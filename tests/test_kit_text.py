@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pdfplumber
 import pytest
-from pypdf import PdfReader
-
 from pdfinspect import placements, text_in
+from pypdf import PdfReader
 from rulebook import printable_materials
 
 CARD = (63.5, 88.9)
@@ -41,8 +40,10 @@ def test_each_market_card_prints_exactly_its_rulebook_text(kit):
 def test_each_starter_feeder_prints_its_two_lines(kit):
     _, pdf, reader = kit
     lines = MATERIALS["Starter Feeder · print one per player"]
-    assert lines == ["STARTER ONLY: begins in slot 1; cannot be replaced or bought.",
-                     "RUN: Gain 2 FEED, then discard down to the six-FEED cap."]
+    assert lines == [
+        "STARTER ONLY: begins in slot 1; cannot be replaced or bought.",
+        "RUN: Gain 2 FEED, then discard down to the six-FEED cap.",
+    ]
     starters = card_texts(pdf, reader, 6)  # page 7
     assert len(starters) == 6  # one per player at the default six players
     for text in starters:
@@ -60,9 +61,13 @@ def test_each_mat_prints_every_rulebook_item(kit, page):
 def test_mat_items_are_the_rulebook_items():
     assert MATERIALS["Foundry mat · print one per player"] == [
         "Player: __________",
-        "Slot 1: STARTER FEEDER", "Slot 2: __________", "Slot 3: __________", "Slot 4: __________",
+        "Slot 1: STARTER FEEDER",
+        "Slot 2: __________",
+        "Slot 3: __________",
+        "Slot 4: __________",
         "Resolve from slot 1 to slot 4. Leave enough table space below each label for a machine card.",
-        "FEED: 3 → __________________ (cap 6).", "PARTS: 0 → __________________ (cap 4).",
+        "FEED: 3 → __________________ (cap 6).",
+        "PARTS: 0 → __________________ (cap 4).",
         "POINTS: 0 → __________________",
         "Turn: BUILD one market card, or RUN your entire row. No free run after building.",
     ]
@@ -87,10 +92,13 @@ def test_cover_says_how_to_print(kit):
     assert "Print double-sided, flipped on the long edge" in text
     for label in ("100 mm", "4 in", "50 × 50 mm", "63.5 × 88.9 mm", "(2.5 × 3.5 in)"):
         assert label in text
-    for row in ("Pages 1–2 This sheet", "Pages 3–6 Market cards · 16 cards on 2 sheets",
-                "Pages 7–8 Starter Feeders (one per player) · 6 cards on 1 sheet",
-                "Pages 9–20 Foundry mat × 6 · one per player, single-sided",
-                "Pages 21–22 Foundry lap record and starting-player marker · single-sided"):
+    for row in (
+        "Pages 1–2 This sheet",
+        "Pages 3–6 Market cards · 16 cards on 2 sheets",
+        "Pages 7–8 Starter Feeders (one per player) · 6 cards on 1 sheet",
+        "Pages 9–20 Foundry mat × 6 · one per player, single-sided",
+        "Pages 21–22 Foundry lap record and starting-player marker · single-sided",
+    ):
         assert row in text
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
-from generator.sim.bots import RandomBot
-from generator.games.micro_engine.game import MicroEngineGame
-
 from me_helpers import model
+
+from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
+from generator.games.micro_engine.game import MicroEngineGame
+from generator.sim.bots import RandomBot
 
 
 def play(game, bots, seed):
@@ -20,8 +20,10 @@ def play(game, bots, seed):
 
 def test_heuristic_beats_random_on_fixed_seeds():
     game = MicroEngineGame(model(), 4)
-    wins = sum(play(game, [HeuristicBot(i), RandomBot(i), RandomBot(i + 1), RandomBot(i + 2)], i).returns()[0]
-               for i in range(20))
+    wins = sum(
+        play(game, [HeuristicBot(i), RandomBot(i), RandomBot(i + 1), RandomBot(i + 2)], i).returns()[0]
+        for i in range(20)
+    )
     assert wins >= 17
 
 

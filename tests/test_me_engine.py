@@ -5,13 +5,23 @@ from __future__ import annotations
 import random
 
 import pytest
+from me_helpers import act, model, names, position
 
-from generator.games.micro_engine.engine import (BONUS, CHANCE, DRAW_PHASE, EFFECT_DISCARD, LIMIT, OVER, PAY, PLAY,
-                                                  TERMINAL, IllegalActionError, State)
+from generator.games.micro_engine.engine import (
+    BONUS,
+    CHANCE,
+    DRAW_PHASE,
+    EFFECT_DISCARD,
+    LIMIT,
+    OVER,
+    PAY,
+    PLAY,
+    TERMINAL,
+    IllegalActionError,
+    State,
+)
 from generator.games.micro_engine.game import MicroEngineGame
 from generator.games.micro_engine.tables import Tables
-
-from me_helpers import act, model, names, position
 
 
 def test_setup_reveals_players_plus_one_patents_and_a_row_of_three():
@@ -40,7 +50,7 @@ def test_core_choice_then_hands_of_five_and_a_random_first_player():
 def test_opening_chance_node_and_terminal_player_ids():
     game = MicroEngineGame(model(), 2)
     s = game.new_initial_state()
-    assert s.current_player() == CHANCE and len(s.chance_outcomes()) == 2 ** 31
+    assert s.current_player() == CHANCE and len(s.chance_outcomes()) == 2**31
     assert s.action_to_string(5) == "seed 5"
     s.apply_action(5)
     assert s.to_json() == game.new_game(5).to_json()
@@ -85,7 +95,9 @@ def test_deck_picks_are_limited_to_two_and_row_organizer_adds_a_row_pick_then_a_
 
 
 def test_first_part_may_have_any_input_and_later_parts_must_match():
-    s = position([{"hand": ["piston-rod", "boiler", "gear-train", "flywheel"]}, {}], row=["relay-switch"] * 2 + ["cam-shaft"])
+    s = position(
+        [{"hand": ["piston-rod", "boiler", "gear-train", "flywheel"]}, {}], row=["relay-switch"] * 2 + ["cam-shaft"]
+    )
     act(s, "take the top card of the deck", "take the top card of the deck")
     act(s, "play Part Piston Rod")  # Steam Input on a bare Core: universal Output
     legal = {s.describe(a) for a in s.legal_actions()}
@@ -103,12 +115,16 @@ def test_cost_is_paid_by_discarding_and_an_unpayable_card_cannot_be_played():
     s.chains[0]  # Differential: Cost 3, Requirement Chain length >= 3
     act(s, "take the top card of the deck", "take the top card of the deck")
     assert "play Part Differential" not in {s.describe(a) for a in s.legal_actions()}
-    s2 = position([{"chain": ["gear-train", "gear-train", "cam-shaft"], "hand": ["differential"]}, {}],
-                  deck_top=["gearbox", "flywheel"])
+    s2 = position(
+        [{"chain": ["gear-train", "gear-train", "cam-shaft"], "hand": ["differential"]}, {}],
+        deck_top=["gearbox", "flywheel"],
+    )
     act(s2, "take the top card of the deck", "take the top card of the deck")
     assert "play Part Differential" not in {s2.describe(a) for a in s2.legal_actions()}  # 2 other cards < Cost 3
-    s3 = position([{"chain": ["gear-train", "gear-train", "cam-shaft"], "hand": ["differential", "boiler"]}, {}],
-                  deck_top=["gearbox", "flywheel"])
+    s3 = position(
+        [{"chain": ["gear-train", "gear-train", "cam-shaft"], "hand": ["differential", "boiler"]}, {}],
+        deck_top=["gearbox", "flywheel"],
+    )
     act(s3, "take the top card of the deck", "take the top card of the deck", "play Part Differential")
     assert s3.phase == PAY and s3.pay_left == 3
     act(s3, "discard Flywheel", "discard Gearbox", "discard Boiler")  # discards go in card-list order
@@ -117,8 +133,15 @@ def test_cost_is_paid_by_discarding_and_an_unpayable_card_cannot_be_played():
 
 def test_requirement_must_hold_before_play_and_the_card_itself_does_not_count():
     # Tesla Tower needs 3 Upgrades in play; with 2 it stays in hand even though it is playable otherwise.
-    s = position([{"chain": ["relay-switch", "voltage-regulator"], "hand": ["tesla-tower", "gear-train", "gear-train",
-                                                                         "gear-train", "heat-sink"]}, {}])
+    s = position(
+        [
+            {
+                "chain": ["relay-switch", "voltage-regulator"],
+                "hand": ["tesla-tower", "gear-train", "gear-train", "gear-train", "heat-sink"],
+            },
+            {},
+        ]
+    )
     s.hosts[0][2] = []
     act(s, "take the top card of the deck", "take the top card of the deck")
     assert "play Part Tesla Tower" not in {s.describe(a) for a in s.legal_actions()}
@@ -195,7 +218,9 @@ def test_bonus_upgrade_right_after_a_part_without_an_action():
 
 
 def test_slots_are_never_exceeded():
-    s = position([{"chain": ["gear-train"], "hand": ["heat-sink", "heat-sink", "coupling-bracket", "adapter-plate"]}, {}])
+    s = position(
+        [{"chain": ["gear-train"], "hand": ["heat-sink", "heat-sink", "coupling-bracket", "adapter-plate"]}, {}]
+    )
     act(s, "take the top card of the deck", "take the top card of the deck")
     hosts = {s.describe(a).split(" under ")[1] for a in s.legal_actions() if "Upgrade" in s.describe(a)}
     assert hosts == {"the Core", "Part 1"}
@@ -232,7 +257,9 @@ def test_patents_are_claimed_on_your_turn_and_licenses_need_three_players():
     assert s.owner == [-1, -1, -1]  # player 1 qualifies, but it is player 0's turn
     act(s, "take the top card of the deck", "take the top card of the deck", "end the turn")
     assert s.owner[0] == 1
-    s3 = position([{"chain": chain}, {"chain": chain}, {}], patents=["power-grid", "clockwork", "steam-works", "full-spectrum"])
+    s3 = position(
+        [{"chain": chain}, {"chain": chain}, {}], patents=["power-grid", "clockwork", "steam-works", "full-spectrum"]
+    )
     assert s3.owner[0] == 0 and s3.licensee[0] == -1
     act(s3, "take the top card of the deck", "take the top card of the deck", "end the turn")
     assert s3.licensee[0] == 1 and len(s3.licenses[1]) == 1  # the top Workshop card, face down
@@ -242,8 +269,9 @@ def test_patents_are_claimed_on_your_turn_and_licenses_need_three_players():
 
 
 def test_scoring_counts_every_source_and_ties_break_on_chain_length():
-    s = position([{"core": "patent-office", "chain": ["dynamo-coil", "boiler"]},
-                  {"core": "patent-office", "chain": ["gearbox"]}])
+    s = position(
+        [{"core": "patent-office", "chain": ["dynamo-coil", "boiler"]}, {"core": "patent-office", "chain": ["gearbox"]}]
+    )
     assert s.score_breakdown(0) == {"parts": 3, "upgrades": 0, "core": 2, "patents": 0, "licenses": 0, "end_game": 0}
     assert s.scores() == [5, 5] and s.winners() == [0]  # tied on VP; the longer chain wins
     t = position([{"core": "patent-office", "chain": ["gearbox"]}, {"core": "patent-office", "chain": ["gearbox"]}])
@@ -260,7 +288,10 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
 
 
 def test_observation_hides_other_hands_and_the_deck_order():
-    s = position([{"hand": ["gear-train", "boiler"]}, {"hand": ["flywheel", "gearbox"]}], row=["cam-shaft"] * 2 + ["relay-switch"])
+    s = position(
+        [{"hand": ["gear-train", "boiler"]}, {"hand": ["flywheel", "gearbox"]}],
+        row=["cam-shaft"] * 2 + ["relay-switch"],
+    )
     act(s, "take Relay Switch from the Row")
     obs = s.observation(1)
     assert obs["players"][1]["hand"] == ["Flywheel", "Gearbox"]

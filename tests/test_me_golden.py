@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import pytest
-
-from generator.games.micro_engine.bots import HeuristicBot
-from generator.sim.bots import RandomBot
-from generator.games.micro_engine.game import MicroEngineGame
-from generator.games.micro_engine.trace import playthrough
-
 from conftest import check_golden
 from me_helpers import model
 
+from generator.games.micro_engine.bots import HeuristicBot
+from generator.games.micro_engine.game import MicroEngineGame
+from generator.games.micro_engine.trace import playthrough
+from generator.sim.bots import RandomBot
 
-@pytest.mark.parametrize("players,bot,quick,travel", [(2, "heuristic", False, False), (3, "random", True, True),
-                                                       (4, "heuristic", False, False)])
+
+@pytest.mark.parametrize(
+    "players,bot,quick,travel",
+    [(2, "heuristic", False, False), (3, "random", True, True), (4, "heuristic", False, False)],
+)
 def test_golden_playthrough(players, bot, quick, travel, update_goldens):
     game = MicroEngineGame(model(), players, quick, travel)
     make = {"heuristic": HeuristicBot, "random": RandomBot}[bot]

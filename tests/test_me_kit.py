@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pdfplumber
 import pytest
 from pypdf import PdfReader
 
 from generator.build import build
-import importlib
 
 me_kit = importlib.import_module("generator.games.micro_engine.kit")
-from generator.games.micro_engine import text
-
 from conftest import ROOT
 from me_helpers import model
 from pdfinspect import normalize, placements, text_in
+
+from generator.games.micro_engine import text
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def test_part_faces_carry_input_output_cost_vp_slots_and_effect():
 
 
 def test_pdfs_have_the_cover_then_fronts_and_backs(me_pdfs):
-    for paper, path in me_pdfs.items():
+    for _paper, path in me_pdfs.items():
         reader = PdfReader(path)
         assert len(reader.pages) == 2 + 2 * (10 + 2 + 2 + 1)  # cover, duplex check; 15 sheets of fronts and backs
         assert len(placements(reader, 2)) == 9
@@ -62,8 +63,10 @@ def test_every_card_prints_its_name_requirement_and_effects(me_pdfs):
         reader = PdfReader(me_pdfs["a4"])
         texts = []
         for index in range(2, len(reader.pages), 2):  # fronts pages; each is followed by its backs
-            texts += [normalize(text_in(pdf, index, (p.x, p.bottom - 88.9, p.x + 63.5, p.bottom)))
-                      for p in placements(reader, index)]
+            texts += [
+                normalize(text_in(pdf, index, (p.x, p.bottom - 88.9, p.x + 63.5, p.bottom)))
+                for p in placements(reader, index)
+            ]
     assert len(texts) == len(k.cards)
     items = {c.id: c for c in (*g.cards, *g.cores, *g.patents)}
     for card, printed in zip(k.cards, texts):
@@ -74,8 +77,11 @@ def test_every_card_prints_its_name_requirement_and_effects(me_pdfs):
         assert item.name in printed, (card.id, printed)
         expected = text.card_text(g, item).replace("Requirement: ", "Requirement:")
         for sentence in expected.split(". "):
-            assert normalize(sentence.rstrip(".")) in printed.replace("Requirement: ", "Requirement:"), \
-                (card.id, sentence, printed)
+            assert normalize(sentence.rstrip(".")) in printed.replace("Requirement: ", "Requirement:"), (
+                card.id,
+                sentence,
+                printed,
+            )
     aids = " ".join(texts[-5:])
     for phrase in ("Standard game: start here", "Quick game: start here", "Game: 8 rounds · Quick game: 6 rounds"):
         assert phrase in aids, phrase

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from me_helpers import model
 
 from generator.games.micro_engine.engine import State
 from generator.games.micro_engine.invariants import check, recount
 from generator.games.micro_engine.tables import Tables
-
-from me_helpers import model
 
 _TABLES: dict = {}
 
@@ -45,8 +45,7 @@ def play_checked(T: Tables, seed: int) -> State:
 
 
 @settings(derandomize=True, max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2 ** 31 - 1), players=st.sampled_from([2, 3, 4]), quick=st.booleans(),
-       travel=st.booleans())
+@given(seed=st.integers(0, 2**31 - 1), players=st.sampled_from([2, 3, 4]), quick=st.booleans(), travel=st.booleans())
 def test_random_play_keeps_every_invariant(seed, players, quick, travel):
     s = play_checked(tables(players, quick, travel), seed)
     assert s.stats["turns"] == [tables(players, quick, travel).rounds] * players  # equal turns

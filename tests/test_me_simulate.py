@@ -6,7 +6,6 @@ import importlib
 import json
 
 import pytest
-
 from conftest import ROOT, run_cli
 from me_helpers import model
 
@@ -14,12 +13,35 @@ commands = importlib.import_module("generator.games.micro_engine.commands")
 
 
 def test_simulate_writes_the_micro_engine_sections(tmp_path):
-    result = run_cli("simulate", "micro-engine", "--games", "24", "--skill-games", "4", "--jobs", "1",
-                     "--out", str(tmp_path), cwd=ROOT)
+    result = run_cli(
+        "simulate",
+        "micro-engine",
+        "--games",
+        "24",
+        "--skill-games",
+        "4",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
-    assert list(report["sections"]) == ["seats", "starting_player", "scores", "tempo", "turn_order", "patents",
-                                        "chains", "flow", "cards", "cores", "vp_sources", "skill_gap"]
+    assert list(report["sections"]) == [
+        "seats",
+        "starting_player",
+        "scores",
+        "tempo",
+        "turn_order",
+        "patents",
+        "chains",
+        "flow",
+        "cards",
+        "cores",
+        "vp_sources",
+        "skill_gap",
+    ]
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "The player drawn to go first wins" in md and "Seat 1 starts lap 1" not in md
     assert "| Precision Combo | 3 |" in md or "Precision Combo" in md
@@ -31,16 +53,46 @@ def test_simulate_is_the_same_for_any_number_of_processes(tmp_path):
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        result = run_cli("simulate", "micro-engine", "--players", "2", "--games", "12", "--skill-games", "0",
-                         "--jobs", jobs, "--out", str(out), cwd=ROOT)
+        result = run_cli(
+            "simulate",
+            "micro-engine",
+            "--players",
+            "2",
+            "--games",
+            "12",
+            "--skill-games",
+            "0",
+            "--jobs",
+            jobs,
+            "--out",
+            str(out),
+            cwd=ROOT,
+        )
         assert result.returncode == 0, result.stderr
         outs.append(json.loads((out / "report.json").read_text(encoding="utf-8"))["sections"])
     assert outs[0] == outs[1]
 
 
 def test_simulate_variants(tmp_path):
-    result = run_cli("simulate", "micro-engine", "--players", "3", "--variant", "quick", "--variant", "travel",
-                     "--games", "6", "--skill-games", "0", "--jobs", "1", "--out", str(tmp_path), cwd=ROOT)
+    result = run_cli(
+        "simulate",
+        "micro-engine",
+        "--players",
+        "3",
+        "--variant",
+        "quick",
+        "--variant",
+        "travel",
+        "--games",
+        "6",
+        "--skill-games",
+        "0",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["meta"]["game"] == "micro-engine (Quick game, Travel mode)"

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import copy_project, run_cli
+from me_helpers import model
 
 from generator import pipeline
 from generator.games.micro_engine import text
 from generator.games.micro_engine.rules import CODES
-
-from conftest import copy_project, run_cli
-from me_helpers import model
 
 
 @pytest.fixture
@@ -40,8 +39,11 @@ def test_shipped_card_set_is_valid_with_no_warnings(root):
 def test_card_counts_and_connection_mix_as_designed():
     g = model()
     assert g.deck_size == 90
-    assert {k: sum(c.copies for c in g.of_kind(k)) for k in ("part", "upgrade", "calibration")} == \
-        {"part": 50, "upgrade": 22, "calibration": 18}
+    assert {k: sum(c.copies for c in g.of_kind(k)) for k in ("part", "upgrade", "calibration")} == {
+        "part": 50,
+        "upgrade": 22,
+        "calibration": 18,
+    }
     outs = {}
     for c in g.of_kind("part"):
         outs[c.output] = outs.get(c.output, 0) + c.copies
@@ -54,10 +56,13 @@ def test_named_cards_read_as_the_rulebook_words_them():
     assert text.card_text(g, g.by_name("Boiler")) == "When played: you draw 1."
     assert text.inputs(g, g.by_name("Boiler")) == "Electricity" and g.by_name("Boiler").output == "steam"
     assert text.card_text(g, g.by_name("Overclock")) == "When played: your next Part costs 1 less, and you draw 1."
-    assert text.card_text(g, g.by_name("Precision Combo")) == \
-        "You played a Part, an Upgrade, and a Calibration this turn."
-    assert text.card_text(g, g.by_name("Efficiency Manifold")) == \
-        "Ongoing: whenever you play a Part with a Cost of 2 or more, you draw 1."
+    assert (
+        text.card_text(g, g.by_name("Precision Combo")) == "You played a Part, an Upgrade, and a Calibration this turn."
+    )
+    assert (
+        text.card_text(g, g.by_name("Efficiency Manifold"))
+        == "Ongoing: whenever you play a Part with a Cost of 2 or more, you draw 1."
+    )
     assert text.card_text(g, g.by_name("Tesla Tower")) == "Requirement: 3 Upgrades in play."
     assert text.card_text(g, g.by_name("Grand Orrery")) == "Requirement: Chain length ≥5."
 
@@ -74,21 +79,29 @@ def test_broken_named_card_fails_with_a_located_message(me_project):
 def test_missing_core_for_travel_mode(me_project):
     cores = me_project / "cards" / "micro-engine" / "cores.yaml"
     body = cores.read_text(encoding="utf-8")
-    cores.write_text(body[:body.index("  - id: machine-shop")], encoding="utf-8")
+    cores.write_text(body[: body.index("  - id: machine-shop")], encoding="utf-8")
     assert errors(me_project) == []  # 9 Cores: Travel mode still has 8, two for each of 4 players
     body = cores.read_text(encoding="utf-8")
-    cores.write_text(body[:body.index("  - id: assembly-line")], encoding="utf-8")
+    cores.write_text(body[: body.index("  - id: assembly-line")], encoding="utf-8")
     edit(me_project, "scenarios.yaml", "core: assembly-line", "core: gear-forge")
-    assert errors(me_project) == ["cards/micro-engine/cores.yaml:6:1: error[ME002] cores: Travel mode at 4 players "
-                                  "needs 8 Cores (2 per player), but there are 7 once row-organizer is removed"]
+    assert errors(me_project) == [
+        "cards/micro-engine/cores.yaml:6:1: error[ME002] cores: Travel mode at 4 players "
+        "needs 8 Cores (2 per player), but there are 7 once row-organizer is removed"
+    ]
 
 
 def test_skewed_connection_mix(me_project):
-    edit(me_project, "workshop.yaml", "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: mechanical",
-         "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: steam")
+    edit(
+        me_project,
+        "workshop.yaml",
+        "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: mechanical",
+        "{id: gear-train, name: Gear Train, copies: 4, in: [mechanical], out: steam",
+    )
     found = errors(me_project)
-    assert "cards/micro-engine/game.yaml:32:100: error[ME007] connections.mechanical.share: Mechanical is the Output " \
-           "of 16 of 50 Parts (32 %); the rulebook's mix is ~40 % (±5)" in found
+    assert (
+        "cards/micro-engine/game.yaml:32:100: error[ME007] connections.mechanical.share: Mechanical is the Output "
+        "of 16 of 50 Parts (32 %); the rulebook's mix is ~40 % (±5)" in found
+    )
     assert any("error[ME007] connections.steam.share: Steam is the Output of 14 of 50 Parts (28 %)" in e for e in found)
 
 
@@ -101,8 +114,12 @@ def test_unknown_op_is_a_schema_error_with_a_suggestion(me_project):
 
 
 def test_op_at_the_wrong_timing(me_project):
-    edit(me_project, "workshop.yaml", "      - {when: played, do: [{action: 1}]}\n  - {id: voltage",
-         "      - {when: ongoing, do: [{action: 1}]}\n  - {id: voltage")
+    edit(
+        me_project,
+        "workshop.yaml",
+        "      - {when: played, do: [{action: 1}]}\n  - {id: voltage",
+        "      - {when: ongoing, do: [{action: 1}]}\n  - {id: voltage",
+    )
     found = errors(me_project)
     assert len(found) == 1 and "error[ME001]" in found[0]
     assert "'action' can't be used in an ongoing effect without `trigger:`" in found[0]
@@ -115,33 +132,57 @@ def test_yaml_on_key_pitfall_is_explained(me_project):
 
 
 def test_requirement_that_can_never_be_met(me_project):
-    edit(me_project, "workshop.yaml", "    requires: {upgrades: 3}\n  - id: solenoid", "    requires: {upgrades: 30}\n"
-                                                                                        "  - id: solenoid")
+    edit(
+        me_project,
+        "workshop.yaml",
+        "    requires: {upgrades: 3}\n  - id: solenoid",
+        "    requires: {upgrades: 30}\n  - id: solenoid",
+    )
     found = errors(me_project)
-    assert any("error[ME009] parts[" in e and "Tesla Tower can never be played: its Requirement needs 30 upgrades, but "
-               "at most 22 can ever be in play" in e for e in found), found
+    assert any(
+        "error[ME009] parts[" in e
+        and "Tesla Tower can never be played: its Requirement needs 30 upgrades, but at most 22 can ever be in play"
+        in e
+        for e in found
+    ), found
 
 
 def test_patent_that_can_never_be_claimed(me_project):
     edit(me_project, "patents.yaml", "{parts: {type: magnetic, at_least: 2}}", "{parts: {type: magnetic, at_least: 6}}")
     found = errors(me_project)
-    assert found == ["cards/micro-engine/patents.yaml:10:78: error[ME010] patents[4].condition.parts: Magnetic Mastery "
-                     "can never be claimed: it needs 6 Magnetic Parts, but at most 5 can ever be in play"]
+    assert found == [
+        "cards/micro-engine/patents.yaml:10:78: error[ME010] patents[4].condition.parts: Magnetic Mastery "
+        "can never be claimed: it needs 6 Magnetic Parts, but at most 5 can ever be in play"
+    ]
 
 
 def test_hand_written_text_must_agree_with_the_data(me_project):
-    edit(me_project, "workshop.yaml", "  - id: belt-drive\n    name: Belt Drive\n",
-         "  - id: belt-drive\n    name: Belt Drive\n    text: \"When played: you draw 2.\"\n")
+    edit(
+        me_project,
+        "workshop.yaml",
+        "  - id: belt-drive\n    name: Belt Drive\n",
+        '  - id: belt-drive\n    name: Belt Drive\n    text: "When played: you draw 2."\n',
+    )
     found = errors(me_project)
-    assert len(found) == 1 and "error[ME012] parts[2].text: Belt Drive's printed text does not say what its data says" \
-        in found[0]
+    assert (
+        len(found) == 1
+        and "error[ME012] parts[2].text: Belt Drive's printed text does not say what its data says" in found[0]
+    )
 
 
 def test_backs_must_be_uniform_within_a_deck_and_differ_between_decks(me_project):
-    edit(me_project, "workshop.yaml", "  - id: belt-drive\n    name: Belt Drive\n",
-         "  - id: belt-drive\n    name: Belt Drive\n    back: {colour: \"#000000\", label: Promo, glyph: back-core}\n")
-    edit(me_project, "patents.yaml", 'back: {colour: "#8a6d1d", label: Patent, glyph: back-patent}',
-         'back: {colour: "#6a3b2a", label: Patent, glyph: back-core}')
+    edit(
+        me_project,
+        "workshop.yaml",
+        "  - id: belt-drive\n    name: Belt Drive\n",
+        '  - id: belt-drive\n    name: Belt Drive\n    back: {colour: "#000000", label: Promo, glyph: back-core}\n',
+    )
+    edit(
+        me_project,
+        "patents.yaml",
+        'back: {colour: "#8a6d1d", label: Patent, glyph: back-patent}',
+        'back: {colour: "#6a3b2a", label: Patent, glyph: back-core}',
+    )
     found = errors(me_project)
     assert any("error[ME013] parts[2].back: Belt Drive has its own back" in e for e in found)
     assert any("error[ME013] back: the Patent back looks like the Core back" in e for e in found)
@@ -162,5 +203,6 @@ def test_every_code_is_documented_in_the_readme(root):
 
 def test_rules_constants_are_the_rulebooks(me_project):
     edit(me_project, "game.yaml", "  hand_limit: 10 ", "  hand_limit: 12 ")
-    assert errors(me_project) == ["cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is "
-                                  "12; the rulebook says 10"]
+    assert errors(me_project) == [
+        "cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is 12; the rulebook says 10"
+    ]

@@ -5,16 +5,16 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 import pytest
+from pf_common import model, tables
 
 from generator.games.pocket_foundry import analysis
 from generator.games.pocket_foundry.solver import Solver
-from generator.games.pocket_foundry.trace import row_future
 from generator.games.pocket_foundry.tables import EMPTY
-from pf_common import model, tables
+from generator.games.pocket_foundry.trace import row_future
 
 
 def brute_force(k: int, slots: tuple[str | None, ...], store: tuple[int, int]) -> int:
@@ -23,7 +23,7 @@ def brute_force(k: int, slots: tuple[str | None, ...], store: tuple[int, int]) -
     by_id = {x.id: x for x in m.machines}
     caps = (6, 4)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(k, slots, store):
         if k == 0:
             return 0
@@ -32,7 +32,7 @@ def brute_force(k: int, slots: tuple[str | None, ...], store: tuple[int, int]) -
             cost = dict(machine.build_cost)
             if store[0] >= cost.get("feed", 0) and store[1] >= cost.get("parts", 0):
                 for j in range(3):
-                    new = slots[:j] + (machine.id,) + slots[j + 1:]
+                    new = slots[:j] + (machine.id,) + slots[j + 1 :]
                     options.append(best(k - 1, new, (store[0] - cost.get("feed", 0), store[1] - cost.get("parts", 0))))
         row = [m.starter] + [by_id[s] if s else None for s in slots]
         for chosen in itertools.product([False, True], repeat=4):
@@ -105,8 +105,10 @@ def test_sustained_rate_matches_long_runs():
     t = tables()
     rng = random.Random(1)
     full = [row for row in range(t.n_rows) if EMPTY not in t.row_slots(row)]
-    for row in [t.row_code([t.ids.index(x) for x in ("sort-scoop", "twin-press", "packing-line")]),
-                *rng.sample(full, 6)]:
+    for row in [
+        t.row_code([t.ids.index(x) for x in ("sort-scoop", "twin-press", "packing-line")]),
+        *rng.sample(full, 6),
+    ]:
         rate = analysis.sustained_rate(t, row)
         n = 120
         long, short = row_future(t, row, 2 * n), row_future(t, row, n)
@@ -160,8 +162,12 @@ def test_ever_buildable_agrees_with_a_search_over_every_state():
     t = tables()
     assert ever_buildable(t) == exact_buildable(t) == set(range(8))
     base = model()
-    no_parts = replace(base, machines=tuple(
-        replace(m, run=Effect(m.run.pay, (("feed", 1),))) if m.name in ("Small Press", "Twin Press") else m
-        for m in base.machines))
+    no_parts = replace(
+        base,
+        machines=tuple(
+            replace(m, run=Effect(m.run.pay, (("feed", 1),))) if m.name in ("Small Press", "Twin Press") else m
+            for m in base.machines
+        ),
+    )
     t2 = Tables(no_parts)
     assert ever_buildable(t2) == exact_buildable(t2) == {0, 1, 2, 3}

@@ -7,11 +7,11 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
+from pf_common import dealt, mid, model, random_play, tables
 
 from generator.games.pocket_foundry.engine import Game
 from generator.games.pocket_foundry.model import Effect, Machine
 from generator.sim.protocol import CHANCE, TERMINAL, IllegalActionError
-from pf_common import dealt, mid, model, random_play, tables
 
 
 def build(state, name: str, slot: int) -> None:
@@ -84,8 +84,11 @@ def test_empty_market_spaces_stay_empty_once_the_deck_is_gone():
     rng = random.Random(5)
     while state.deck_size and not state.is_terminal():
         builds = [a for a in state.legal_actions() if a < tables().n_build_actions] if state.cur >= 0 else []
-        action = rng.choice(builds) if builds else (state.sample_chance(rng) if state.cur == CHANCE else
-                                                    state.legal_actions()[-1])
+        action = (
+            rng.choice(builds)
+            if builds
+            else (state.sample_chance(rng) if state.cur == CHANCE else state.legal_actions()[-1])
+        )
         state.apply_action(action)
     before = sum(state.market)
     builds = [a for a in state.legal_actions() if a < tables().n_build_actions]
@@ -140,7 +143,7 @@ def test_twelve_laps_with_the_starting_player_moving_clockwise(players):
         replay.apply_action(action)
     assert len(order) == 12 * players
     for lap in range(12):
-        assert order[lap * players:(lap + 1) * players] == [(lap + k) % players for k in range(players)]
+        assert order[lap * players : (lap + 1) * players] == [(lap + k) % players for k in range(players)]
     assert state.is_terminal() and state.current_player() == TERMINAL
     assert state.legal_actions() == []
     with pytest.raises(IllegalActionError, match="game is over"):
@@ -207,9 +210,16 @@ def test_chance_draws_follow_the_deck_exactly():
 def test_a_fan_edition_with_a_new_machine_just_works():
     """No machine is special-cased: a new type with its own effect plays like any other."""
     base = model()
-    mill = Machine(id="gear-mill", name="Gear Mill", copies=3, build_cost=(("feed", 1),),
-                   run=Effect(pay=(("feed", 1),), gain=(("parts", 1), ("points", 2))), colour="#123456",
-                   glyph="feed-belt", index=len(base.machines))
+    mill = Machine(
+        id="gear-mill",
+        name="Gear Mill",
+        copies=3,
+        build_cost=(("feed", 1),),
+        run=Effect(pay=(("feed", 1),), gain=(("parts", 1), ("points", 2))),
+        colour="#123456",
+        glyph="feed-belt",
+        index=len(base.machines),
+    )
     fan = replace(base, machines=(*base.machines, mill))
     game = Game(fan, 3)
     for seed in range(20):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli
+from pf_common import ROOT, model
+
 from generator.diagnostics import CardpressError
 from generator.games.pocket_foundry.explain import explain, render_text, to_json
-from pf_common import ROOT, model
 
 WORKED = ["Starter Feeder", "Small Press", "Polishing Wheel", "Ticket Stamp"]
 
@@ -42,8 +42,9 @@ def test_wheel_before_press_is_skipped_and_the_part_kept():
 def test_the_cap_discards_at_once_and_named_skips_are_honoured():
     e = explain(model(), WORKED, ["5 FEED"], [4])
     lines = render_text(e).splitlines()
-    assert lines[4] == ("Slot 1  Starter Feeder   ran: gain 2 FEED, discard 1 FEED above the cap (6 FEED) → "
-                        "6 FEED, 0 PARTS, +0 points")
+    assert lines[4] == (
+        "Slot 1  Starter Feeder   ran: gain 2 FEED, discard 1 FEED above the cap (6 FEED) → 6 FEED, 0 PARTS, +0 points"
+    )
     assert lines[7] == "Slot 4  Ticket Stamp     skipped by choice"
     assert to_json(e)["end"] == {"feed": 4, "parts": 0, "points": 4}
 
@@ -55,14 +56,17 @@ def test_best_prefers_keeping_what_the_row_can_use_later():
     assert [(a.end, a.points) for a in e.alternatives][0] == ((2, 0), 3)
 
 
-@pytest.mark.parametrize("row, start, skips, message", [
-    (["Small Pres"], [], [], "slot 2: unknown machine 'Small Pres'"),
-    (["Feed Belt", "Starter Feeder"], [], [], "slot 3: the Starter Feeder only ever sits in slot 1"),
-    (["Feed Belt"], ["feed=9"], [], "--start 'feed=9': 9 is above the feed cap of 6"),
-    (["Feed Belt"], ["coal=1"], [], "--start 'coal=1': 'coal' is not a stored resource"),
-    (["Feed Belt"], [], [5], "--skip 5: slots are numbered 1 to 4"),
-    (["A", "B", "C", "D", "E"], [], [], "slot 5: a row has 4 slots, not 5"),
-])
+@pytest.mark.parametrize(
+    "row, start, skips, message",
+    [
+        (["Small Pres"], [], [], "slot 2: unknown machine 'Small Pres'"),
+        (["Feed Belt", "Starter Feeder"], [], [], "slot 3: the Starter Feeder only ever sits in slot 1"),
+        (["Feed Belt"], ["feed=9"], [], "--start 'feed=9': 9 is above the feed cap of 6"),
+        (["Feed Belt"], ["coal=1"], [], "--start 'coal=1': 'coal' is not a stored resource"),
+        (["Feed Belt"], [], [5], "--skip 5: slots are numbered 1 to 4"),
+        (["A", "B", "C", "D", "E"], [], [], "slot 5: a row has 4 slots, not 5"),
+    ],
+)
 def test_user_mistakes_are_diagnostics(row, start, skips, message):
     with pytest.raises(CardpressError) as info:
         explain(model(), row, start, skips)
@@ -75,5 +79,7 @@ def test_cli_text_json_and_errors():
     assert json.loads(ok.stdout)["end"] == {"feed": 0, "parts": 0, "points": 7}
     bad = run_cli("explain", "pocket-foundry", "Feed Bolt", cwd=ROOT)
     assert bad.returncode == 1
-    assert bad.stderr == "error[S005] slot 2: unknown machine 'Feed Bolt'\n  = hint: did you mean 'Feed Belt'?\n\n" \
-                         "1 error, 0 warnings\n"
+    assert (
+        bad.stderr == "error[S005] slot 2: unknown machine 'Feed Bolt'\n  = hint: did you mean 'Feed Belt'?\n\n"
+        "1 error, 0 warnings\n"
+    )

@@ -6,11 +6,11 @@ Regenerate on purpose with `pytest --update-goldens` (or UPDATE_GOLDENS=1) and r
 from __future__ import annotations
 
 import pytest
-
 from conftest import check_golden
-from generator.sim.playthrough import transcript
 from pf_common import loaded
+
 from generator.games.pocket_foundry.commands import simulation
+from generator.sim.playthrough import transcript
 
 GAMES = [
     ("random-2p", ["random", "random"], 7),

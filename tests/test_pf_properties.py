@@ -6,19 +6,22 @@ import random
 from collections import Counter
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pf_common import model, tables
+from pf_reference import Reference
 
 from generator.games.pocket_foundry.engine import Game
 from generator.games.pocket_foundry.trace import RAN, mask_slots, trace_run
 from generator.sim.protocol import CHANCE
-from pf_common import model, tables
-from pf_reference import Reference
 
 PLAYERS = st.sampled_from([2, 3, 4])
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def check_invariants(state, ref) -> None:
@@ -91,8 +94,9 @@ def play_and_check(players: int, choose) -> None:
                 state.apply_action(action)
                 ref.build(t.ids[m], slot)
                 assert state.pts == points_before, "a build earns no points"
-                changed = [j for j in range(t.build_slots)
-                           if t.row_slots(state.row[p])[j] != t.row_slots(row_before)[j]]
+                changed = [
+                    j for j in range(t.build_slots) if t.row_slots(state.row[p])[j] != t.row_slots(row_before)[j]
+                ]
                 assert len(changed) <= 1 and t.row_slots(state.row[p])[slot - 2] == m
             else:
                 mask = action - t.n_build_actions
@@ -112,7 +116,7 @@ def play_and_check(players: int, choose) -> None:
         deck_before, discard_before, points_before = list(state.deck), list(state.discard), list(state.pts)
         check_invariants(state, ref)
     # Equal turns, and the starting player moves one seat clockwise each lap.
-    assert Counter(acted) == {p: t.laps for p in range(players)}
+    assert Counter(acted) == dict.fromkeys(range(players), t.laps)
     assert [acted[lap * players] for lap in range(t.laps)] == [lap % players for lap in range(t.laps)]
     shares = state.returns()
     best = max(state.pts)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli
+from pf_common import ROOT, loaded
+
 from generator.diagnostics import CardpressError
 from generator.games.pocket_foundry.commands import simulation
 from generator.sim import report as writer
 from generator.sim.runner import Match, run_match, run_matches
 from generator.sim.simulate import simulate
-from pf_common import ROOT, loaded
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +42,16 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
     texts = [writer.to_markdown(d) for d in docs]
     assert texts[0] == texts[1]
     data = writer.to_json(docs[0])
-    assert list(data["sections"]) == ["seats", "starting_player", "scores", "tempo", "machines", "dead_ends",
-                                      "market", "skill_gap"]
+    assert list(data["sections"]) == [
+        "seats",
+        "starting_player",
+        "scores",
+        "tempo",
+        "machines",
+        "dead_ends",
+        "market",
+        "skill_gap",
+    ]
     seats = data["sections"]["seats"]["data"]
     assert sum(s["win_share"] for s in seats["seats"]) == pytest.approx(1.0)
     assert len(data["sections"]["tempo"]["data"]) == 12
@@ -65,13 +73,21 @@ def test_dead_ends_are_recorded_from_setup(plugin):
         assert r["extra"]["builds"] == []
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--players", "5"], "error[U002] Pocket Foundry is not played by 5 players\n"
-                         "  = hint: supported player counts: 2, 3, 4, 6\n"),
-    (["--bots", "plannr"], "error[U001] unknown bot 'plannr'; did you mean 'planner'? (bots: random, planner, "
-                           "lookahead, engine, stamper, polisher)\n"),
-    (["--players", "2", "--bots", "random,random,random"], "error[U003] --bots names 3 bots for 2 seats\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--players", "5"],
+            "error[U002] Pocket Foundry is not played by 5 players\n  = hint: supported player counts: 2, 3, 4, 6\n",
+        ),
+        (
+            ["--bots", "plannr"],
+            "error[U001] unknown bot 'plannr'; did you mean 'planner'? (bots: random, planner, "
+            "lookahead, engine, stamper, polisher)\n",
+        ),
+        (["--players", "2", "--bots", "random,random,random"], "error[U003] --bots names 3 bots for 2 seats\n"),
+    ],
+)
 def test_user_mistakes_exit_1_with_a_message(args, message, tmp_path):
     result = run_cli("simulate", "pocket-foundry", "--games", "5", "--out", str(tmp_path), *args, cwd=ROOT)
     assert result.returncode == 1
@@ -81,8 +97,23 @@ def test_user_mistakes_exit_1_with_a_message(args, message, tmp_path):
 
 
 def test_cli_writes_the_report(tmp_path):
-    result = run_cli("simulate", "pocket-foundry", "--players", "3", "--games", "30", "--skill-games", "6",
-                     "--bots", "planner,engine,random", "--jobs", "2", "--out", str(tmp_path), cwd=ROOT)
+    result = run_cli(
+        "simulate",
+        "pocket-foundry",
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--skill-games",
+        "6",
+        "--bots",
+        "planner,engine,random",
+        "--jobs",
+        "2",
+        "--out",
+        str(tmp_path),
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
     assert "36 games in" in result.stdout
     report = (tmp_path / "report.md").read_text()

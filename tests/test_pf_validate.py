@@ -5,103 +5,162 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
+
 from generator import pipeline
 
 # name: (file, old text, new text, the headlines expected, in order)
 CASES = {
     "run-gain-number": (
-        "machines.yaml", "gain: {points: 9}", "gain: {points: 8}",
-        ["cards/pocket-foundry/machines.yaml:58:43: error[PF005] machines[6].run.gain.points: Packing Line's "
-         "run.gain.points is 8; the rulebook prints 9"],
+        "machines.yaml",
+        "gain: {points: 9}",
+        "gain: {points: 8}",
+        [
+            "cards/pocket-foundry/machines.yaml:58:43: error[PF005] machines[6].run.gain.points: Packing Line's "
+            "run.gain.points is 8; the rulebook prints 9"
+        ],
     ),
     "build-cost-above-cap": (
-        "machines.yaml", "build_cost: {feed: 2}", "build_cost: {feed: 7}",
-        ["cards/pocket-foundry/machines.yaml:9:24: error[PF002] machines[0].build_cost.feed: Feed Belt's BUILD COST "
-         "of 7 FEED can never be paid: players store at most 6",
-         "cards/pocket-foundry/machines.yaml:9:24: error[PF005] machines[0].build_cost.feed: Feed Belt's "
-         "build_cost.feed is 7; the rulebook prints 2"],
+        "machines.yaml",
+        "build_cost: {feed: 2}",
+        "build_cost: {feed: 7}",
+        [
+            "cards/pocket-foundry/machines.yaml:9:24: error[PF002] machines[0].build_cost.feed: Feed Belt's BUILD COST "
+            "of 7 FEED can never be paid: players store at most 6",
+            "cards/pocket-foundry/machines.yaml:9:24: error[PF005] machines[0].build_cost.feed: Feed Belt's "
+            "build_cost.feed is 7; the rulebook prints 2",
+        ],
     ),
     "copies": (
-        "machines.yaml", "copies: 2", "copies: 3",
-        ["cards/pocket-foundry/machines.yaml:5:1: error[PF001] machines: the data has 17 market cards; the "
-         "rulebook states 16",
-         "cards/pocket-foundry/machines.yaml:8:13: error[PF001] machines[0].copies: Feed Belt has 3 copies; the "
-         "rulebook states 2 of every type",
-         "cards/pocket-foundry/machines.yaml:8:13: error[PF001] machines[0].copies: Feed Belt has 3 copies; the "
-         "rulebook prints 2 (copy 1, copy 2)"],
+        "machines.yaml",
+        "copies: 2",
+        "copies: 3",
+        [
+            "cards/pocket-foundry/machines.yaml:5:1: error[PF001] machines: the data has 17 market cards; the "
+            "rulebook states 16",
+            "cards/pocket-foundry/machines.yaml:8:13: error[PF001] machines[0].copies: Feed Belt has 3 copies; the "
+            "rulebook states 2 of every type",
+            "cards/pocket-foundry/machines.yaml:8:13: error[PF001] machines[0].copies: Feed Belt has 3 copies; the "
+            "rulebook prints 2 (copy 1, copy 2)",
+        ],
     ),
     "reminder-word": (
-        "machines.yaml", "Run at most once", "Run at most twice",
-        ["cards/pocket-foundry/machines.yaml:3:11: error[PF005] reminder: the kit prints 'twice' (word 4) where "
-         "the rulebook has 'once'"],
+        "machines.yaml",
+        "Run at most once",
+        "Run at most twice",
+        [
+            "cards/pocket-foundry/machines.yaml:3:11: error[PF005] reminder: the kit prints 'twice' (word 4) where "
+            "the rulebook has 'once'"
+        ],
     ),
     "hand-written-text": (
-        "machines.yaml", "    glyph: feed-belt\n", '    glyph: feed-belt\n    text: {run: "RUN: Gain 4 FEED."}\n',
-        ["cards/pocket-foundry/machines.yaml:13:17: error[PF006] machines[0].text.run: the card prints "
-         "'RUN: Gain 4 FEED.', but Feed Belt's run.gain.feed is 3",
-         "cards/pocket-foundry/machines.yaml:13:17: error[PF005] machines[0].text.run: the kit prints '4' (word 3) "
-         "where the rulebook has '3'"],
+        "machines.yaml",
+        "    glyph: feed-belt\n",
+        '    glyph: feed-belt\n    text: {run: "RUN: Gain 4 FEED."}\n',
+        [
+            "cards/pocket-foundry/machines.yaml:13:17: error[PF006] machines[0].text.run: the card prints "
+            "'RUN: Gain 4 FEED.', but Feed Belt's run.gain.feed is 3",
+            "cards/pocket-foundry/machines.yaml:13:17: error[PF005] machines[0].text.run: the kit prints '4' (word 3) "
+            "where the rulebook has '3'",
+        ],
     ),
     "unreadable-text": (
-        "machines.yaml", "    glyph: feed-belt\n", '    glyph: feed-belt\n    text: {run: "RUN: Make 3 FEED."}\n',
-        ["cards/pocket-foundry/machines.yaml:13:17: error[PF006] machines[0].text.run: cannot read 'RUN: Make 3 "
-         "FEED.': expected 'Gain <amounts>' or 'Pay <amounts> to gain <amounts>' after 'RUN:'",
-         "cards/pocket-foundry/machines.yaml:13:17: error[PF005] machines[0].text.run: the kit prints 'Make' "
-         "(word 2) where the rulebook has 'Gain'"],
+        "machines.yaml",
+        "    glyph: feed-belt\n",
+        '    glyph: feed-belt\n    text: {run: "RUN: Make 3 FEED."}\n',
+        [
+            "cards/pocket-foundry/machines.yaml:13:17: error[PF006] machines[0].text.run: cannot read 'RUN: Make 3 "
+            "FEED.': expected 'Gain <amounts>' or 'Pay <amounts> to gain <amounts>' after 'RUN:'",
+            "cards/pocket-foundry/machines.yaml:13:17: error[PF005] machines[0].text.run: the kit prints 'Make' "
+            "(word 2) where the rulebook has 'Gain'",
+        ],
     ),
     "cap": (
-        "game.yaml", "start: 3, cap: 6", "start: 3, cap: 7",
-        ["cards/pocket-foundry/game.yaml:16:29: error[PF004] rules.resources.feed.cap: feed cap is 7; the "
-         "rulebook states 6",
-         "cards/pocket-foundry/game.yaml:16:29: error[PF004] rules.resources.feed.cap: the feed cap is 7; the "
-         "rulebook prints 6",
-         "cards/pocket-foundry/scenarios.yaml:37:71: error[PF008] scenarios[2].expect.steps[0].discarded.feed: "
-         "scenario 'feeder-cap': slot 1 (Starter Feeder) discarded 0 feed, but the rulebook prints 1",
-         "cards/pocket-foundry/scenarios.yaml:37:89: error[PF008] scenarios[2].expect.steps[0].after.feed: "
-         "scenario 'feeder-cap': slot 1 (Starter Feeder) after 7 feed, but the rulebook prints 6"],
+        "game.yaml",
+        "start: 3, cap: 6",
+        "start: 3, cap: 7",
+        [
+            "cards/pocket-foundry/game.yaml:16:29: error[PF004] rules.resources.feed.cap: feed cap is 7; the "
+            "rulebook states 6",
+            "cards/pocket-foundry/game.yaml:16:29: error[PF004] rules.resources.feed.cap: the feed cap is 7; the "
+            "rulebook prints 6",
+            "cards/pocket-foundry/scenarios.yaml:37:71: error[PF008] scenarios[2].expect.steps[0].discarded.feed: "
+            "scenario 'feeder-cap': slot 1 (Starter Feeder) discarded 0 feed, but the rulebook prints 1",
+            "cards/pocket-foundry/scenarios.yaml:37:89: error[PF008] scenarios[2].expect.steps[0].after.feed: "
+            "scenario 'feeder-cap': slot 1 (Starter Feeder) after 7 feed, but the rulebook prints 6",
+        ],
     ),
     "players": (
-        "game.yaml", "supported: [2, 3, 4, 6]", "supported: [2, 3, 4, 5, 6]",
-        ["cards/pocket-foundry/game.yaml:11:24: error[PF009] players.supported[3]: 5 players cannot each start the "
-         "same number of the 12 laps"],
+        "game.yaml",
+        "supported: [2, 3, 4, 6]",
+        "supported: [2, 3, 4, 5, 6]",
+        [
+            "cards/pocket-foundry/game.yaml:11:24: error[PF009] players.supported[3]: 5 players cannot each start the "
+            "same number of the 12 laps"
+        ],
     ),
     "market-size": (
-        "game.yaml", "market_size: 4", "market_size: 5",
-        ["cards/pocket-foundry/game.yaml:21:16: error[PF004] rules.market_size: rules.market_size is 5; the "
-         "rulebook states 4"],
+        "game.yaml",
+        "market_size: 4",
+        "market_size: 5",
+        [
+            "cards/pocket-foundry/game.yaml:21:16: error[PF004] rules.market_size: rules.market_size is 5; the "
+            "rulebook states 4"
+        ],
     ),
     "renamed-component": (
-        "components.yaml", "name: Foundry mat", "name: Foundry map",
-        ["cards/pocket-foundry/components.yaml:3:9: error[PF005] mat.name: the rulebook prints this component as "
-         "'Foundry mat', not 'Foundry map'"],
+        "components.yaml",
+        "name: Foundry mat",
+        "name: Foundry map",
+        [
+            "cards/pocket-foundry/components.yaml:3:9: error[PF005] mat.name: the rulebook prints this component as "
+            "'Foundry mat', not 'Foundry map'"
+        ],
     ),
     "scenario-result": (
-        "scenarios.yaml", "end: {feed: 0, parts: 0, points: 7}", "end: {feed: 0, parts: 0, points: 8}",
-        ["cards/pocket-foundry/scenarios.yaml:19:40: error[PF008] scenarios[0].expect.end.points: scenario "
-         "'worked-example' ends with 7 points, but the rulebook prints 8"],
+        "scenarios.yaml",
+        "end: {feed: 0, parts: 0, points: 7}",
+        "end: {feed: 0, parts: 0, points: 8}",
+        [
+            "cards/pocket-foundry/scenarios.yaml:19:40: error[PF008] scenarios[0].expect.end.points: scenario "
+            "'worked-example' ends with 7 points, but the rulebook prints 8"
+        ],
     ),
     "scenario-machine-name": (
-        "scenarios.yaml", "Small Press, Polishing Wheel, Ticket Stamp]\n    start: {feed: 3",
+        "scenarios.yaml",
+        "Small Press, Polishing Wheel, Ticket Stamp]\n    start: {feed: 3",
         "Small Press, Polishng Wheel, Ticket Stamp]\n    start: {feed: 3",
-        ["cards/pocket-foundry/scenarios.yaml:11:40: error[S005] scenarios[0].row[2]: unknown machine "
-         "'Polishng Wheel'"],
+        [
+            "cards/pocket-foundry/scenarios.yaml:11:40: error[S005] scenarios[0].row[2]: unknown machine "
+            "'Polishng Wheel'"
+        ],
     ),
     "scenario-starter-elsewhere": (
-        "scenarios.yaml", "row: [Starter Feeder, Polishing Wheel,", "row: [Starter Feeder, Starter Feeder,",
-        ["cards/pocket-foundry/scenarios.yaml:23:27: error[PF010] scenarios[1].row[1]: the Starter Feeder only "
-         "ever sits in slot 1"],
+        "scenarios.yaml",
+        "row: [Starter Feeder, Polishing Wheel,",
+        "row: [Starter Feeder, Starter Feeder,",
+        [
+            "cards/pocket-foundry/scenarios.yaml:23:27: error[PF010] scenarios[1].row[1]: the Starter Feeder only "
+            "ever sits in slot 1"
+        ],
     ),
     "bot-machine-name": (
-        "bots.yaml", "build: Packing Line", "build: Packing Lines",
-        ["cards/pocket-foundry/bots.yaml:19:16: warning[S005] bots.engine.rules[1].build: unknown machine "
-         "'Packing Lines'"],  # bots only play: a broken one warns in validate and stops only `simulate`
+        "bots.yaml",
+        "build: Packing Line",
+        "build: Packing Lines",
+        [
+            "cards/pocket-foundry/bots.yaml:19:16: warning[S005] bots.engine.rules[1].build: unknown machine "
+            "'Packing Lines'"
+        ],  # bots only play: a broken one warns in validate and stops only `simulate`
     ),
     "rulebook-fact": (
-        "rulebook.txt", "Deal four face up", "Deal five face up",
-        ["cards/pocket-foundry/game.yaml:21:16: error[PF004] rules.market_size: rules.market_size is 4; the "
-         "rulebook states 5"],
+        "rulebook.txt",
+        "Deal four face up",
+        "Deal five face up",
+        [
+            "cards/pocket-foundry/game.yaml:21:16: error[PF004] rules.market_size: rules.market_size is 4; the "
+            "rulebook states 5"
+        ],
     ),
 }
 
@@ -132,21 +191,34 @@ def test_the_shipped_game_passes_every_rules_check(project):
 
 
 def test_hand_written_text_that_says_the_same_passes(project):
-    break_file(project, "machines.yaml", "    glyph: feed-belt\n",
-               '    glyph: feed-belt\n    text: {run: "RUN: Gain 3 FEED.", build_cost: "BUILD COST: 2 FEED."}\n')
+    break_file(
+        project,
+        "machines.yaml",
+        "    glyph: feed-belt\n",
+        '    glyph: feed-belt\n    text: {run: "RUN: Gain 3 FEED.", build_cost: "BUILD COST: 2 FEED."}\n',
+    )
     assert headlines(project) == []
 
 
 def test_a_machine_nobody_can_ever_build_is_a_warning(project):
     # Without a PART producer, every machine that costs PARTS is out of reach.
-    break_file(project, "machines.yaml", "run: {pay: {feed: 2}, gain: {parts: 1}}", "run: {pay: {feed: 2}, gain: {feed: 1}}")
-    break_file(project, "machines.yaml", "run: {pay: {feed: 3}, gain: {parts: 2}}", "run: {pay: {feed: 3}, gain: {feed: 2}}")
+    break_file(
+        project, "machines.yaml", "run: {pay: {feed: 2}, gain: {parts: 1}}", "run: {pay: {feed: 2}, gain: {feed: 1}}"
+    )
+    break_file(
+        project, "machines.yaml", "run: {pay: {feed: 3}, gain: {parts: 2}}", "run: {pay: {feed: 3}, gain: {feed: 2}}"
+    )
     warnings = [h for h in headlines(project) if "warning[PF003]" in h]
     assert warnings == [
         f"cards/pocket-foundry/machines.yaml:{line}:17: warning[PF003] machines[{i}].build_cost: {name} can never "
         "be built: no row a player can assemble ever holds its BUILD COST"
-        for line, i, name in [(41, 4, "Twin Press"), (49, 5, "Polishing Wheel"), (57, 6, "Packing Line"),
-                              (65, 7, "Return Chute")]]
+        for line, i, name in [
+            (41, 4, "Twin Press"),
+            (49, 5, "Polishing Wheel"),
+            (57, 6, "Packing Line"),
+            (65, 7, "Return Chute"),
+        ]
+    ]
 
 
 def test_validate_cli_prints_the_caret_and_hint_and_exits_1(project):
@@ -160,19 +232,24 @@ def test_validate_cli_prints_the_caret_and_hint_and_exits_1(project):
         "    |\n"
         " 50 |     run: {pay: {parts: 1}, gain: {points: 5}}\n"
         "    |                                           ^\n"
-        "  = hint: cards/pocket-foundry/rulebook.txt:")
-    assert "error[PF008] scenarios[0].expect.steps[2].gained.points: scenario 'worked-example': slot 3 (Polishing " \
-           "Wheel) gained 5 points, but the rulebook prints 4" in result.stderr
+        "  = hint: cards/pocket-foundry/rulebook.txt:"
+    )
+    assert (
+        "error[PF008] scenarios[0].expect.steps[2].gained.points: scenario 'worked-example': slot 3 (Polishing "
+        "Wheel) gained 5 points, but the rulebook prints 4" in result.stderr
+    )
     assert result.stderr.endswith("3 errors, 0 warnings in 2 files\n")
 
 
 def test_a_broken_bot_stops_simulate(project):
     break_file(project, "bots.yaml", "build: Packing Line", "build: Packing Lines")
-    result = run_cli("simulate", "pocket-foundry", "--games", "2", "--root", str(project), "--out",
-                     str(project / "sim"), cwd=project)
+    result = run_cli(
+        "simulate", "pocket-foundry", "--games", "2", "--root", str(project), "--out", str(project / "sim"), cwd=project
+    )
     assert result.returncode == 1
-    assert result.stderr.startswith("cards/pocket-foundry/bots.yaml:19:16: error[S005] bots.engine.rules[1].build: "
-                                    "unknown machine 'Packing Lines'")
+    assert result.stderr.startswith(
+        "cards/pocket-foundry/bots.yaml:19:16: error[S005] bots.engine.rules[1].build: unknown machine 'Packing Lines'"
+    )
 
 
 def test_a_rulebook_copied_from_another_game_only_warns(project):
@@ -182,4 +259,5 @@ def test_a_rulebook_copied_from_another_game_only_warns(project):
         "cards/pocket-foundry/machines.yaml:58:43: warning[PF005] machines[6].run.gain.points: Packing Line's "
         "run.gain.points is 10; the rulebook prints 9",
         "cards/pocket-foundry/rulebook.txt:1:1: warning[PF013] rulebook.txt is not the rulebook of 'Pocket Foundry "
-        "Deluxe' (its first lines do not name it), so what it states is checked as warnings only"]
+        "Deluxe' (its first lines do not name it), so what it states is checked as warnings only",
+    ]

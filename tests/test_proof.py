@@ -6,13 +6,13 @@ import json
 
 import pypdfium2 as pdfium
 import pytest
-from PIL import Image, ImageChops, ImageStat
-
 from conftest import ROOT, run_cli
+from pdfinspect import MM, placements
+from PIL import Image, ImageChops, ImageStat
+from pypdf import PdfReader
+
 from generator.build import build
 from generator.iterate.session import Session
-from pdfinspect import MM, placements
-from pypdf import PdfReader
 
 DPI = 100
 
@@ -31,8 +31,15 @@ def test_every_face_gets_a_proof_at_the_asked_resolution(proofs):
     _, outcome, folder = proofs
     names = sorted(p.name for p in folder.glob("*.png"))
     assert len(names) == 16 + 1 + 2 + 2 + 1  # market fronts and back, starter front and back, two pages, contact
-    assert {"feed-belt-1.front.png", "market-back.png", "starter-feeder.front.png", "starter-feeder.back.png",
-            "mat.png", "lap-record.png", "contact.png"} <= set(names)
+    assert {
+        "feed-belt-1.front.png",
+        "market-back.png",
+        "starter-feeder.front.png",
+        "starter-feeder.back.png",
+        "mat.png",
+        "lap-record.png",
+        "contact.png",
+    } <= set(names)
     card = Image.open(folder / "feed-belt-1.front.png")
     assert card.size == (round(69.5 / 25.4 * DPI), round(94.9 / 25.4 * DPI))  # trim + 3 mm bleed each side
     assert round(card.info["dpi"][0]) == DPI
@@ -91,8 +98,7 @@ def test_unchanged_faces_are_not_redrawn(proofs):
 
 
 def test_overlay_marks_trim_and_safe_zone(tmp_path):
-    outcome = Session(ROOT, "pocket-foundry", tmp_path, dpi=DPI, overlay=True, pdfs=False).rebuild(
-        only=["feed-belt-1"])
+    outcome = Session(ROOT, "pocket-foundry", tmp_path, dpi=DPI, overlay=True, pdfs=False).rebuild(only=["feed-belt-1"])
     assert outcome.ok and sorted(outcome.proofed) == ["feed-belt-1/front", "market-back"]
     proof = Image.open(tmp_path / "pocket-foundry/proofs/market-back.png").convert("RGB")
     trim = round(3 / 25.4 * DPI)
@@ -103,14 +109,19 @@ def test_overlay_marks_trim_and_safe_zone(tmp_path):
 
 
 def test_proof_one_card_from_the_command_line(project):
-    result = run_cli("proof", "pocket-foundry", "--card", "sort-scoop", "--dpi", "72", "--root", str(project),
-                     cwd=project)
+    result = run_cli(
+        "proof", "pocket-foundry", "--card", "sort-scoop", "--dpi", "72", "--root", str(project), cwd=project
+    )
     assert result.returncode == 0, result.stderr
     folder = project / "output/pocket-foundry/proofs"
-    assert sorted(p.name for p in folder.glob("*.png")) == ["market-back.png", "sort-scoop-1.front.png",
-                                                             "sort-scoop-2.front.png"]
-    assert result.stdout.startswith("pocket-foundry: 3 proofs in output/pocket-foundry/proofs/ (3 redrawn, "
-                                    "0 unchanged) in ")
+    assert sorted(p.name for p in folder.glob("*.png")) == [
+        "market-back.png",
+        "sort-scoop-1.front.png",
+        "sort-scoop-2.front.png",
+    ]
+    assert result.stdout.startswith(
+        "pocket-foundry: 3 proofs in output/pocket-foundry/proofs/ (3 redrawn, 0 unchanged) in "
+    )
 
 
 def test_proof_mistakes_get_diagnostics_and_keep_the_proofs(project):
@@ -119,8 +130,10 @@ def test_proof_mistakes_get_diagnostics_and_keep_the_proofs(project):
     (folder / "feed-belt-1.front.png").write_bytes(b"last good")
     result = run_cli("proof", "pocket-foundry", "--card", "feed-blet", "--root", str(project), cwd=project)
     assert result.returncode == 1
-    assert result.stderr == ("error[P001] no card or page 'feed-blet' in pocket-foundry\n"
-                             "  = hint: did you mean 'feed-belt'?\n\n1 error, 0 warnings\n")
+    assert result.stderr == (
+        "error[P001] no card or page 'feed-blet' in pocket-foundry\n"
+        "  = hint: did you mean 'feed-belt'?\n\n1 error, 0 warnings\n"
+    )
     machines = project / "cards/pocket-foundry/machines.yaml"
     machines.write_text(machines.read_text().replace("copies: 2", "copies: two", 1))
     broken = run_cli("proof", "pocket-foundry", "--root", str(project), cwd=project)

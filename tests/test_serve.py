@@ -53,9 +53,26 @@ def server(project, tmp_path):
     """Run `cardpress serve` on a free port of 127.0.0.1, as a user would; yield its address."""
     log = (tmp_path / "serve.log").open("w")
     process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "serve", "pocket-foundry", "--root", str(project), "--port", "0",
-         "--dpi", "60", "--no-pdf"], cwd=project, stdout=subprocess.PIPE, stderr=log, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "serve",
+            "pocket-foundry",
+            "--root",
+            str(project),
+            "--port",
+            "0",
+            "--dpi",
+            "60",
+            "--no-pdf",
+        ],
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         line = process.stdout.readline()
         assert line.startswith("serving http://127.0.0.1:"), line + (tmp_path / "serve.log").read_text()
@@ -97,8 +114,11 @@ def test_the_page_shows_every_face_and_follows_card_edits(server, browser, proje
 
     # A changed card file shows up as a new proof of that card, marked as changed.
     edit(project, 'colour: "#c8741c"', 'colour: "#1c8a74"')
-    recoloured = wait.until(lambda d: (f := d.execute_script(FACE, "feed-belt-1/front"))
-                            and f["stamp"] != first["stamp"] and f["loaded"] and f)
+    recoloured = wait.until(
+        lambda d: (
+            (f := d.execute_script(FACE, "feed-belt-1/front")) and f["stamp"] != first["stamp"] and f["loaded"] and f
+        )
+    )
     assert "changed" in recoloured["classes"]
     assert browser.execute_script(FACE, "small-press-1/front")["stamp"]  # the others are still there
 

@@ -21,7 +21,7 @@ def test_mean_interval_and_quantiles():
     assert stats.mean(values) == 3
     assert stats.stdev(values) == pytest.approx(1.5811, abs=1e-4)
     lo, hi = stats.mean_ci(values)
-    assert lo == pytest.approx(3 - 1.95996 * 1.5811 / 5 ** 0.5, abs=1e-3)
+    assert lo == pytest.approx(3 - 1.95996 * 1.5811 / 5**0.5, abs=1e-3)
     assert stats.quantile([1, 2, 3, 4], 0.5) == 2.5
     assert stats.quantile([1, 2, 3, 4], 0.25) == 1.75
 

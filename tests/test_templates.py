@@ -20,21 +20,29 @@ def render(tmp_path: Path, source: str, context: dict | None = None) -> tuple[st
 
 
 def test_renders_and_quotes_card_text_safely(tmp_path):
-    text, report = render(tmp_path, 'elements:\n- text: {x: 1, y: 1, w: 5, h: 5, text: {{ name|q }}}\n',
-                          {"name": 'Evil: "quote" {brace} # not a comment'})
+    text, report = render(
+        tmp_path,
+        "elements:\n- text: {x: 1, y: 1, w: 5, h: 5, text: {{ name|q }}}\n",
+        {"name": 'Evil: "quote" {brace} # not a comment'},
+    )
     assert report.ok()
     doc = document.parse(text, "face.yaml.j2", "card-1/front", (63.5, 88.9), report)
     assert doc.elements[0].props["text"] == 'Evil: "quote" {brace} # not a comment'
 
 
-@pytest.mark.parametrize("source, message", [
-    ("{{ ''.__class__.__mro__ }}", "access to attribute '__class__' of 'str' object is unsafe."),
-    ("{{ cycler.__init__.__globals__ }}", None),
-    ("{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
-     "template iterated more than 200000 times"),
-    ("{{ 'x' * 10000000 }}", "sequence repetition too large"),
-    ("{{ 10 ** 1000 }}", "exponent too large"),
-])
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("{{ ''.__class__.__mro__ }}", "access to attribute '__class__' of 'str' object is unsafe."),
+        ("{{ cycler.__init__.__globals__ }}", None),
+        (
+            "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+            "template iterated more than 200000 times",
+        ),
+        ("{{ 'x' * 10000000 }}", "sequence repetition too large"),
+        ("{{ 10 ** 1000 }}", "exponent too large"),
+    ],
+)
 def test_unsafe_templates_are_refused(tmp_path, source, message):
     text, report = render(tmp_path, source)
     assert text is None
@@ -48,8 +56,10 @@ def test_unsafe_templates_are_refused(tmp_path, source, message):
 def test_undefined_variable_is_located(tmp_path):
     _, report = render(tmp_path, "elements:\n- text: {{ card.nmae|q }}\n", {"card": {"name": "x"}})
     (problem,) = report.errors
-    assert problem.headline() == ("layouts/face.yaml.j2:2:1: error[T003] template error while rendering "
-                                  "card-1/front: 'dict object' has no attribute 'nmae'")
+    assert problem.headline() == (
+        "layouts/face.yaml.j2:2:1: error[T003] template error while rendering "
+        "card-1/front: 'dict object' has no attribute 'nmae'"
+    )
 
 
 def test_syntax_error_is_located(tmp_path):
@@ -69,8 +79,13 @@ def test_templates_cannot_include_files_outside_their_folders(tmp_path):
 
 def test_layout_document_errors_point_into_the_rendered_document():
     report = Report()
-    doc = document.parse("elements:\n- rect: {x: 1, y: 2, w: 3, h: 4, fill: red}\n- circle: {r: 3}\n",
-                         "face.yaml.j2", "card-1/front", (63.5, 88.9), report)
+    doc = document.parse(
+        "elements:\n- rect: {x: 1, y: 2, w: 3, h: 4, fill: red}\n- circle: {r: 3}\n",
+        "face.yaml.j2",
+        "card-1/front",
+        (63.5, 88.9),
+        report,
+    )
     assert doc is None
     assert [d.headline() for d in report.errors] == [
         "face.yaml.j2 [card-1/front]:2:40: error[L004] elements[0].rect.fill: colours are written #rrggbb",
@@ -80,9 +95,12 @@ def test_layout_document_errors_point_into_the_rendered_document():
 
 def test_bad_lengths_are_explained():
     report = Report()
-    doc = document.parse("elements:\n- rect: {x: 1, y: 2, w: wide, h: 4}\n", "face.yaml.j2", "card-1/front",
-                         (63.5, 88.9), report)
+    doc = document.parse(
+        "elements:\n- rect: {x: 1, y: 2, w: wide, h: 4}\n", "face.yaml.j2", "card-1/front", (63.5, 88.9), report
+    )
     assert doc is None
     (problem,) = report.errors
-    assert problem.headline() == ("face.yaml.j2 [card-1/front]:2:9: error[L004] elements[0].rect: "
-                                  "w: 'wide' is not a length (write e.g. 3, '3mm', '0.25in' or '9pt')")
+    assert problem.headline() == (
+        "face.yaml.j2 [card-1/front]:2:9: error[L004] elements[0].rect: "
+        "w: 'wide' is not a length (write e.g. 3, '3mm', '0.25in' or '9pt')"
+    )

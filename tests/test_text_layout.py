@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import ROOT
+
 from generator.layout.markup import MarkupError, Run, Style, parse, plain, with_icons
 from generator.render.fonts import load_fonts
 from generator.render.text import set_text
@@ -26,14 +26,17 @@ def test_markup_runs_and_plain_text():
     assert plain("<b>RUN:</b> Pay <icon feed>2 FEED") == "RUN: Pay 2 FEED"
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("<b>open", "<b> is never closed"),
-    ("</i>", "</i> does not close an open tag"),
-    ("<blink>x</blink>", "unknown tag <blink> (known: b, i, small, nobr, color, icon, br)"),
-    ("<icon>", "<icon> needs a name, e.g. <icon feed>"),
-    ("a < b", "a lone '<' (write &lt; for a literal <)"),
-    ("<color red>x</color>", "<color> needs a colour, e.g. <color #b0303a>"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("<b>open", "<b> is never closed"),
+        ("</i>", "</i> does not close an open tag"),
+        ("<blink>x</blink>", "unknown tag <blink> (known: b, i, small, nobr, color, icon, br)"),
+        ("<icon>", "<icon> needs a name, e.g. <icon feed>"),
+        ("a < b", "a lone '<' (write &lt; for a literal <)"),
+        ("<color red>x</color>", "<color> needs a colour, e.g. <color #b0303a>"),
+    ],
+)
 def test_bad_markup_is_explained(bad, message):
     with pytest.raises(MarkupError) as caught:
         parse(bad)
@@ -43,7 +46,8 @@ def test_bad_markup_is_explained(bad, message):
 def test_amounts_get_icons_and_stay_whole():
     assert with_icons("Pay 1 PART to gain 3 FEED and 1 point.", WORDS) == (
         "Pay <nobr><icon part>1 PART</nobr> to gain <nobr><icon feed>3 FEED</nobr> and "
-        "<nobr><icon point>1 point</nobr>.")
+        "<nobr><icon point>1 point</nobr>."
+    )
     assert with_icons("A <b> & c", {}) == "A &lt;b&gt; &amp; c"
 
 
@@ -64,12 +68,16 @@ def test_text_shrinks_to_fit_then_reports_overflow():
 
 
 def test_a_word_wider_than_the_box_overflows():
-    layout = set_text(parse("Supercalifragilistic"), FONTS, family="display", size=14, min_size=None, width_mm=10,
-                      height_mm=20)
+    layout = set_text(
+        parse("Supercalifragilistic"), FONTS, family="display", size=14, min_size=None, width_mm=10, height_mm=20
+    )
     assert layout.overflow == "'Supercalifragilistic' is wider than the box"
 
 
 def test_characters_a_font_lacks_fall_back_to_the_symbol_font():
     segments = FONTS.segments("Laps 1–6: 1 □ 2", FONTS.resolve("display"))
-    assert segments == (("Laps 1–6: 1 ", "cp-RobotoCondensed-Bold"), ("□", "cp-DejaVuSans-Bold"),
-                        (" 2", "cp-RobotoCondensed-Bold"))
+    assert segments == (
+        ("Laps 1–6: 1 ", "cp-RobotoCondensed-Bold"),
+        ("□", "cp-DejaVuSans-Bold"),
+        (" 2", "cp-RobotoCondensed-Bold"),
+    )

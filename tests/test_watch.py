@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from artkit import image_bytes, pixels
+
 from generator.iterate import watch
 from generator.iterate.session import Session
 
@@ -100,8 +100,9 @@ def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project)
     before = pdf.read_bytes()
     seen: list = []
     stop = threading.Event()
-    thread = threading.Thread(target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop),
-                              kwargs={"quiet_ms": 300})
+    thread = threading.Thread(
+        target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop), kwargs={"quiet_ms": 300}
+    )
     thread.start()
     try:
         time.sleep(0.5)  # let the watcher start listening
@@ -117,8 +118,9 @@ def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project)
     assert rebuilt.ok and rebuilt.rendered == ["small-press-1/front", "small-press-2/front"]
     assert "pdfs" not in rebuilt.seconds  # the proof did not wait for the kit
     assert written.ok and written.written == [pdf] and pdf.read_bytes() != before
-    assert watch.describe(session, written).endswith("pocket-foundry: kit PDFs written in "
-                                                     f"{written.seconds['pdfs']:.2f} s")
+    assert watch.describe(session, written).endswith(
+        f"pocket-foundry: kit PDFs written in {written.seconds['pdfs']:.2f} s"
+    )
 
 
 def test_superseded_renders_are_forgotten(session, project):

@@ -63,8 +63,10 @@ def open_art(path: Path) -> ArtFile:
     if stamp in _CHECKED:
         return _CHECKED[stamp]
     if st.st_size > MAX_BYTES:
-        raise ArtError(f"{path.name} is {st.st_size / 2**20:.1f} MiB; the limit is {MAX_BYTES // 2**20} MiB",
-                       hint="export the art at 300–600 dpi for its box")
+        raise ArtError(
+            f"{path.name} is {st.st_size / 2**20:.1f} MiB; the limit is {MAX_BYTES // 2**20} MiB",
+            hint="export the art at 300–600 dpi for its box",
+        )
     data = path.read_bytes()
     art = _describe(path, data)
     _remember(_CHECKED, stamp, art)
@@ -83,24 +85,30 @@ def _describe(path: Path, data: bytes) -> ArtFile:
 
     kind = sniff(data[:16])
     if kind is None:
-        raise ArtError(f"{path.name} is not a PNG, JPEG or WebP image (judged by its content, not its name)",
-                       hint="save the art as PNG, JPEG or WebP")
+        raise ArtError(
+            f"{path.name} is not a PNG, JPEG or WebP image (judged by its content, not its name)",
+            hint="save the art as PNG, JPEG or WebP",
+        )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data), formats=[KINDS[kind]]) as im:
                 width, height = im.size
                 if width * height > MAX_PIXELS:  # checked from the header, before decoding a single pixel
-                    raise ArtError(f"{path.name} is {width} × {height} pixels; the limit is "
-                                   f"{MAX_PIXELS // 1_000_000} million", hint="export the art at 300–600 dpi for its box")
+                    raise ArtError(
+                        f"{path.name} is {width} × {height} pixels; the limit is {MAX_PIXELS // 1_000_000} million",
+                        hint="export the art at 300–600 dpi for its box",
+                    )
                 orientation = im.getexif().get(ORIENTATION, 1) if kind == "jpeg" else 1
                 dpi = im.info.get("dpi")
                 im.load()  # a truncated or corrupt file fails here, not half-way through a PDF
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ArtError(f"{path.name} has more than {MAX_PIXELS // 1_000_000} million pixels",
-                       hint="export the art at 300–600 dpi for its box") from None
+        raise ArtError(
+            f"{path.name} has more than {MAX_PIXELS // 1_000_000} million pixels",
+            hint="export the art at 300–600 dpi for its box",
+        ) from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
         raise ArtError(f"{path.name} cannot be read as {kind.upper()}: {exc}", hint="re-export the image") from None
     if orientation not in range(1, 9):

@@ -23,8 +23,12 @@ class Fit:
         return min(self.dpi)
 
 
-def fit(pixels: tuple[int, int], box: tuple[float, float, float, float], mode: str = "cover",
-        focus: tuple[float, float] = (0.5, 0.5)) -> Fit:
+def fit(
+    pixels: tuple[int, int],
+    box: tuple[float, float, float, float],
+    mode: str = "cover",
+    focus: tuple[float, float] = (0.5, 0.5),
+) -> Fit:
     """Fit an image of `pixels` into `box` (x, y, w, h in mm).
 
     cover fills the box and crops what sticks out; contain shows the whole image inside the box;

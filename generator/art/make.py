@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..build import write_atomic
 from ..layout.document import LayoutDoc, walk
@@ -31,8 +31,9 @@ def stand_in_png(props: dict, fonts: FontSet, icons: IconSet, dpi: float = PRINT
     from ..render import facepdf, raster
 
     w, h = props["w"], props["h"]
-    doc = LayoutDoc("stand-in", "stand-in", w, h, 0.0, placeholder.artwork(w, h, props.get("glyph"),
-                                                                             props.get("colour")))
+    doc = LayoutDoc(
+        "stand-in", "stand-in", w, h, 0.0, placeholder.artwork(w, h, props.get("glyph"), props.get("colour"))
+    )
     pdf = facepdf.write([(Prepared(doc), 0.0)], fonts, icons)
     (image,) = raster.rasterize(pdf, dpi, ceil=True)
     out = io.BytesIO()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any
 
 from ..diagnostics import Diagnostic, Location, Report
 from ..layout.document import Element
@@ -51,8 +52,9 @@ class ArtDesk:
         self.policy = policy
         self._index: dict[tuple[str, str], tuple[str, tuple]] | None = None
 
-    def place(self, el: Element, report: Report, prefix: str, fallback: Location | None
-              ) -> tuple[Placed, tuple[str, str | None] | None]:
+    def place(
+        self, el: Element, report: Report, prefix: str, fallback: Location | None
+    ) -> tuple[Placed, tuple[str, str | None] | None]:
         """Place one image element; report problems; return it and (file, digest) it depends on."""
         p = el.props
         box = (p["x"], p["y"], p["w"], p["h"])
@@ -89,22 +91,50 @@ class ArtDesk:
         severity = "error" if self.policy == "error" else "warning"
         report.add(Diagnostic(severity, "A001", f"{prefix}{what}; drew a placeholder", path, loc, hint))
 
-    def _judge(self, report: Report, prefix: str, shown: str, art: ArtFile, fitted: Fit,
-               box: tuple, loc: Location | None, path: str) -> None:
+    def _judge(
+        self,
+        report: Report,
+        prefix: str,
+        shown: str,
+        art: ArtFile,
+        fitted: Fit,
+        box: tuple,
+        loc: Location | None,
+        path: str,
+    ) -> None:
         """Warn about art too coarse for print; the card still prints, so these are warnings."""
         dpi = fitted.min_dpi
         if dpi >= PRINT_DPI - 0.5:
             return
         need = pixels_for((box[2], box[3]), PRINT_DPI)
-        where = (f"{art.size[0]} × {art.size[1]} px drawn {fitted.w:.1f} × {fitted.h:.1f} mm "
-                 f"(box {box[2]:.1f} × {box[3]:.1f} mm)")
+        where = (
+            f"{art.size[0]} × {art.size[1]} px drawn {fitted.w:.1f} × {fitted.h:.1f} mm "
+            f"(box {box[2]:.1f} × {box[3]:.1f} mm)"
+        )
         hint = f"supply at least {need[0]} × {need[1]} px (the box at {PRINT_DPI} dpi)"
         if dpi < SOFT_DPI - 0.5:
-            report.add(Diagnostic("warning", "A003", f"{prefix}{shown} is upscaled {PRINT_DPI / dpi:.1f}× past print "
-                                  f"resolution ({dpi:.0f} dpi): {where}; pixels will show", path, loc, hint))
+            report.add(
+                Diagnostic(
+                    "warning",
+                    "A003",
+                    f"{prefix}{shown} is upscaled {PRINT_DPI / dpi:.1f}× past print "
+                    f"resolution ({dpi:.0f} dpi): {where}; pixels will show",
+                    path,
+                    loc,
+                    hint,
+                )
+            )
         else:
-            report.add(Diagnostic("warning", "A002", f"{prefix}{shown} prints at {dpi:.0f} dpi, below "
-                                  f"{PRINT_DPI}: {where}; it will look soft", path, loc, hint))
+            report.add(
+                Diagnostic(
+                    "warning",
+                    "A002",
+                    f"{prefix}{shown} prints at {dpi:.0f} dpi, below {PRINT_DPI}: {where}; it will look soft",
+                    path,
+                    loc,
+                    hint,
+                )
+            )
 
     def _where(self, src: str) -> tuple[Location | None, str]:
         """Find the card-file line that names `src` (or the card whose default art it is)."""

@@ -24,23 +24,54 @@ def elements(el: Element, framed: bool = True) -> tuple[Element, ...]:
     short = min(w, h)
     out = [_el("rect", x=x, y=y, w=w, h=h, fill=mix(colour, WHITE, 0.82), radius=radius)]
     if glyph:
-        out.append(_el("pattern", icon=glyph, x=x, y=y, w=w, h=h, size=short * 0.17, dx=short * 0.32,
-                       dy=short * 0.3, stagger=True, colour=mix(colour, WHITE, 0.6)))
+        out.append(
+            _el(
+                "pattern",
+                icon=glyph,
+                x=x,
+                y=y,
+                w=w,
+                h=h,
+                size=short * 0.17,
+                dx=short * 0.32,
+                dy=short * 0.3,
+                stagger=True,
+                colour=mix(colour, WHITE, 0.6),
+            )
+        )
     else:
         step = short / 6
-        lines = tuple(_el("line", points=[(i * step, 0.0), (i * step - h, h)], stroke=mix(colour, WHITE, 0.6),
-                          stroke_width=short * 0.03) for i in range(1, int((w + h) / step) + 1))
+        lines = tuple(
+            _el(
+                "line",
+                points=[(i * step, 0.0), (i * step - h, h)],
+                stroke=mix(colour, WHITE, 0.6),
+                stroke_width=short * 0.03,
+            )
+            for i in range(1, int((w + h) / step) + 1)
+        )
         out.append(Element("group", {"x": x, "y": y, "w": w, "h": h, "clip": True}, "placeholder", lines))
     r = short * 0.39
     out.append(_el("ellipse", cx=x + w / 2, cy=y + h / 2, rx=r, ry=r, fill=PAPER))
     if glyph:
-        out.append(_el("icon", name=glyph, x=x + w / 2 - r * 0.71, y=y + h / 2 - r * 0.71, size=r * 1.42,
-                       colour=colour))
+        out.append(
+            _el("icon", name=glyph, x=x + w / 2 - r * 0.71, y=y + h / 2 - r * 0.71, size=r * 1.42, colour=colour)
+        )
     if framed:
         inset = min(1.2, short * 0.06)
-        out.append(_el("rect", x=x + inset, y=y + inset, w=w - 2 * inset, h=h - 2 * inset,
-                       radius=max(radius - inset, 0), stroke=mix(colour, WHITE, 0.35), stroke_width=0.3,
-                       dash=[1.2, 0.9]))
+        out.append(
+            _el(
+                "rect",
+                x=x + inset,
+                y=y + inset,
+                w=w - 2 * inset,
+                h=h - 2 * inset,
+                radius=max(radius - inset, 0),
+                stroke=mix(colour, WHITE, 0.35),
+                stroke_width=0.3,
+                dash=[1.2, 0.9],
+            )
+        )
     return tuple(out)
 
 
@@ -68,21 +99,51 @@ def artwork(w: float, h: float, glyph: str | None, colour: str | None) -> tuple[
             if 0 < at < length:
                 points = [(at, 0.0), (at, across)] if axis == "x" else [(0.0, at), (across, at)]
                 strong = i % 5 == 0
-                out.append(_el("line", points=points, stroke=bold if strong else fine,
-                               stroke_width=short * (0.008 if strong else 0.004)))
+                out.append(
+                    _el(
+                        "line",
+                        points=points,
+                        stroke=bold if strong else fine,
+                        stroke_width=short * (0.008 if strong else 0.004),
+                    )
+                )
     r = short * 0.42
-    out.append(_el("ellipse", cx=cx, cy=cy, rx=r, ry=r, stroke=bold, stroke_width=short * 0.01, dash=[short * 0.03,
-                                                                                                   short * 0.02]))
+    out.append(
+        _el(
+            "ellipse",
+            cx=cx,
+            cy=cy,
+            rx=r,
+            ry=r,
+            stroke=bold,
+            stroke_width=short * 0.01,
+            dash=[short * 0.03, short * 0.02],
+        )
+    )
     for sign in (-1, 1):  # dimension ticks either side, as on a drawing
         x = cx + sign * r * 1.45
         out.append(_el("line", points=[(x, cy - r * 0.6), (x, cy + r * 0.6)], stroke=bold, stroke_width=short * 0.01))
         for dy in (-0.6, 0.6):
-            out.append(_el("line", points=[(x - short * 0.03, cy + r * dy), (x + short * 0.03, cy + r * dy)],
-                           stroke=bold, stroke_width=short * 0.01))
+            out.append(
+                _el(
+                    "line",
+                    points=[(x - short * 0.03, cy + r * dy), (x + short * 0.03, cy + r * dy)],
+                    stroke=bold,
+                    stroke_width=short * 0.01,
+                )
+            )
     if glyph:
         size = r * 1.5
         shadow = short * 0.025
-        out.append(_el("icon", name=glyph, x=cx - size / 2 + shadow, y=cy - size / 2 + shadow, size=size,
-                       colour=mix(colour, WHITE, 0.55)))
+        out.append(
+            _el(
+                "icon",
+                name=glyph,
+                x=cx - size / 2 + shadow,
+                y=cy - size / 2 + shadow,
+                size=size,
+                colour=mix(colour, WHITE, 0.55),
+            )
+        )
         out.append(_el("icon", name=glyph, x=cx - size / 2, y=cy - size / 2, size=size, colour=colour))
     return tuple(out)

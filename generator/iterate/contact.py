@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ def thumbnail(image):
     return image.convert("RGB").resize((width, THUMB_HEIGHT), Image.Resampling.LANCZOS, reducing_gap=2.0)
 
 
-def contact_sheet(thumbs: Sequence[tuple["Entry", object]], title: str, fonts_dir: Path | None = None) -> bytes:
+def contact_sheet(thumbs: Sequence[tuple[Entry, object]], title: str, fonts_dir: Path | None = None) -> bytes:
     """Return PNG bytes of a contact sheet of (entry, thumbnail) pairs, in rows, each labelled."""
     from PIL import Image, ImageDraw
 
@@ -45,8 +44,11 @@ def contact_sheet(thumbs: Sequence[tuple["Entry", object]], title: str, fonts_di
     height = head + GAP + len(rows) * (THUMB_HEIGHT + LABEL + GAP)
     sheet = Image.new("RGB", (width, height), PAPER)
     pen = ImageDraw.Draw(sheet)
-    big, small, bold = _font(fonts_dir, "Lato-Bold.ttf", 26), _font(fonts_dir, "Lato-Regular.ttf", 15), \
-        _font(fonts_dir, "Lato-Bold.ttf", 15)
+    big, small, bold = (
+        _font(fonts_dir, "Lato-Bold.ttf", 26),
+        _font(fonts_dir, "Lato-Regular.ttf", 15),
+        _font(fonts_dir, "Lato-Bold.ttf", 15),
+    )
     pen.text((GAP, GAP), title, fill=INK, font=big)
     y = head + GAP
     for row in rows:

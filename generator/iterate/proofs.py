@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from ..build import PAGE_SAFE, write_atomic
 from ..kit import Kit
@@ -44,16 +44,32 @@ def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepar
             face = card.front if side == "front" else card.back
             if faces.get(face.key) is None:
                 continue
-            item = found.setdefault(face.key, {"title": f"{card.name} ({side})", "deck": card.deck, "cards": [],
-                                               "prepared": faces[face.key], "safe": SAFE})
+            item = found.setdefault(
+                face.key,
+                {
+                    "title": f"{card.name} ({side})",
+                    "deck": card.deck,
+                    "cards": [],
+                    "prepared": faces[face.key],
+                    "safe": SAFE,
+                },
+            )
             item["cards"].append(card.id)
             if side == "back" and len(item["cards"]) > 1:
                 item["title"] = f"{kit.decks.get(card.deck, card.deck)} (back)"
     for page in kit.pages:
         if pages.get(page.face.key) is None:
             continue
-        item = found.setdefault(page.face.key, {"title": page.name.rstrip(" 0123456789") or page.name, "deck": "pages",
-                                                "cards": [], "prepared": pages[page.face.key], "safe": PAGE_SAFE})
+        item = found.setdefault(
+            page.face.key,
+            {
+                "title": page.name.rstrip(" 0123456789") or page.name,
+                "deck": "pages",
+                "cards": [],
+                "prepared": pages[page.face.key],
+                "safe": PAGE_SAFE,
+            },
+        )
         item["cards"].append(page.id)
     return [Entry(key, v["title"], v["deck"], tuple(v["cards"]), v["prepared"], v["safe"]) for key, v in found.items()]
 
@@ -78,8 +94,11 @@ class ProofFolder:
     def stale(self, items: Sequence[Entry]) -> list[Entry]:
         """Return the entries whose proof is missing or was made from other inputs."""
         known = self.manifest["faces"]
-        return [e for e in items if known.get(e.key, {}).get("stamp") != self.stamp(e)
-                or not (self.folder / e.file).is_file()]
+        return [
+            e
+            for e in items
+            if known.get(e.key, {}).get("stamp") != self.stamp(e) or not (self.folder / e.file).is_file()
+        ]
 
     def update(self, items: Sequence[Entry], fonts, icons, prune: bool = False) -> list[str]:
         """Rasterize the stale entries and write their PNGs; return their keys.

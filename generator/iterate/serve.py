@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Sequence
 from urllib.parse import unquote, urlsplit
 
 from .session import Session
@@ -48,7 +48,7 @@ class PreviewServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
 
-    def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+    def do_GET(self) -> None:
         path = unquote(urlsplit(self.path).path)
         if path in ("/", "/index.html"):
             self._send(self.server.page, "text/html; charset=utf-8")
@@ -87,5 +87,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the stdlib's name)
+    def log_message(self, format: str, *args) -> None:
         pass  # the terminal is for diagnostics, not for every poll

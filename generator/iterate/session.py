@@ -7,9 +7,9 @@ import fnmatch
 import re
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from .. import build, pipeline
 from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
@@ -32,9 +32,20 @@ class Outcome:
 class Session:
     """Builds one game again and again, reusing every face render whose inputs are unchanged."""
 
-    def __init__(self, root: Path, game_id: str, out: Path, *, dpi: int = 150, overlay: bool = False,
-                 papers: Sequence[str] = ("a4", "letter"), players: int | None = None,
-                 missing_art: str | None = None, pdfs: bool = True, contact: bool = False):
+    def __init__(
+        self,
+        root: Path,
+        game_id: str,
+        out: Path,
+        *,
+        dpi: int = 150,
+        overlay: bool = False,
+        papers: Sequence[str] = ("a4", "letter"),
+        players: int | None = None,
+        missing_art: str | None = None,
+        pdfs: bool = True,
+        contact: bool = False,
+    ):
         self.root, self.game_id, self.out = root, game_id, out
         self.papers, self.players, self.missing_art = list(papers), players, missing_art
         self.pdfs, self.contact = pdfs, contact
@@ -45,26 +56,38 @@ class Session:
         self.cache: dict[str, build.Rendered] = {}  # shared by every rebuild: the content-hash cache
         self.version = 0
         self._lock = threading.Lock()
-        self._state: dict = {"game": game_id, "title": game_id, "version": 0, "ok": None, "status": "starting",
-                             "diagnostics": [], "faces": [], "decks": {}}
+        self._state: dict = {
+            "game": game_id,
+            "title": game_id,
+            "version": 0,
+            "ok": None,
+            "status": "starting",
+            "diagnostics": [],
+            "faces": [],
+            "decks": {},
+        }
 
     def affected_by(self, changed: Iterable[Path]) -> bool:
         """Return True if any changed path may feed this game (its cards, any layouts, the fonts).
 
         A folder holding any of those (the project root, say) counts as a change to all of it.
         """
-        feeds = [(self.root / "cards" / self.game_id).resolve(), (self.root / "layouts").resolve(),
-                 (self.root / "fonts").resolve()]
+        feeds = [
+            (self.root / "cards" / self.game_id).resolve(),
+            (self.root / "layouts").resolve(),
+            (self.root / "fonts").resolve(),
+        ]
         out = self.out.resolve()
-        for path in map(lambda p: Path(p).resolve(), changed):
+        for path in (Path(p).resolve() for p in changed):
             if path == out or out in path.parents:
                 continue  # what we write ourselves, should --out lie inside a watched folder
             if any(f == path or f in path.parents or path in f.parents for f in feeds):
                 return True
         return False
 
-    def rebuild(self, changed: Iterable[Path] = (), only: Sequence[str] | None = None,
-                pdfs: bool | None = None) -> Outcome:
+    def rebuild(
+        self, changed: Iterable[Path] = (), only: Sequence[str] | None = None, pdfs: bool | None = None
+    ) -> Outcome:
         """Validate, render what changed, write proofs (and PDFs); keep the last good output on failure.
 
         `only` limits the rebuild to cards (or pages) whose id matches one of its patterns; PDFs and
@@ -93,8 +116,9 @@ class Session:
         cards, pages = self._select(kit, only, report)
         faces = build.render_cards(studio, cards)
         build.check_backs(kit, report)
-        outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces,
-                                  build.render_pages(kit, studio, self.papers[0], pages))
+        outcome.entries = entries(
+            replace(kit, cards=cards, pages=pages), faces, build.render_pages(kit, studio, self.papers[0], pages)
+        )
         outcome.rendered = list(dict.fromkeys(studio.rendered))
         outcome.seconds["render"] = time.perf_counter() - start
         if not report.ok():
@@ -160,8 +184,11 @@ class Session:
         cards, pages = [], []
         for pattern in only:
             if not any(_matches(i, pattern) for i in ids):
-                report.error("P001", f"no card or page '{pattern}' in {self.game_id}",
-                             hint=did_you_mean(pattern, kinds + ids) or f"cards: {', '.join(kinds)}")
+                report.error(
+                    "P001",
+                    f"no card or page '{pattern}' in {self.game_id}",
+                    hint=did_you_mean(pattern, kinds + ids) or f"cards: {', '.join(kinds)}",
+                )
         for card in kit.cards:
             if any(_matches(card.id, p) for p in only):
                 cards.append(card)
@@ -190,13 +217,22 @@ class Session:
             faces = {f["key"]: f for f in state["faces"]}
             if outcome.ok:
                 known = self.proofs.manifest["faces"]
-                fresh = {e.key: {"key": e.key, "title": e.title, "deck": e.deck, "cards": list(e.cards),
-                                 "file": e.file, "stamp": known.get(e.key, {}).get("stamp", "")}
-                         for e in outcome.entries}
+                fresh = {
+                    e.key: {
+                        "key": e.key,
+                        "title": e.title,
+                        "deck": e.deck,
+                        "cards": list(e.cards),
+                        "file": e.file,
+                        "stamp": known.get(e.key, {}).get("stamp", ""),
+                    }
+                    for e in outcome.entries
+                }
                 faces = fresh if complete else {**faces, **fresh}
             for key, face in faces.items():
-                face["diagnostics"] = [_json(d) for d in said.get(key, ())] if key in said else \
-                    face.get("diagnostics", [])
+                face["diagnostics"] = (
+                    [_json(d) for d in said.get(key, ())] if key in said else face.get("diagnostics", [])
+                )
             state["faces"] = list(faces.values())
             self.version += 1
             state["version"] = self.version
@@ -211,12 +247,14 @@ class Session:
 
 def _matches(ident: str, pattern: str) -> bool:
     """A card matches its id, a glob, or its type: 'feed-belt' matches feed-belt-1 and feed-belt-2."""
-    return ident == pattern or fnmatch.fnmatchcase(ident, pattern) or re.fullmatch(
-        re.escape(pattern) + r"-\d+", ident) is not None
+    return (
+        ident == pattern
+        or fnmatch.fnmatchcase(ident, pattern)
+        or re.fullmatch(re.escape(pattern) + r"-\d+", ident) is not None
+    )
 
 
 def _json(d: Diagnostic) -> dict:
     """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
     source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
-    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "",
-            "source": source}
+    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "", "source": source}

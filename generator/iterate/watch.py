@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from .session import Outcome, Session
 
@@ -19,8 +19,9 @@ def watched(root: Path) -> list[Path]:
     return [p for p in (root / "cards", root / "layouts", root / "fonts") if p.is_dir()]
 
 
-def rebuild_once(sessions: Sequence[Session], changed: Iterable[Path], listener: Listener,
-                 pdfs: bool | None = None) -> list[Outcome]:
+def rebuild_once(
+    sessions: Sequence[Session], changed: Iterable[Path], listener: Listener, pdfs: bool | None = None
+) -> list[Outcome]:
     """Rebuild every session that a change may feed; hand each outcome to `listener` as it comes."""
     changed = [Path(p) for p in changed]
     outcomes = []
@@ -39,8 +40,14 @@ def write_due_pdfs(sessions: Sequence[Session], listener: Listener) -> None:
             listener(session, session.write_pdfs())
 
 
-def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=None, debounce_ms: int = 80,
-        quiet_ms: int = QUIET_MS) -> None:
+def run(
+    sessions: Sequence[Session],
+    root: Path,
+    listener: Listener,
+    stop_event=None,
+    debounce_ms: int = 80,
+    quiet_ms: int = QUIET_MS,
+) -> None:
     """Rebuild on every change under the watched folders until `stop_event` is set (or Ctrl-C).
 
     Proofs are redrawn at once; the kit PDFs are rewritten once no change has come for `quiet_ms`,
@@ -51,8 +58,15 @@ def run(sessions: Sequence[Session], root: Path, listener: Listener, stop_event=
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # our own lines say what happened
-    for changes in watchfiles.watch(*watched(root), stop_event=stop_event, debounce=debounce_ms, step=20,
-                                    raise_interrupt=False, rust_timeout=quiet_ms, yield_on_timeout=True):
+    for changes in watchfiles.watch(
+        *watched(root),
+        stop_event=stop_event,
+        debounce=debounce_ms,
+        step=20,
+        raise_interrupt=False,
+        rust_timeout=quiet_ms,
+        yield_on_timeout=True,
+    ):
         if not changes:
             write_due_pdfs(sessions, listener)
             continue
@@ -75,11 +89,15 @@ def describe(session: Session, outcome: Outcome) -> str:
     if "render" not in s and outcome.ok:
         return f"[{stamp}] {session.game_id}: kit PDFs written in {s.get('pdfs', 0):.2f} s"
     if not outcome.ok:
-        return (f"[{stamp}] {session.game_id}: build failed ({outcome.report.summary()}); output keeps the last "
-                f"good proofs and PDFs")
+        return (
+            f"[{stamp}] {session.game_id}: build failed ({outcome.report.summary()}); output keeps the last "
+            f"good proofs and PDFs"
+        )
     shown = s.get("render", 0) + s.get("proofs", 0)
-    line = (f"[{stamp}] {session.game_id}: {_count(len(outcome.rendered), 'face')} re-rendered, "
-            f"{_count(len(outcome.proofed), 'proof')} redrawn in {shown:.2f} s")
+    line = (
+        f"[{stamp}] {session.game_id}: {_count(len(outcome.rendered), 'face')} re-rendered, "
+        f"{_count(len(outcome.proofed), 'proof')} redrawn in {shown:.2f} s"
+    )
     if "pdfs" in s:
         line += f"; PDFs in {s['pdfs']:.2f} s"
     return f"{line} ({outcome.report.summary()})"

@@ -22,7 +22,7 @@ class Element:
     kind: str
     props: dict[str, Any]
     path: str
-    children: tuple["Element", ...] = ()
+    children: tuple[Element, ...] = ()
 
     @property
     def name(self) -> str:
@@ -72,8 +72,9 @@ def _located(text: str, template: str, face: str, size: tuple[float, float], rep
     return _build(source.data, template, face, size, source, report)
 
 
-def _build(data: dict, template: str, face: str, size: tuple[float, float], source: yamlsrc.Source,
-           report: Report) -> LayoutDoc | None:
+def _build(
+    data: dict, template: str, face: str, size: tuple[float, float], source: yamlsrc.Source, report: Report
+) -> LayoutDoc | None:
     """Normalize checked data into a LayoutDoc; None if a length does not parse."""
     before = len(report.errors)
     width, height = size
@@ -84,8 +85,12 @@ def _build(data: dict, template: str, face: str, size: tuple[float, float], sour
             report.error("L004", str(exc), path="size", loc=source.loc(("size",)))
             return None
         if abs(declared[0] - width) > 0.01 or abs(declared[1] - height) > 0.01:
-            report.error("L010", f"layout is {declared[0]:g} × {declared[1]:g} mm but the face is "
-                                 f"{width:g} × {height:g} mm", path="size", loc=source.loc(("size",)))
+            report.error(
+                "L010",
+                f"layout is {declared[0]:g} × {declared[1]:g} mm but the face is {width:g} × {height:g} mm",
+                path="size",
+                loc=source.loc(("size",)),
+            )
     try:
         bleed = to_mm(data.get("bleed", 0))
     except ValueError as exc:
@@ -100,7 +105,7 @@ def _build(data: dict, template: str, face: str, size: tuple[float, float], sour
 def _elements(items: list, path: tuple, source: yamlsrc.Source, report: Report) -> tuple[Element, ...]:
     out = []
     for i, item in enumerate(items):
-        (kind, props), = item.items()
+        ((kind, props),) = item.items()
         where = path + (i, kind)
         try:
             normal = _normalize(kind, props)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from .. import schema, yamlsrc
 from ..diagnostics import CardpressError, Report
@@ -97,7 +97,7 @@ def _display(path: Path) -> str:
     parts = path.parts
     for anchor in ("layouts", "cards"):
         if anchor in parts:
-            return "/".join(parts[parts.index(anchor):])
+            return "/".join(parts[parts.index(anchor) :])
     return str(path)
 
 
@@ -149,10 +149,16 @@ def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> tuple[Comm
         return polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
     k = r * (1 - KAPPA)
     return (
-        ("M", x + r, y), ("L", x + w - r, y), ("C", x + w - k, y, x + w, y + k, x + w, y + r),
-        ("L", x + w, y + h - r), ("C", x + w, y + h - k, x + w - k, y + h, x + w - r, y + h),
-        ("L", x + r, y + h), ("C", x + k, y + h, x, y + h - k, x, y + h - r),
-        ("L", x, y + r), ("C", x, y + k, x + k, y, x + r, y), ("Z",),
+        ("M", x + r, y),
+        ("L", x + w - r, y),
+        ("C", x + w - k, y, x + w, y + k, x + w, y + r),
+        ("L", x + w, y + h - r),
+        ("C", x + w, y + h - k, x + w - k, y + h, x + w - r, y + h),
+        ("L", x + r, y + h),
+        ("C", x + k, y + h, x, y + h - k, x, y + h - r),
+        ("L", x, y + r),
+        ("C", x, y + k, x + k, y, x + r, y),
+        ("Z",),
     )
 
 
@@ -201,7 +207,7 @@ def parse_path(d: str) -> tuple[Command, ...]:
         up = cmd.upper()
         rel = cmd.islower()
         n = _ARITY[up]
-        raw = tokens[i:i + n]
+        raw = tokens[i : i + n]
         if len(raw) < n or any(t.isalpha() for t in raw):
             raise ValueError(f"command {cmd} needs {n} numbers")
         args = [float(t) for t in raw]
@@ -238,8 +244,17 @@ def parse_path(d: str) -> tuple[Command, ...]:
             else:
                 qx, qy = (2 * x - last_q[0], 2 * y - last_q[1]) if last_q else (x, y)
                 ex, ey = ox + args[0], oy + args[1]
-            out.append(("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                        ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey))
+            out.append(
+                (
+                    "C",
+                    x + 2 / 3 * (qx - x),
+                    y + 2 / 3 * (qy - y),
+                    ex + 2 / 3 * (qx - ex),
+                    ey + 2 / 3 * (qy - ey),
+                    ex,
+                    ey,
+                )
+            )
             q = (qx, qy)
             x, y = ex, ey
         elif up == "A":
@@ -266,11 +281,11 @@ def _arc(x1, y1, rx, ry, rot, large, sweep, x2, y2) -> list[Command]:
     cos, sin = math.cos(phi), math.sin(phi)
     dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
     x1p, y1p = cos * dx + sin * dy, -sin * dx + cos * dy
-    scale = (x1p ** 2) / (rx ** 2) + (y1p ** 2) / (ry ** 2)
+    scale = (x1p**2) / (rx**2) + (y1p**2) / (ry**2)
     if scale > 1:
         rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
-    num = rx ** 2 * ry ** 2 - rx ** 2 * y1p ** 2 - ry ** 2 * x1p ** 2
-    den = rx ** 2 * y1p ** 2 + ry ** 2 * x1p ** 2
+    num = rx**2 * ry**2 - rx**2 * y1p**2 - ry**2 * x1p**2
+    den = rx**2 * y1p**2 + ry**2 * x1p**2
     coef = math.sqrt(max(0.0, num / den)) * (-1 if large == sweep else 1)
     cxp, cyp = coef * rx * y1p / ry, -coef * ry * x1p / rx
     cx = cos * cxp - sin * cyp + (x1 + x2) / 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from .document import Element, LayoutDoc
 from .icons import IconSet
@@ -31,12 +31,25 @@ def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[
     limit = (safe, safe, doc.width - safe, doc.height - safe)
     for el in doc.elements:
         box = bbox(el)
-        if box and not el.props.get("bleed"):
-            if box[0] < limit[0] - 1e-6 or box[1] < limit[1] - 1e-6 or box[2] > limit[2] + 1e-6 \
-                    or box[3] > limit[3] + 1e-6:
-                yield el, "L101", (f"{el.kind} reaches within {safe:g} mm of the trim "
-                                   f"(box {box[0]:.1f},{box[1]:.1f} to {box[2]:.1f},{box[3]:.1f} mm; "
-                                   f"safe zone {limit[0]:g},{limit[1]:g} to {limit[2]:g},{limit[3]:g} mm)")
+        if (
+            box
+            and not el.props.get("bleed")
+            and (
+                box[0] < limit[0] - 1e-6
+                or box[1] < limit[1] - 1e-6
+                or box[2] > limit[2] + 1e-6
+                or box[3] > limit[3] + 1e-6
+            )
+        ):
+            yield (
+                el,
+                "L101",
+                (
+                    f"{el.kind} reaches within {safe:g} mm of the trim "
+                    f"(box {box[0]:.1f},{box[1]:.1f} to {box[2]:.1f},{box[3]:.1f} mm; "
+                    f"safe zone {limit[0]:g},{limit[1]:g} to {limit[2]:g},{limit[3]:g} mm)"
+                ),
+            )
         yield from _icons(el, icons)
 
 

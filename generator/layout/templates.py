@@ -5,17 +5,25 @@ from __future__ import annotations
 import json
 import operator
 import traceback
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
-from jinja2 import meta
-from jinja2 import (FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound, TemplateSyntaxError,
-                    Undefined)
+from jinja2 import (
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateError,
+    TemplateNotFound,
+    TemplateSyntaxError,
+    Undefined,
+    meta,
+)
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 from .. import cache
-from ..digest import text_digest
 from ..diagnostics import Location, Report
+from ..digest import text_digest
 from . import markup
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
@@ -63,8 +71,8 @@ def _quote(value: Any) -> str:
 
 def mix(a: str, b: str, t: float) -> str:
     """Blend colour `a` towards `b` by fraction `t` (both #rrggbb)."""
-    ca = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i:i + 2], 16) for i in (1, 3, 5)]
+    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
 
 
@@ -128,7 +136,6 @@ class Templates:
                 _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
         return _REFERENCES[key]
 
-
     def display(self, filename: str | None) -> str:
         """Return a template's path relative to the project, for messages."""
         if not filename:
@@ -163,8 +170,17 @@ class Templates:
             report.error("T001", f"no layout template '{exc.name}' (needed for {face})", hint=f"looked in {searched}")
         except TemplateSyntaxError as exc:
             report.error("T002", f"template syntax error: {exc.message}", loc=self._loc(exc.filename, exc.lineno))
-        except (TemplateError, SecurityError, ArithmeticError, TypeError, ValueError, KeyError, IndexError,
-                AttributeError, RecursionError) as exc:
+        except (
+            TemplateError,
+            SecurityError,
+            ArithmeticError,
+            TypeError,
+            ValueError,
+            KeyError,
+            IndexError,
+            AttributeError,
+            RecursionError,
+        ) as exc:
             filename, lineno = _template_frame(exc)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
             report.error("T003", f"{kind} while rendering {face}: {exc}", loc=self._loc(filename, lineno))

@@ -27,9 +27,20 @@ class Painter(Protocol):
     def rotate(self, degrees: float) -> None: ...
     def scale(self, factor: float) -> None: ...
     def clip(self, commands: tuple) -> None: ...
-    def path(self, commands: tuple, *, fill: str | None, stroke: str | None, width: float,
-             dash: list[float] | None = None, cap: str = "butt", opacity: float = 1.0) -> None: ...
-    def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None: ...
+    def path(
+        self,
+        commands: tuple,
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None: ...
+    def text(
+        self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0
+    ) -> None: ...
     def image(self, placed: Placed, opacity: float = 1.0) -> None: ...
 
 
@@ -55,8 +66,9 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
             elif el.kind == "text":
                 family = el.props.get("font")
                 if family is not None and family not in fonts.families:
-                    problems.append((el, f"unknown font family '{family}' (families: "
-                                         f"{', '.join(sorted(fonts.families))})"))
+                    problems.append(
+                        (el, f"unknown font family '{family}' (families: {', '.join(sorted(fonts.families))})")
+                    )
                     family = None
                 try:
                     runs = text_runs(el)
@@ -64,9 +76,17 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
                     problems.append((el, f"bad markup: {exc}"))
                     runs = [Run(el.props.get("rich", ""))]
                 w, h = _text_box(el)
-                layout = set_text(runs, fonts, family=family, size=el.props.get("size", 9.0),
-                                  min_size=el.props.get("min_size"), width_mm=w, height_mm=h,
-                                  leading=el.props.get("leading", 1.2), max_lines=el.props.get("max_lines"))
+                layout = set_text(
+                    runs,
+                    fonts,
+                    family=family,
+                    size=el.props.get("size", 9.0),
+                    min_size=el.props.get("min_size"),
+                    width_mm=w,
+                    height_mm=h,
+                    leading=el.props.get("leading", 1.2),
+                    max_lines=el.props.get("max_lines"),
+                )
                 prepared.texts[id(el)] = layout
                 if layout.overflow:
                     problems.append((el, f"text overflows: {layout.overflow}"))
@@ -117,8 +137,15 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
     elif kind == "line":
         (x0, y0), *rest = p["points"]
         cmds = (("M", x0, y0), *(("L", x, y) for x, y in rest))
-        painter.path(cmds, fill=None, stroke=p.get("stroke", BLACK), width=p.get("stroke_width", 0.25),
-                     dash=p.get("dash"), cap=p.get("cap", "butt"), opacity=opacity)
+        painter.path(
+            cmds,
+            fill=None,
+            stroke=p.get("stroke", BLACK),
+            width=p.get("stroke_width", 0.25),
+            dash=p.get("dash"),
+            cap=p.get("cap", "butt"),
+            opacity=opacity,
+        )
     elif kind == "path":
         vx, vy, vw, vh = p.get("viewbox", (0, 0, p["w"], p["h"]))
         painter.save()
@@ -126,12 +153,17 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
         # Scale uniformly so stroke widths stay round; the viewbox width maps to w.
         painter.scale(p["w"] / vw)
         painter.translate(-vx, -vy)
-        _shape(painter, shapes.parse_path(p["d"]), {**p, "stroke_width": p.get("stroke_width", 0.25) * vw / p["w"]},
-               opacity)
+        _shape(
+            painter,
+            shapes.parse_path(p["d"]),
+            {**p, "stroke_width": p.get("stroke_width", 0.25) * vw / p["w"]},
+            opacity,
+        )
         painter.restore()
     elif kind == "icon":
-        draw_icon(painter, icon_set, p["name"], p["x"], p["y"], p["size"], p.get("colour", BLACK),
-                  p.get("rotate", 0), opacity)
+        draw_icon(
+            painter, icon_set, p["name"], p["x"], p["y"], p["size"], p.get("colour", BLACK), p.get("rotate", 0), opacity
+        )
     elif kind == "text":
         _text(el, prepared.texts[id(el)], painter, icon_set)
     elif kind == "group":
@@ -171,8 +203,9 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
         first_col = math.floor((p["x"] - size - shift) / dx)
         last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
         for col in range(first_col, last_col + 1):
-            draw_icon(painter, icon_set, p["icon"], col * dx + shift, row * dy, size, p.get("colour", BLACK),
-                      opacity=opacity)
+            draw_icon(
+                painter, icon_set, p["icon"], col * dx + shift, row * dy, size, p.get("colour", BLACK), opacity=opacity
+            )
     painter.restore()
 
 
@@ -180,8 +213,7 @@ def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> 
     fill, stroke = p.get("fill"), p.get("stroke")
     if fill is None and stroke is None:
         fill = BLACK
-    painter.path(cmds, fill=fill, stroke=stroke, width=p.get("stroke_width", 0.25), dash=p.get("dash"),
-                 opacity=opacity)
+    painter.path(cmds, fill=fill, stroke=stroke, width=p.get("stroke_width", 0.25), dash=p.get("dash"), opacity=opacity)
 
 
 def _rotate_box(painter: Painter, x: float, y: float, w: float, h: float, rotate: int) -> None:
@@ -195,8 +227,17 @@ def _rotate_box(painter: Painter, x: float, y: float, w: float, h: float, rotate
     painter.translate(-inner_w / 2, -inner_h / 2)
 
 
-def draw_icon(painter: Painter, icon_set: IconSet, name: str, x: float, y: float, size: float, colour: str,
-              rotate: float = 0, opacity: float = 1.0) -> None:
+def draw_icon(
+    painter: Painter,
+    icon_set: IconSet,
+    name: str,
+    x: float,
+    y: float,
+    size: float,
+    colour: str,
+    rotate: float = 0,
+    opacity: float = 1.0,
+) -> None:
     """Draw icon `name` in a size × size box whose top-left is (x, y)."""
     icon = icon_set.get(name)
     painter.save()
@@ -212,8 +253,9 @@ def draw_icon(painter: Painter, icon_set: IconSet, name: str, x: float, y: float
             if paint.stroke is None:
                 painter.path(paint.commands, fill=colour, stroke=None, width=0, opacity=opacity)
             else:
-                painter.path(paint.commands, fill=None, stroke=colour, width=paint.stroke, cap=paint.cap,
-                             opacity=opacity)
+                painter.path(
+                    paint.commands, fill=None, stroke=colour, width=paint.stroke, cap=paint.cap, opacity=opacity
+                )
     painter.restore()
 
 
@@ -224,8 +266,9 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
     rotate = p.get("rotate", 0)
     _rotate_box(painter, p["x"], p["y"], p["w"], p["h"], rotate)
     w, h = _text_box(el)
-    top = {"top": 0.0, "middle": (h - layout.height / PT_PER_MM) / 2,
-           "bottom": h - layout.height / PT_PER_MM}[p.get("valign", "top")]
+    top = {"top": 0.0, "middle": (h - layout.height / PT_PER_MM) / 2, "bottom": h - layout.height / PT_PER_MM}[
+        p.get("valign", "top")
+    ]
     baseline = top + layout.ascent / PT_PER_MM
     align = p.get("align", "left")
     for line in layout.lines:
@@ -235,10 +278,19 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
             x = x0 + piece.x / PT_PER_MM
             if piece.icon:
                 size = piece.size * 0.95 / PT_PER_MM
-                draw_icon(painter, icon_set, piece.icon, x, baseline - size + piece.size * 0.1 / PT_PER_MM, size,
-                          piece.colour or colour, opacity=p.get("opacity", 1.0))
+                draw_icon(
+                    painter,
+                    icon_set,
+                    piece.icon,
+                    x,
+                    baseline - size + piece.size * 0.1 / PT_PER_MM,
+                    size,
+                    piece.colour or colour,
+                    opacity=p.get("opacity", 1.0),
+                )
             else:
-                painter.text(x, baseline, piece.text, piece.font, piece.size, piece.colour or colour,
-                             p.get("opacity", 1.0))
+                painter.text(
+                    x, baseline, piece.text, piece.font, piece.size, piece.colour or colour, p.get("opacity", 1.0)
+                )
         baseline += layout.line_height / PT_PER_MM
     painter.restore()

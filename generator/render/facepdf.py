@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Sequence
+from collections.abc import Sequence
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
@@ -28,8 +28,14 @@ def write(faces: Sequence[tuple[Prepared, float]], fonts: FontSet, icons: IconSe
     """
     buffer = io.BytesIO()
     rl_config.useA85 = 0
-    canvas = Canvas(buffer, pagesize=(72, 72), invariant=1, pageCompression=1,
-                    initialFontName=fonts.resolve(None), initialFontSize=10)
+    canvas = Canvas(
+        buffer,
+        pagesize=(72, 72),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.resolve(None),
+        initialFontSize=10,
+    )
     canvas.setCreator(f"cardpress {__version__}")
     painter = PdfPainter(canvas)
     for prepared, safe in faces:
@@ -52,9 +58,19 @@ def write(faces: Sequence[tuple[Prepared, float]], fonts: FontSet, icons: IconSe
 def _overlay(painter: PdfPainter, w: float, h: float, bleed: float, safe: float) -> None:
     """Draw the trim, the safe zone and the bleed edge, thin enough to see what lies under them."""
     if bleed:
-        painter.path(shapes.rounded_rect(-bleed + 0.1, -bleed + 0.1, w + 2 * bleed - 0.2, h + 2 * bleed - 0.2, 0),
-                     fill=None, stroke=BLEED_LINE, width=0.15, dash=[0.4, 0.6])
+        painter.path(
+            shapes.rounded_rect(-bleed + 0.1, -bleed + 0.1, w + 2 * bleed - 0.2, h + 2 * bleed - 0.2, 0),
+            fill=None,
+            stroke=BLEED_LINE,
+            width=0.15,
+            dash=[0.4, 0.6],
+        )
     painter.path(shapes.rounded_rect(0, 0, w, h, 0), fill=None, stroke=TRIM_LINE, width=0.2)
     if safe:
-        painter.path(shapes.rounded_rect(safe, safe, w - 2 * safe, h - 2 * safe, 0), fill=None, stroke=SAFE_LINE,
-                     width=0.2, dash=[1.5, 1])
+        painter.path(
+            shapes.rounded_rect(safe, safe, w - 2 * safe, h - 2 * safe, 0),
+            fill=None,
+            stroke=SAFE_LINE,
+            width=0.2,
+            dash=[1.5, 1],
+        )

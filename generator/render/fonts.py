@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -66,7 +66,7 @@ def _width(text: str, font: str) -> float:
     return pdfmetrics.stringWidth(text, font, 1000) / 1000
 
 
-@lru_cache(maxsize=None)
+@cache
 def _glyphs(font: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
 
@@ -81,8 +81,11 @@ def _register(name: str, path: Path) -> str:
             pdfmetrics.registerFont(TTFont(name, str(path)))
         except (TTFError, OSError) as exc:
             report = Report()
-            report.error("F001", f"cannot use font file {path.name}: {exc}",
-                         hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding")
+            report.error(
+                "F001",
+                f"cannot use font file {path.name}: {exc}",
+                hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding",
+            )
             raise CardpressError(report) from None
         _REGISTERED.add(name)
     return name
@@ -110,16 +113,24 @@ def load_fonts(folder: Path, root: Path) -> FontSet:
         for style, filename in styles.items():
             path = folder / filename
             if not path.is_file():
-                report.error("F001", f"font file {filename} is not in {display.rsplit('/', 1)[0]}/",
-                             path=f"families.{family}.{style}", loc=source.loc(("families", family, style)))
+                report.error(
+                    "F001",
+                    f"font file {filename} is not in {display.rsplit('/', 1)[0]}/",
+                    path=f"families.{family}.{style}",
+                    loc=source.loc(("families", family, style)),
+                )
                 continue
             name = f"cp-{Path(filename).stem}"
             families[family][style] = name
             files[name] = path
     for key_name in ("fallback", "default"):
         if data[key_name] not in families:
-            report.error("F002", f"{key_name} family '{data[key_name]}' is not defined", path=key_name,
-                         loc=source.loc((key_name,)))
+            report.error(
+                "F002",
+                f"{key_name} family '{data[key_name]}' is not defined",
+                path=key_name,
+                loc=source.loc((key_name,)),
+            )
     if not report.ok():
         raise CardpressError(report)
     bold = frozenset(styles["bold"] for styles in families.values() if "bold" in styles)

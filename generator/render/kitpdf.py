@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
@@ -63,8 +63,13 @@ def plan(kit: Kit, per_sheet: int) -> Plan:
             result.pages.append(PagePlan("fronts", f"{label}: fronts", group, sheet_no=n, sheets=len(chunks)))
             result.pages.append(PagePlan("backs", f"{label}: backs", group, sheet_no=n, sheets=len(chunks)))
         sheets = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
-        result.contents.append({"pages": f"{first}–{len(result.pages)}", "title": name[:1].upper() + name[1:],
-                                "detail": f"{len(cards)} cards on {sheets}, each fronts page followed by its backs"})
+        result.contents.append(
+            {
+                "pages": f"{first}–{len(result.pages)}",
+                "title": name[:1].upper() + name[1:],
+                "detail": f"{len(cards)} cards on {sheets}, each fronts page followed by its backs",
+            }
+        )
     runs: dict[str, list[Page]] = {}
     for page in kit.pages:
         runs.setdefault(page.face.key, []).append(page)
@@ -74,21 +79,31 @@ def plan(kit: Kit, per_sheet: int) -> Plan:
             result.pages += [PagePlan("page", page.name, page=page), PagePlan("blank", f"back of {page.name}")]
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
-        result.contents.append({"pages": f"{first}–{len(result.pages)}", "title": f"{title}{count}",
-                                "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided"})
+        result.contents.append(
+            {
+                "pages": f"{first}–{len(result.pages)}",
+                "title": f"{title}{count}",
+                "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
+            }
+        )
     return result
 
 
-def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fonts: FontSet,
-          icons: IconSet) -> bytes:
+def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fonts: FontSet, icons: IconSet) -> bytes:
     """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces."""
     label, width, height = PAPERS[paper]
     sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
     layout = plan(kit, sheet.rows * sheet.cols)
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
-    canvas = Canvas(buffer, pagesize=(width * PT_PER_MM, height * PT_PER_MM), invariant=1, pageCompression=1,
-                    initialFontName=fonts.resolve(None), initialFontSize=10)
+    canvas = Canvas(
+        buffer,
+        pagesize=(width * PT_PER_MM, height * PT_PER_MM),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.resolve(None),
+        initialFontSize=10,
+    )
     canvas.setTitle(f"{kit.title}: print-and-play kit ({label})")
     canvas.setAuthor(kit.credits or kit.title)
     canvas.setSubject(f"{kit.title} for {kit.players} players, {label} paper")
@@ -157,8 +172,9 @@ class _Writer:
             c = self.c
             c.saveState()
             path = c.beginPath()
-            path.rect(clip.x * PT_PER_MM, (sheet.height - clip.bottom) * PT_PER_MM, clip.w * PT_PER_MM,
-                      clip.h * PT_PER_MM)
+            path.rect(
+                clip.x * PT_PER_MM, (sheet.height - clip.bottom) * PT_PER_MM, clip.w * PT_PER_MM, clip.h * PT_PER_MM
+            )
             c.clipPath(path, stroke=0, fill=0)
             c.translate(trim.x * PT_PER_MM, (sheet.height - trim.bottom) * PT_PER_MM)
             c.doForm(name)
@@ -178,16 +194,33 @@ def _pages(layout: Plan, sheet: Sheet, label: str):
     for number, page in enumerate(layout.pages, 1):
         portrait = (sheet.width, sheet.height)
         size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
-        yield page, size, {"number": number, "total": total, "kind": page.kind, "label": page.label,
-                           "w": size[0], "h": size[1], "paper": label}
+        yield (
+            page,
+            size,
+            {
+                "number": number,
+                "total": total,
+                "kind": page.kind,
+                "label": page.label,
+                "w": size[0],
+                "h": size[1],
+                "paper": label,
+            },
+        )
 
 
 def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
     """Yield (page plan, size, [(face, extra context)]) for every page: the page-sized faces drawn on it
     in order (its own face for a cover, check page or component, then the sheet furniture)."""
     w, h = sheet.card
-    cover = {"game": kit.context, "title": kit.title, "players": kit.players, "contents": layout.contents,
-             "card": {"w": w, "h": h}, "credits": kit.credits}
+    cover = {
+        "game": kit.context,
+        "title": kit.title,
+        "players": kit.players,
+        "contents": layout.contents,
+        "card": {"w": w, "h": h},
+        "credits": kit.credits,
+    }
     for page, size, info in _pages(layout, sheet, label):
         drawn = []
         if page.kind == "page":
@@ -195,8 +228,12 @@ def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
         elif page.kind in ("cover", "duplex"):
             template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
             drawn.append((Face(template, cover, page.kind), {"page": info}))
-        context = {**info, "credits": kit.credits, "title": kit.title,
-                   "block": _rect(sheet.block) if page.kind in ("fronts", "backs") else None}
+        context = {
+            **info,
+            "credits": kit.credits,
+            "title": kit.title,
+            "block": _rect(sheet.block) if page.kind in ("fronts", "backs") else None,
+        }
         drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 
@@ -224,8 +261,12 @@ def _rect(rect) -> dict:
 
 def _box(rect, page_height: float) -> tuple[float, float, float, float]:
     """Return a PDF box (llx, lly, urx, ury) in points for a rectangle in layout space."""
-    return (rect.x * PT_PER_MM, (page_height - rect.bottom) * PT_PER_MM, rect.right * PT_PER_MM,
-            (page_height - rect.y) * PT_PER_MM)
+    return (
+        rect.x * PT_PER_MM,
+        (page_height - rect.bottom) * PT_PER_MM,
+        rect.right * PT_PER_MM,
+        (page_height - rect.y) * PT_PER_MM,
+    )
 
 
 def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
@@ -236,8 +277,9 @@ def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
         c.setStrokeColor(colour)
         c.setLineWidth(width * PT_PER_MM)
         for m in marks:
-            c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM,
-                   (sheet.height - m.y2) * PT_PER_MM)
+            c.line(
+                m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM
+            )
     c.restoreState()
 
 

@@ -154,8 +154,14 @@ class RecordingPainter:
 def _orientation(code: int, w: float, h: float) -> tuple[float, ...]:
     """Return the matrix that maps a stored image's unit square upright into w × h (EXIF orientation)."""
     return {
-        1: (w, 0, 0, h, 0, 0), 2: (-w, 0, 0, h, w, 0), 3: (-w, 0, 0, -h, w, h), 4: (w, 0, 0, -h, 0, h),
-        5: (0, -h, -w, 0, w, h), 6: (0, -h, w, 0, 0, h), 7: (0, h, w, 0, 0, 0), 8: (0, h, -w, 0, w, 0),
+        1: (w, 0, 0, h, 0, 0),
+        2: (-w, 0, 0, h, w, 0),
+        3: (-w, 0, 0, -h, w, h),
+        4: (w, 0, 0, -h, 0, h),
+        5: (0, -h, -w, 0, w, h),
+        6: (0, -h, w, 0, 0, h),
+        7: (0, h, w, 0, 0, 0),
+        8: (0, h, -w, 0, w, 0),
     }[code]
 
 

@@ -48,8 +48,18 @@ class TextLayout:
     overflow: str | None  # why the text does not fit, or None
 
 
-def set_text(runs: list[Run], fonts: FontSet, *, family: str | None, size: float, min_size: float | None,
-             width_mm: float, height_mm: float, leading: float = 1.2, max_lines: int | None = None) -> TextLayout:
+def set_text(
+    runs: list[Run],
+    fonts: FontSet,
+    *,
+    family: str | None,
+    size: float,
+    min_size: float | None,
+    width_mm: float,
+    height_mm: float,
+    leading: float = 1.2,
+    max_lines: int | None = None,
+) -> TextLayout:
     """Set `runs` at `size`, shrinking in small steps down to `min_size` until it fits the box."""
     width, height = width_mm * PT_PER_MM, height_mm * PT_PER_MM
     first = _set(runs, fonts, family, size, width, height, leading, max_lines)
@@ -90,8 +100,9 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
             continue
         run_size = size * run.style.scale
         if run.icon:
-            out.append(_Atom("icon", run_size * (ICON_EM + ICON_GAP), size=run_size, colour=run.style.colour,
-                             icon=run.icon))
+            out.append(
+                _Atom("icon", run_size * (ICON_EM + ICON_GAP), size=run_size, colour=run.style.colour, icon=run.icon)
+            )
             continue
         font = fonts.resolve(family, run.style.bold, run.style.italic)
         for i, word in enumerate(run.text.split(" ")):
@@ -103,8 +114,16 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
     return out
 
 
-def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width: float, height: float,
-         leading: float, max_lines: int | None) -> TextLayout:
+def _set(
+    runs: list[Run],
+    fonts: FontSet,
+    family: str | None,
+    size: float,
+    width: float,
+    height: float,
+    leading: float,
+    max_lines: int | None,
+) -> TextLayout:
     ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
     lines: list[list[_Atom]] = [[]]
@@ -149,8 +168,10 @@ def _set(runs: list[Run], fonts: FontSet, family: str | None, size: float, width
     if overflow is None and max_lines is not None and len(set_lines) > max_lines:
         overflow = f"needs {len(set_lines)} lines; at most {max_lines} allowed"
     if overflow is None and total > height + 0.01:
-        overflow = (f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
-                    f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high")
+        overflow = (
+            f"{len(set_lines)} line{'s' if len(set_lines) != 1 else ''} need "
+            f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high"
+        )
     return TextLayout(set_lines, size, line_height, ascent, total, overflow)
 
 
@@ -163,9 +184,14 @@ def _line(atoms: list[_Atom]) -> Line:
             pieces.append(Piece(x, atom.width, atom.size, atom.colour, icon=atom.icon))
         else:
             last = pieces[-1] if pieces else None
-            if last and last.icon is None and (last.font, last.size, last.colour) == (atom.font, atom.size, atom.colour):
-                pieces[-1] = Piece(last.x, last.width + atom.width, last.size, last.colour, last.text + atom.text,
-                                   last.font)
+            if (
+                last
+                and last.icon is None
+                and (last.font, last.size, last.colour) == (atom.font, atom.size, atom.colour)
+            ):
+                pieces[-1] = Piece(
+                    last.x, last.width + atom.width, last.size, last.colour, last.text + atom.text, last.font
+                )
             else:
                 pieces.append(Piece(x, atom.width, atom.size, atom.colour, atom.text, atom.font))
         x += atom.width

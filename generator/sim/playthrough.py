@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .protocol import CHANCE
 from .runner import derive_seed, play
@@ -26,6 +27,10 @@ def transcript(game: Any, bots: Sequence[Any], seed: int) -> str:
     """Play one seeded game and return its transcript: every action, each round's state, the result."""
     recorder = _Transcriber(game)
     state = play(game, bots, derive_seed(seed, "transcript"), recorder)
-    lines = [f"# {game.name}, {game.num_players} players, bots: {', '.join(b.name for b in bots)}, seed {seed}",
-             *recorder.lines, f"scores: {state.scores()}", f"returns: {[round(r, 4) for r in state.returns()]}"]
+    lines = [
+        f"# {game.name}, {game.num_players} players, bots: {', '.join(b.name for b in bots)}, seed {seed}",
+        *recorder.lines,
+        f"scores: {state.scores()}",
+        f"returns: {[round(r, 4) for r in state.returns()]}",
+    ]
     return "\n".join(lines) + "\n"

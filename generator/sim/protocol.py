@@ -12,7 +12,8 @@ Randomness never hides inside the engine: it is a chance node or an explicit `ra
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
 
 CHANCE = -1  # same values as OpenSpiel's PlayerId.CHANCE and PlayerId.TERMINAL
 TERMINAL = -4
@@ -50,7 +51,7 @@ class State(Protocol):
     def scores(self) -> list[float]:
         """Return each seat's score so far (what the rulebook counts at the end)."""
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """Return an independent copy."""
 
     def observation(self, player: int) -> dict[str, Any]:

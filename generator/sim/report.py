@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 BAR_CHARS = " ▏▎▍▌▋▊▉█"
 
@@ -84,8 +85,11 @@ def to_markdown(doc: Document) -> str:
 
 def to_json(doc: Document) -> dict[str, Any]:
     """Return the report's numbers as JSON-ready data."""
-    return {"title": doc.title, "meta": doc.meta,
-            "sections": {s.key: {"title": s.title, "data": s.data} for s in doc.sections}}
+    return {
+        "title": doc.title,
+        "meta": doc.meta,
+        "sections": {s.key: {"title": s.title, "data": s.data} for s in doc.sections},
+    }
 
 
 def write(doc: Document, folder: Path, stem: str = "report") -> list[Path]:

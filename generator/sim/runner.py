@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import random
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from .plugin import Plugin
 from .protocol import CHANCE, TERMINAL, sample_chance
@@ -90,13 +91,15 @@ class _Worker:
             seed = derive_seed(self.match.seed, self.match.label, index)
             recorder = self.plugin.recorder(self.game)
             state = play(self.game, self.bots, seed, recorder)
-            out.append({
-                "index": index,
-                "seed": seed,
-                "scores": state.scores(),
-                "returns": state.returns(),
-                "extra": recorder.finish(state),
-            })
+            out.append(
+                {
+                    "index": index,
+                    "seed": seed,
+                    "scores": state.scores(),
+                    "returns": state.returns(),
+                    "extra": recorder.finish(state),
+                }
+            )
         return out
 
 
@@ -132,8 +135,9 @@ def run_matches(plugin: Plugin, matches: Sequence[Match], jobs: int = 1) -> list
     else:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                                 initargs=(plugin,)) as pool:
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(plugin,)
+        ) as pool:
             chunks = list(pool.map(_play_chunk, tasks))
     results = []
     for match in matches:

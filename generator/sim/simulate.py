@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from . import summary
 from .plugin import Plugin
@@ -25,8 +25,15 @@ class Simulation:
         return len(self.main.records) + sum(len(r.records) for r in self.skill)
 
 
-def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed: int, jobs: int = 1,
-             skill_games: int | None = None) -> Simulation:
+def simulate(
+    plugin: Plugin,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    skill_games: int | None = None,
+) -> Simulation:
     """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report."""
     matches = [Match("main", players, tuple(bots), games, seed)]
     skill_games = games if skill_games is None else skill_games
@@ -44,10 +51,18 @@ def simulate(plugin: Plugin, players: int, bots: Sequence[str], games: int, seed
     if skill:
         sections.append(summary.skill_gap(skill, plugin.strong_bot, "random"))
     lineup = ", ".join(main.bot_names)
-    meta = {"game": plugin.game_id, "players": players, "bots (seat 1 first)": lineup, "games": games,
-            "seed": seed, "skill-gap games": sum(len(r.records) for r in skill)}
-    intro = [f"Simulated playtest of {plugin.game_id}: {games} seeded games, {players} players ({lineup}).",
-             "Win rates describe these bots, not people: read them as what the cards allow, and compare "
-             "line-ups rather than trusting one number."]
+    meta = {
+        "game": plugin.game_id,
+        "players": players,
+        "bots (seat 1 first)": lineup,
+        "games": games,
+        "seed": seed,
+        "skill-gap games": sum(len(r.records) for r in skill),
+    }
+    intro = [
+        f"Simulated playtest of {plugin.game_id}: {games} seeded games, {players} players ({lineup}).",
+        "Win rates describe these bots, not people: read them as what the cards allow, and compare "
+        "line-ups rather than trusting one number.",
+    ]
     document = Document(f"{plugin.game_id}: simulated playtest", meta, sections, intro)
     return Simulation(document, main, skill)

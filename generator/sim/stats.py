@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -54,8 +54,13 @@ def quantile(sorted_values: Sequence[float], q: float) -> float:
 def summary(values: Sequence[float]) -> dict[str, float]:
     """Return count, mean, sd, min, deciles 10/25/50/75/90 and max."""
     ordered = sorted(values)
-    out = {"n": len(ordered), "mean": mean(ordered), "sd": stdev(ordered),
-           "min": ordered[0] if ordered else 0, "max": ordered[-1] if ordered else 0}
+    out = {
+        "n": len(ordered),
+        "mean": mean(ordered),
+        "sd": stdev(ordered),
+        "min": ordered[0] if ordered else 0,
+        "max": ordered[-1] if ordered else 0,
+    }
     for q in (0.1, 0.25, 0.5, 0.75, 0.9):
         out[f"p{int(q * 100)}"] = quantile(ordered, q)
     return out

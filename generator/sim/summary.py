@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from . import stats
 from .report import Section, Table, bar, interval, pct
@@ -22,23 +22,59 @@ def seats(result: MatchResult) -> Section:
         lo, hi = stats.mean_ci(shares)
         wlo, whi = stats.wilson(wins, games)
         share = stats.mean(shares)
-        rows.append([seat + 1, result.bot_names[seat], pct(share), interval(lo, hi), pct(wins / games),
-                     interval(wlo, whi), pct(ties / games), bar(share * n / 2)])
-        data.append({"seat": seat + 1, "bot": result.bot_names[seat], "win_share": share, "ci95": [lo, hi],
-                     "outright_wins": wins, "outright_ci95": [wlo, whi], "tied_wins": ties})
+        rows.append(
+            [
+                seat + 1,
+                result.bot_names[seat],
+                pct(share),
+                interval(lo, hi),
+                pct(wins / games),
+                interval(wlo, whi),
+                pct(ties / games),
+                bar(share * n / 2),
+            ]
+        )
+        data.append(
+            {
+                "seat": seat + 1,
+                "bot": result.bot_names[seat],
+                "win_share": share,
+                "ci95": [lo, hi],
+                "outright_wins": wins,
+                "outright_ci95": [wlo, whi],
+                "tied_wins": ties,
+            }
+        )
     tie_sizes = Counter(sum(1 for x in r["returns"] if x > 0) for r in result.records)
     shared = sum(c for k, c in tie_sizes.items() if k > 1)
-    order = ("The first player is drawn at random each game (see the starting player below)."
-             if _random_first(result) else "Seat 1 starts lap 1; the marker then moves one seat clockwise each lap.")
-    text = [f"{games} games. {order} A win shared by k tied leaders counts 1/k for each. A fair seat wins "
-            f"{pct(1 / n)}.",
-            f"Shared wins: {pct(shared / games)} of games"
-            + (" (" + ", ".join(f"{k}-way {pct(c / games)}" for k, c in sorted(tie_sizes.items()) if k > 1) + ")"
-               if shared else "") + "."]
+    order = (
+        "The first player is drawn at random each game (see the starting player below)."
+        if _random_first(result)
+        else "Seat 1 starts lap 1; the marker then moves one seat clockwise each lap."
+    )
+    text = [
+        f"{games} games. {order} A win shared by k tied leaders counts 1/k for each. A fair seat wins {pct(1 / n)}.",
+        f"Shared wins: {pct(shared / games)} of games"
+        + (
+            " (" + ", ".join(f"{k}-way {pct(c / games)}" for k, c in sorted(tie_sizes.items()) if k > 1) + ")"
+            if shared
+            else ""
+        )
+        + ".",
+    ]
     table = Table(["Seat", "Bot", "Win share", "95 % CI", "Outright wins", "Wilson 95 % CI", "Tied wins", ""], rows)
-    return Section("Seats and ties", "seats", text, [table],
-                   {"games": games, "seats": data, "shared_win_rate": shared / games,
-                    "tie_sizes": {str(k): c for k, c in sorted(tie_sizes.items())}})
+    return Section(
+        "Seats and ties",
+        "seats",
+        text,
+        [table],
+        {
+            "games": games,
+            "seats": data,
+            "shared_win_rate": shared / games,
+            "tie_sizes": {str(k): c for k, c in sorted(tie_sizes.items())},
+        },
+    )
 
 
 def _random_first(result: MatchResult) -> bool:
@@ -55,15 +91,18 @@ def starting_player(result: MatchResult) -> Section:
     share = stats.mean(shares)
     lo, hi = stats.mean_ci(shares)
     same = len(set(result.match.bots)) == 1
-    verdict = ("no detectable advantage" if lo <= 1 / n <= hi else
-               "an advantage" if lo > 1 / n else "a disadvantage")
+    verdict = "no detectable advantage" if lo <= 1 / n <= hi else "an advantage" if lo > 1 / n else "a disadvantage"
     who = "The player drawn to go first" if _random_first(result) else "The player who starts lap 1"
-    text = [f"{who} wins {pct(share)} {interval(lo, hi)} against a fair {pct(1 / n)}: "
-            f"{verdict} at 95 % confidence."]
+    text = [f"{who} wins {pct(share)} {interval(lo, hi)} against a fair {pct(1 / n)}: {verdict} at 95 % confidence."]
     if not same:
         text.append("The seats hold different bots, so this mixes seat order with bot strength.")
-    return Section("Starting player", "starting_player", text, [],
-                   {"first_seat_share": share, "ci95": [lo, hi], "fair": 1 / n, "identical_bots": same})
+    return Section(
+        "Starting player",
+        "starting_player",
+        text,
+        [],
+        {"first_seat_share": share, "ci95": [lo, hi], "fair": 1 / n, "identical_bots": same},
+    )
 
 
 def scores(result: MatchResult) -> Section:
@@ -84,24 +123,34 @@ def scores(result: MatchResult) -> Section:
     for seat in range(result.match.players):
         s = stats.summary([r["scores"][seat] for r in result.records])
         per_seat.append(s)
-        rows.append([f"seat {seat + 1} ({result.bot_names[seat]})"]
-                    + [f"{s[k]:.1f}" if k in ("mean", "sd") else f"{s[k]:g}" for k in keys])
+        rows.append(
+            [f"seat {seat + 1} ({result.bot_names[seat]})"]
+            + [f"{s[k]:.1f}" if k in ("mean", "sd") else f"{s[k]:g}" for k in keys]
+        )
     table = Table(["Points", "Mean", "SD", "Min", "P10", "P25", "Median", "P75", "P90", "Max"], rows)
     width = 5 if max(all_scores, default=0) > 40 else 2
     hist = stats.histogram(all_scores, width)
     peak = max((c for _, _, c in hist), default=1) or 1
-    hist_table = Table(["Final points", "Players", "Share", ""],
-                       [[f"{lo}–{hi}", c, pct(c / len(all_scores)), bar(c / peak)] for lo, hi, c in hist],
-                       caption="Distribution of every player's final points")
+    hist_table = Table(
+        ["Final points", "Players", "Share", ""],
+        [[f"{lo}–{hi}", c, pct(c / len(all_scores)), bar(c / peak)] for lo, hi, c in hist],
+        caption="Distribution of every player's final points",
+    )
     mhist = stats.histogram(margins, 1 if max(margins, default=0) <= 20 else 3)
     mpeak = max((c for _, _, c in mhist), default=1) or 1
-    margin_table = Table(["Margin (1st − 2nd)", "Games", "Share", ""],
-                         [[f"{lo}" if lo == hi else f"{lo}–{hi}", c, pct(c / games), bar(c / mpeak)]
-                          for lo, hi, c in mhist], caption="Winning margins")
+    margin_table = Table(
+        ["Margin (1st − 2nd)", "Games", "Share", ""],
+        [[f"{lo}" if lo == hi else f"{lo}–{hi}", c, pct(c / games), bar(c / mpeak)] for lo, hi, c in mhist],
+        caption="Winning margins",
+    )
     text = [f"Games won with 0 points (nobody scored): {pct(zero_wins / games)}."]
-    return Section("Scores and margins", "scores", text, [table, hist_table, margin_table],
-                   {"summary": summaries, "per_seat": per_seat, "zero_point_wins": zero_wins,
-                    "histogram": hist, "margins": mhist})
+    return Section(
+        "Scores and margins",
+        "scores",
+        text,
+        [table, hist_table, margin_table],
+        {"summary": summaries, "per_seat": per_seat, "zero_point_wins": zero_wins, "histogram": hist, "margins": mhist},
+    )
 
 
 def tempo(result: MatchResult, round_name: str = "lap") -> Section | None:
@@ -117,16 +166,34 @@ def tempo(result: MatchResult, round_name: str = "lap") -> Section | None:
         leaders = [max(game[k]) for game in rounds if k < len(game)]
         winners = [game[k][_winner(r["scores"])] for game, r in zip(rounds, result.records) if k < len(game)]
         m_all, m_win = stats.mean(everyone), stats.mean(winners)
-        rows.append([k + 1, f"{m_all:.2f}", f"{m_all - prev_all:.2f}", f"{m_win:.2f}", f"{m_win - prev_win:.2f}",
-                     f"{stats.mean(leaders):.2f}"])
-        data.append({"round": k + 1, "mean": m_all, "gain": m_all - prev_all, "eventual_winner": m_win,
-                     "leader": stats.mean(leaders)})
+        rows.append(
+            [
+                k + 1,
+                f"{m_all:.2f}",
+                f"{m_all - prev_all:.2f}",
+                f"{m_win:.2f}",
+                f"{m_win - prev_win:.2f}",
+                f"{stats.mean(leaders):.2f}",
+            ]
+        )
+        data.append(
+            {
+                "round": k + 1,
+                "mean": m_all,
+                "gain": m_all - prev_all,
+                "eventual_winner": m_win,
+                "leader": stats.mean(leaders),
+            }
+        )
         prev_all, prev_win = m_all, m_win
     Round = round_name.capitalize()
-    table = Table([Round, "Mean points", f"Gained this {round_name}", "Eventual winner", "Winner gained",
-                   "Leader at the time"], rows)
-    return Section(f"Points per {round_name}", "tempo", [f"Mean points at the end of each {round_name}."],
-                   [table], data)
+    table = Table(
+        [Round, "Mean points", f"Gained this {round_name}", "Eventual winner", "Winner gained", "Leader at the time"],
+        rows,
+    )
+    return Section(
+        f"Points per {round_name}", "tempo", [f"Mean points at the end of each {round_name}."], [table], data
+    )
 
 
 def skill_gap(results: Sequence[MatchResult], strong: str, weak: str) -> Section:
@@ -143,15 +210,28 @@ def skill_gap(results: Sequence[MatchResult], strong: str, weak: str) -> Section
         rows.append([seat + 1, len(s), pct(stats.mean(s)), interval(lo, hi)])
     share = stats.mean(shares)
     lo, hi = stats.mean_ci(shares)
-    text = [f"One {strong} bot against {n - 1} {weak} bots, seated in each seat for an equal number of games: "
-            f"it wins {pct(share)} {interval(lo, hi)} of the time (a fair share is {pct(1 / n)}), scoring "
-            f"{stats.mean(strong_scores):.1f} points on average against {stats.mean(weak_scores):.1f}.",
-            "A large gap means skill matters; a win rate near the fair share would mean luck decides."]
-    return Section(f"Skill gap: {strong} against {weak}", "skill_gap", text,
-                   [Table(["Strong bot's seat", "Games", "Win share", "95 % CI"], rows)],
-                   {"strong": strong, "weak": weak, "win_share": share, "ci95": [lo, hi], "fair": 1 / n,
-                    "games": len(shares), "mean_score_strong": stats.mean(strong_scores),
-                    "mean_score_weak": stats.mean(weak_scores)})
+    text = [
+        f"One {strong} bot against {n - 1} {weak} bots, seated in each seat for an equal number of games: "
+        f"it wins {pct(share)} {interval(lo, hi)} of the time (a fair share is {pct(1 / n)}), scoring "
+        f"{stats.mean(strong_scores):.1f} points on average against {stats.mean(weak_scores):.1f}.",
+        "A large gap means skill matters; a win rate near the fair share would mean luck decides.",
+    ]
+    return Section(
+        f"Skill gap: {strong} against {weak}",
+        "skill_gap",
+        text,
+        [Table(["Strong bot's seat", "Games", "Win share", "95 % CI"], rows)],
+        {
+            "strong": strong,
+            "weak": weak,
+            "win_share": share,
+            "ci95": [lo, hi],
+            "fair": 1 / n,
+            "games": len(shares),
+            "mean_score_strong": stats.mean(strong_scores),
+            "mean_score_weak": stats.mean(weak_scores),
+        },
+    )
 
 
 def _margin(scores: Sequence[float]) -> float:

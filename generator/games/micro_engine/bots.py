@@ -10,15 +10,14 @@ from __future__ import annotations
 import random
 
 from .engine import BONUS, CORE, DRAW_PHASE, EFFECT_DISCARD, LIMIT, ORDER, PAY, PLAY, State
-from .tables import (ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, RESEARCH, UPGRADE, Q,
-                     Tables)
+from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
 
 
 class Knowledge:
     """What a bot knows about the card set before the game: per-type values, computed once per Tables."""
 
     @classmethod
-    def of(cls, T: Tables) -> "Knowledge":
+    def of(cls, T: Tables) -> Knowledge:
         """Return the knowledge for these tables (built once and kept on them)."""
         k = T.__dict__.get("_knowledge")
         if k is None:
@@ -43,7 +42,7 @@ class Knowledge:
     def ops_value(self, ops) -> float:
         """Return a rough value, in cards, of resolving these ops once."""
         v = 0.0
-        for code, a, b, c in ops:
+        for code, a, _b, c in ops:
             if code == DRAW:
                 v += 0.9 * a
             elif code == ACTION:
@@ -72,13 +71,13 @@ class Knowledge:
         for kind, tm, by in st.cost:
             share = 1.0 if tm == T.ALL else sum(self.out_share[b] for b in T.bitindex if b & tm)
             v += -by * plays * share * (0.8 if kind == PART else 0.35)
-        for _, kind, tm, by in st.perm_cost:
+        for _, _kind, _tm, by in st.perm_cost:
             v += -by * plays * 0.8
         v += 0.5 * len(st.perm_any) * plays * 0.5
         v += 0.25 * st.research * turns_left + 0.9 * st.row_pick * turns_left
         if st.open_end:
             v += 0.3 * min(turns_left, 3)
-        for _, once, ev, tm, min_cost, ops in st.triggers:
+        for _, _once, ev, tm, min_cost, ops in st.triggers:
             rate = 0.8 if ev == PART else 0.5
             if tm != T.ALL:
                 rate *= sum(self.out_share[b] for b in T.bitindex if b & tm) * 1.3
@@ -172,9 +171,13 @@ class HeuristicBot:
                 if have >= n:
                     continue
                 gain = 0
-                if kind == PART and (q == 0 or (q == 1 and T.outbit[t] & tm)):
-                    gain = 1
-                elif kind == PART and q == 2 and not any(T.outbit[T.itype[i]] == T.outbit[t] for i in s.chains[p]):
+                if (
+                    kind == PART
+                    and (q == 0 or (q == 1 and T.outbit[t] & tm))
+                    or kind == PART
+                    and q == 2
+                    and not any(T.outbit[T.itype[i]] == T.outbit[t] for i in s.chains[p])
+                ):
                     gain = 1
                 elif kind == PART and q == 5 and T.vp[t] >= n:
                     gain = n - have
@@ -213,7 +216,7 @@ class HeuristicBot:
         T = s.T
         before = 0.0
         gain = 0.0
-        for h, ups in enumerate(s.hosts[p]):
+        for _h, ups in enumerate(s.hosts[p]):
             for u in ups:
                 for each, q, tm, every in T.statics[T.itype[u]].end_game:
                     if q == 1 and T.outbit[t] & tm or q == 0:
@@ -232,16 +235,22 @@ class HeuristicBot:
         hand = [T.itype[i] for i in s.hands[p]]
         v = -s.cost_of(p, t) * dc
         parts = [u for u in hand if T.kind[u] == PART]
-        for code, a, b, c in T.played[t]:
+        for code, a, _b, c in T.played[t]:
             if code == DRAW:
                 v += 0.9 * a if self.turns_left(s) > 0 else 0.1 * a
             elif code == ACTION:
-                good = [u for u in set(hand) if u != t and T.kind[u] != CALIBRATION
-                        and s.cost_of(p, u) < len(hand) - 1 and s._req_ok(p, u)]
+                good = [
+                    u
+                    for u in set(hand)
+                    if u != t and T.kind[u] != CALIBRATION and s.cost_of(p, u) < len(hand) - 1 and s._req_ok(p, u)
+                ]
                 v += 1.6 * a if len(good) >= 2 else 0.2
             elif code == NEXT_COST:
-                fits = [u for u in parts if s.cost_of(p, u) > 0 and s._can_attach(p, u)] if a == PART else \
-                       [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
+                fits = (
+                    [u for u in parts if s.cost_of(p, u) > 0 and s._can_attach(p, u)]
+                    if a == PART
+                    else [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
+                )
                 v += min(-c, 1) * 0.9 if fits else 0.1
             elif code == NEXT_ANY:
                 stuck = [u for u in parts if not T.inmask[u] & s._chain_out(p)]
@@ -272,9 +281,9 @@ class HeuristicBot:
         legal = s.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if ph == PLAY or ph == BONUS:
+        if ph in (PLAY, BONUS):
             return self.choose_play(s, p, legal)
-        if ph == PAY or ph == LIMIT or ph == EFFECT_DISCARD:
+        if ph in (PAY, LIMIT, EFFECT_DISCARD):
             return self.choose_discard(s, p, legal)
         if ph == DRAW_PHASE:
             return self.choose_draw(s, p, legal)
@@ -388,10 +397,10 @@ class RolloutBot:
         p = s.current
         legal = s.legal_actions()
         if s.phase in (PLAY, BONUS):
-            ranked = [a for _, a in self.policy.rank_play(s, p, legal)[:self.width]]
+            ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
         elif s.phase == DRAW_PHASE and self.draws:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
-            ranked = [best] + [a for a in legal if a != best][:self.width]
+            ranked = [best] + [a for a in legal if a != best][: self.width]
         else:
             return self.policy.step(s)
         if len(ranked) == 1:

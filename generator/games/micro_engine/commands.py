@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...diagnostics import CardpressError, Report
 from ...sim import stats
@@ -42,8 +43,10 @@ def analyze(loaded: Any, turns: int | None, restricted: bool = True, jobs: int =
     sections += balance_sections(model, loaded.dir.id, games, jobs)
     sections.append(rounds_section(model, loaded.dir.id, games // 2, jobs))
     meta = {"game": loaded.dir.id, "rounds": model.rules.rounds, "games per experiment": games, "seed": 1}
-    intro = ["What the card set is made of, and what seeded bot games say about its balance. Win rates describe "
-             "these bots, not people: compare line-ups rather than trusting one number."]
+    intro = [
+        "What the card set is made of, and what seeded bot games say about its balance. Win rates describe "
+        "these bots, not people: compare line-ups rather than trusting one number."
+    ]
     return Document(f"{model.title}: card-set analysis", meta, sections, intro)
 
 
@@ -58,26 +61,49 @@ def card_set_section(model: MicroEngine) -> Section:
         for i in c.inputs:
             ins[i] += c.copies
     symbols = sum(ins.values())
-    mix = [[conn.name, f"{conn.share} %", outs[conn.id], pct(outs[conn.id] / total), ins[conn.id],
-            pct(ins[conn.id] / symbols)] for conn in model.connections]
-    kinds = [[k.capitalize() + "s", len(model.of_kind(k)), sum(c.copies for c in model.of_kind(k))]
-             for k in ("part", "upgrade", "calibration")]
+    mix = [
+        [
+            conn.name,
+            f"{conn.share} %",
+            outs[conn.id],
+            pct(outs[conn.id] / total),
+            ins[conn.id],
+            pct(ins[conn.id] / symbols),
+        ]
+        for conn in model.connections
+    ]
+    kinds = [
+        [k.capitalize() + "s", len(model.of_kind(k)), sum(c.copies for c in model.of_kind(k))]
+        for k in ("part", "upgrade", "calibration")
+    ]
     kinds += [["Cores", len(model.cores), len(model.cores)], ["Patents", len(model.patents), len(model.patents)]]
     curve = Counter((c.cost, c.vp) for c in parts for _ in range(c.copies))
     costs = sorted({c for c, _ in curve})
-    cost_rows = [[cost, sum(n for (c, _), n in curve.items() if c == cost),
-                  f"{stats.mean([v for (c, v), n in curve.items() if c == cost for _ in range(n)]):.2f}"]
-                 for cost in costs]
+    cost_rows = [
+        [
+            cost,
+            sum(n for (c, _), n in curve.items() if c == cost),
+            f"{stats.mean([v for (c, v), n in curve.items() if c == cost for _ in range(n)]):.2f}",
+        ]
+        for cost in costs
+    ]
     reqs = [[c.name, c.kind, c.cost, c.vp] for c in model.cards if c.requires]
-    return Section("Card set", "card_set",
-                   [f"The Workshop deck holds {model.deck_size} cards. The connection mix counts Part Outputs (a "
-                    f"Part's type is its Output), copies included; the Input columns count every type a Part "
-                    f"accepts (an \"A or B\" Input counts twice)."],
-                   [Table(["Kind", "Designs", "Cards"], kinds),
-                    Table(["Connection", "Rulebook", "Part Outputs", "Share", "Inputs accepting", "Share"], mix),
-                    Table(["Part Cost", "Parts", "Mean VP"], cost_rows, caption="Cost and VP of Parts"),
-                    Table(["Gated card", "Kind", "Cost", "VP"], reqs, caption="Cards with a Requirement")],
-                   {"outputs": dict(outs), "inputs": dict(ins), "deck": model.deck_size})
+    return Section(
+        "Card set",
+        "card_set",
+        [
+            f"The Workshop deck holds {model.deck_size} cards. The connection mix counts Part Outputs (a "
+            f"Part's type is its Output), copies included; the Input columns count every type a Part "
+            f'accepts (an "A or B" Input counts twice).'
+        ],
+        [
+            Table(["Kind", "Designs", "Cards"], kinds),
+            Table(["Connection", "Rulebook", "Part Outputs", "Share", "Inputs accepting", "Share"], mix),
+            Table(["Part Cost", "Parts", "Mean VP"], cost_rows, caption="Cost and VP of Parts"),
+            Table(["Gated card", "Kind", "Cost", "VP"], reqs, caption="Cards with a Requirement"),
+        ],
+        {"outputs": dict(outs), "inputs": dict(ins), "deck": model.deck_size},
+    )
 
 
 def flow_matrix_section(model: MicroEngine) -> Section:
@@ -89,14 +115,28 @@ def flow_matrix_section(model: MicroEngine) -> Section:
         nxt = sum(c.copies for c in parts if conn.id in c.inputs)
         rows.append([conn.name, nxt, pct(nxt / total)])
         data[conn.id] = nxt / total
-    return Section("Connection flow", "flow_matrix",
-                   ["How many of the Parts in the deck can attach to a chain ending in each type. A low share makes "
-                    "that Output a dead end unless an Adapter Plate, a Realignment or Compass Rose opens it."],
-                   [Table(["Chain ends in", "Parts that attach", "Share of Parts"], rows)], data)
+    return Section(
+        "Connection flow",
+        "flow_matrix",
+        [
+            "How many of the Parts in the deck can attach to a chain ending in each type. A low share makes "
+            "that Output a dead end unless an Adapter Plate, a Realignment or Compass Rose opens it."
+        ],
+        [Table(["Chain ends in", "Parts that attach", "Share of Parts"], rows)],
+        data,
+    )
 
 
-def _match(model: MicroEngine, game_id: str, label: str, players: int, bots: tuple[str, ...], games: int,
-           jobs: int, **variant: bool):
+def _match(
+    model: MicroEngine,
+    game_id: str,
+    label: str,
+    players: int,
+    bots: tuple[str, ...],
+    games: int,
+    jobs: int,
+    **variant: bool,
+):
     plugin = MicroEngineSim(model, game_id, **variant)
     return run_match(plugin, Match(label, players, bots, games, 1), jobs)
 
@@ -114,12 +154,24 @@ def balance_sections(model: MicroEngine, game_id: str, games: int, jobs: int) ->
             mine += [r["scores"][seat] for r in result.records]
             theirs += [s for r in result.records for i, s in enumerate(r["scores"]) if i != seat]
         lo, hi = stats.mean_ci(shares)
-        ladder_rows.append([f"1 {strong} vs {n - 1} {weak}", len(shares), pct(stats.mean(shares)),
-                            f"[{100 * lo:.1f}, {100 * hi:.1f}] %", f"{stats.mean(mine):.1f} vs {stats.mean(theirs):.1f}"])
-    ladder = Section("Bot ladder", "ladder",
-                     [f"One stronger bot in each seat in turn against weaker ones, {n} players; a fair share is "
-                      f"{pct(1 / n)}. The rollout bot is slow, so it plays few games: read its interval."],
-                     [Table(["Line-up", "Games", "Win share", "95 % CI", "VP (strong vs others)"], ladder_rows)])
+        ladder_rows.append(
+            [
+                f"1 {strong} vs {n - 1} {weak}",
+                len(shares),
+                pct(stats.mean(shares)),
+                f"[{100 * lo:.1f}, {100 * hi:.1f}] %",
+                f"{stats.mean(mine):.1f} vs {stats.mean(theirs):.1f}",
+            ]
+        )
+    ladder = Section(
+        "Bot ladder",
+        "ladder",
+        [
+            f"One stronger bot in each seat in turn against weaker ones, {n} players; a fair share is "
+            f"{pct(1 / n)}. The rollout bot is slow, so it plays few games: read its interval."
+        ],
+        [Table(["Line-up", "Games", "Win share", "95 % CI", "VP (strong vs others)"], ladder_rows)],
+    )
     same = _match(model, game_id, "random-cores", n, ("heuristic-random-core",) * n, games, jobs)
     order = first_player_section(same)
     cores = cores_section(same, model)
@@ -142,13 +194,40 @@ def rounds_section(model: MicroEngine, game_id: str, games: int, jobs: int) -> S
             first = stats.mean([rec["returns"][rec["extra"]["first"]] for rec in recs])
             sbr = [stats.mean([s for rec in recs for s in rec["extra"]["score_by_round"][k]]) for k in range(rounds)]
             last = sbr[-1] - sbr[-2] if rounds > 1 else sbr[-1]
-            rows.append([players, rounds, f"{chains:.2f}", pct(dry, 0), pct(first), f"{last:.1f}",
-                         f"{stats.mean([max(rec['scores']) for rec in recs]):.1f}"])
-            data.append({"players": players, "rounds": rounds, "chain": chains, "dry": dry, "first_share": first,
-                         "last_round_gain": last})
-    return Section("Number of rounds", "rounds",
-                   [f"The rulebook leaves the number of rounds open; this edition plays {r0} (Quick game "
-                    f"{model.rounds(quick=True)}). Heuristic bots, {games} games per cell. A good length ends "
-                    "while the last round still pays (gain per player) and before the deck runs dry."],
-                   [Table(["Players", "Rounds", "Chain", "Deck ran dry", "First player wins", "Last-round gain",
-                           "Winner's VP"], rows)], data)
+            rows.append(
+                [
+                    players,
+                    rounds,
+                    f"{chains:.2f}",
+                    pct(dry, 0),
+                    pct(first),
+                    f"{last:.1f}",
+                    f"{stats.mean([max(rec['scores']) for rec in recs]):.1f}",
+                ]
+            )
+            data.append(
+                {
+                    "players": players,
+                    "rounds": rounds,
+                    "chain": chains,
+                    "dry": dry,
+                    "first_share": first,
+                    "last_round_gain": last,
+                }
+            )
+    return Section(
+        "Number of rounds",
+        "rounds",
+        [
+            f"The rulebook leaves the number of rounds open; this edition plays {r0} (Quick game "
+            f"{model.rounds(quick=True)}). Heuristic bots, {games} games per cell. A good length ends "
+            "while the last round still pays (gain per player) and before the deck runs dry."
+        ],
+        [
+            Table(
+                ["Players", "Rounds", "Chain", "Deck ran dry", "First player wins", "Last-round gain", "Winner's VP"],
+                rows,
+            )
+        ],
+        data,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .tables import (ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, Q, RESEARCH, UPGRADE, Tables)
+from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, RESEARCH, UPGRADE, Q, Tables
 
 CHANCE = -1  # OpenSpiel's PlayerId.CHANCE
 TERMINAL = -4  # OpenSpiel's PlayerId.TERMINAL
@@ -28,6 +28,8 @@ class UniformOutcomes:
         if not 0 <= i < self.n:
             raise IndexError(i)
         return (i, 1.0 / self.n)
+
+
 KIND_WORDS = ("Part", "Upgrade", "Calibration", "Research")
 DRAW_END = 9  # `after` marker: the Draw phase's extra-pick discard is done
 
@@ -56,24 +58,67 @@ class State:
     """One Micro-Engine game in progress. Seeded; every player decision is an int action."""
 
     __slots__ = (
-        "T", "n", "rng", "deck", "discard", "row", "patents", "owner", "licensee", "hands", "known", "chains",
-        "hosts", "cores", "offers", "licenses", "pend_cost", "pend_any", "agg", "first", "turn", "current",
-        "phase", "picks", "deck_picks", "actions", "cals", "played", "actions_taken", "once_used", "pay_left",
-        "pay_floor", "pend", "last_paid", "queue", "cur_ops", "after", "in_bonus", "history", "stats",
-        "core_turn", "limit_left", "discard_left", "tab", "dirty", "links", "hand_watch", "_legal",
+        "T",
+        "n",
+        "rng",
+        "deck",
+        "discard",
+        "row",
+        "patents",
+        "owner",
+        "licensee",
+        "hands",
+        "known",
+        "chains",
+        "hosts",
+        "cores",
+        "offers",
+        "licenses",
+        "pend_cost",
+        "pend_any",
+        "agg",
+        "first",
+        "turn",
+        "current",
+        "phase",
+        "picks",
+        "deck_picks",
+        "actions",
+        "cals",
+        "played",
+        "actions_taken",
+        "once_used",
+        "pay_left",
+        "pay_floor",
+        "pend",
+        "last_paid",
+        "queue",
+        "cur_ops",
+        "after",
+        "in_bonus",
+        "history",
+        "stats",
+        "core_turn",
+        "limit_left",
+        "discard_left",
+        "tab",
+        "dirty",
+        "links",
+        "hand_watch",
+        "_legal",
     )
 
     # ----------------------------------------------------------------- setup
 
     @classmethod
-    def initial(cls, tables: Tables) -> "State":
+    def initial(cls, tables: Tables) -> State:
         """Return the state before setup: a chance node whose outcome seeds every shuffle of the game."""
         s = cls.blank(tables)
         s.phase = SETUP
         return s
 
     @classmethod
-    def new(cls, tables: Tables, seed: int) -> "State":
+    def new(cls, tables: Tables, seed: int) -> State:
         """Return a set-up game for `seed` (the opening chance node already resolved)."""
         s = cls.initial(tables)
         s.apply_action(seed % SEEDS)
@@ -89,7 +134,7 @@ class State:
         n = tables.players
         patents = list(range(len(tables.patent_cond)))
         s._shuffle(patents)
-        s.patents = patents[:n + r.extra_patents]
+        s.patents = patents[: n + r.extra_patents]
         s.hand_watch = any(tables.patent_hand[k] for k in s.patents)
         s.owner = [-1] * len(s.patents)
         s.licensee = [-1] * len(s.patents)
@@ -100,14 +145,14 @@ class State:
         pool = list(tables.core_pool)
         s._shuffle(pool)
         d = r.cores_dealt
-        s.offers = [pool[i * d:(i + 1) * d] for i in range(n)]
+        s.offers = [pool[i * d : (i + 1) * d] for i in range(n)]
         s.first = s._below(n)
         s.phase = CORE
         s.core_turn = 0
         s.current = 0
 
     @classmethod
-    def blank(cls, tables: Tables) -> "State":
+    def blank(cls, tables: Tables) -> State:
         """Return an empty state (no cards anywhere) for `new`, scenarios and `from_json`."""
         s = cls.__new__(cls)
         n = tables.players
@@ -138,8 +183,16 @@ class State:
         s.core_turn = 0
         s._reset_turn()
         s.history = []
-        s.stats = {"reshuffles": 0, "limit_hits": [0] * n, "dry_draws": 0, "claims": [], "plays": [],
-                   "research": [0] * n, "calibrations": [0] * n, "turns": [0] * n}
+        s.stats = {
+            "reshuffles": 0,
+            "limit_hits": [0] * n,
+            "dry_draws": 0,
+            "claims": [],
+            "plays": [],
+            "research": [0] * n,
+            "calibrations": [0] * n,
+            "turns": [0] * n,
+        }
         return s
 
     def _reset_turn(self) -> None:
@@ -191,7 +244,7 @@ class State:
             return TERMINAL
         return CHANCE if self.phase == SETUP else self.current
 
-    def chance_outcomes(self) -> "UniformOutcomes | list":
+    def chance_outcomes(self) -> UniformOutcomes | list:
         """Return (seed, probability) pairs at the opening chance node, else []."""
         return UniformOutcomes(SEEDS) if self.phase == SETUP else []
 
@@ -223,7 +276,7 @@ class State:
             return range(SEEDS)
         if ph == PLAY:
             return self._play_actions(p)
-        if ph == PAY or ph == LIMIT or ph == EFFECT_DISCARD:
+        if ph in (PAY, LIMIT, EFFECT_DISCARD):
             return self._discard_actions(p)
         if ph == DRAW_PHASE:
             acts = sorted({T.A_ROW + T.itype[i] for i in self.row})
@@ -246,8 +299,10 @@ class State:
             self._setup(action)
             return
         if action not in self.legal_actions():
-            raise IllegalActionError(f"illegal action {action} ({self.describe(action)}) in phase "
-                                     f"{PHASE_NAMES[self.phase]} for player {self.current}")
+            raise IllegalActionError(
+                f"illegal action {action} ({self.describe(action)}) in phase "
+                f"{PHASE_NAMES[self.phase]} for player {self.current}"
+            )
         self._apply(action)
 
     def _apply(self, a: int) -> None:
@@ -522,7 +577,7 @@ class State:
         itype = T.itype
         kind = T.kind
         free = None
-        for t in set(itype[i] for i in hand):
+        for t in {itype[i] for i in hand}:
             k = kind[t]
             if k == CALIBRATION and self.cals >= T.rules.calibrations_per_turn:
                 continue
@@ -565,7 +620,7 @@ class State:
         if not free:
             return []
         acts = []
-        for t in set(T.itype[i] for i in hand):
+        for t in {T.itype[i] for i in hand}:
             if T.kind[t] == UPGRADE and self.cost_of(p, t) <= room and self._req_ok(p, t):
                 base = T.A_UPG + t * T.max_hosts
                 acts.extend(base + h for h in free)
@@ -671,12 +726,11 @@ class State:
                     self.pend_cost[p].append((a, b, c))
                 elif code == NEXT_ANY:
                     self.pend_any[p] = 1
-                elif code == DISCARD:
-                    if self.hands[p]:
-                        self.phase = EFFECT_DISCARD
-                        self.discard_left = min(a, len(self.hands[p]))
-                        self.pay_floor = 0
-                        return
+                elif code == DISCARD and self.hands[p]:
+                    self.phase = EFFECT_DISCARD
+                    self.discard_left = min(a, len(self.hands[p]))
+                    self.pay_floor = 0
+                    return
             if not self.queue:
                 break
             if len(self.queue) > 1 and any(op[0] == DISCARD for g in self.queue for op in g):
@@ -716,8 +770,14 @@ class State:
             if vp[t] > top:
                 top = vp[t]
         hosts = self.hosts[p]
-        self.tab[p] = (len(self.chains[p]), tuple(by), sum(1 for c in by if c), sum(len(h) for h in hosts),
-                       max((len(h) for h in hosts[1:]), default=0), top)
+        self.tab[p] = (
+            len(self.chains[p]),
+            tuple(by),
+            sum(1 for c in by if c),
+            sum(len(h) for h in hosts),
+            max((len(h) for h in hosts[1:]), default=0),
+            top,
+        )
 
     def count(self, p: int, q: int, tm: int) -> int:
         """Return one quantity for player p (see tables.Q)."""
@@ -841,8 +901,14 @@ class State:
                 else:
                     n = self.count(p, q, tm)
                 end += each * (n // every)
-        return {"parts": parts, "upgrades": upgrades, "core": core, "patents": patents, "licenses": licenses,
-                "end_game": end}
+        return {
+            "parts": parts,
+            "upgrades": upgrades,
+            "core": core,
+            "patents": patents,
+            "licenses": licenses,
+            "end_game": end,
+        }
 
     def _neighbors(self, p: int, h: int) -> int:
         """Return how many Parts sit directly left and right of host h (0 = Core, i = i-th Part)."""
@@ -871,7 +937,7 @@ class State:
 
     # ----------------------------------------------------------------- copies, views, strings
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """Return an independent copy (cheap: lists copied, static tables shared)."""
         s = State.__new__(State)
         s.T, s.n, s.rng = self.T, self.n, self.rng
@@ -901,13 +967,20 @@ class State:
         s.limit_left, s.discard_left = self.limit_left, self.discard_left
         s.history = self.history[:]
         st = self.stats
-        s.stats = {"reshuffles": st["reshuffles"], "limit_hits": st["limit_hits"][:], "dry_draws": st["dry_draws"],
-                   "claims": st["claims"][:], "plays": st["plays"][:], "research": st["research"][:],
-                   "calibrations": st["calibrations"][:], "turns": st["turns"][:]}
+        s.stats = {
+            "reshuffles": st["reshuffles"],
+            "limit_hits": st["limit_hits"][:],
+            "dry_draws": st["dry_draws"],
+            "claims": st["claims"][:],
+            "plays": st["plays"][:],
+            "research": st["research"][:],
+            "calibrations": st["calibrations"][:],
+            "turns": st["turns"][:],
+        }
         s.links = [x[:] for x in self.links]
         return s
 
-    def resample(self, player: int, rng) -> "State":
+    def resample(self, player: int, rng) -> State:
         """Return a clone where what `player` can't see (deck order, others' unseen hand cards, face-down
         Licenses) is dealt afresh from the same cards: one determinization for search bots."""
         s = self.clone()
@@ -948,8 +1021,10 @@ class State:
         return {
             "core": T.names[T.T + self.cores[p]] if self.cores[p] >= 0 else None,
             "core_upgrades": [self._name(u) for u in self.hosts[p][0]],
-            "chain": [{"part": self._name(i), "upgrades": [self._name(u) for u in self.hosts[p][k + 1]]}
-                      for k, i in enumerate(self.chains[p])],
+            "chain": [
+                {"part": self._name(i), "upgrades": [self._name(u) for u in self.hosts[p][k + 1]]}
+                for k, i in enumerate(self.chains[p])
+            ],
             "licenses": len(self.licenses[p]),
         }
 
@@ -969,17 +1044,29 @@ class State:
                 view["known_in_hand"] = sorted(self._name(i) for i in self.known[q])
             players.append(view)
         obs = {
-            "player": player, "round": self.round, "rounds": T.rounds, "turn": self.turn,
-            "current": self.current_player(), "phase": PHASE_NAMES[self.phase],
-            "row": [self._name(i) for i in self.row], "deck_size": len(self.deck),
+            "player": player,
+            "round": self.round,
+            "rounds": T.rounds,
+            "turn": self.turn,
+            "current": self.current_player(),
+            "phase": PHASE_NAMES[self.phase],
+            "row": [self._name(i) for i in self.row],
+            "deck_size": len(self.deck),
             "discard": [self._name(i) for i in self.discard],
-            "patents": [{"name": T.patent_names[k], "owner": self.owner[j], "licensee": self.licensee[j]}
-                        for j, k in enumerate(self.patents)],
+            "patents": [
+                {"name": T.patent_names[k], "owner": self.owner[j], "licensee": self.licensee[j]}
+                for j, k in enumerate(self.patents)
+            ],
             "players": players,
         }
         if player == self.current and self.phase != OVER:
-            obs["turn_state"] = {"actions": self.actions, "calibrations": self.cals, "picks": self.picks,
-                                 "to_pay": self.pay_left, "to_discard": self.limit_left or self.discard_left}
+            obs["turn_state"] = {
+                "actions": self.actions,
+                "calibrations": self.cals,
+                "picks": self.picks,
+                "to_pay": self.pay_left,
+                "to_discard": self.limit_left or self.discard_left,
+            }
         return obs
 
     def observation_string(self, player: int) -> str:
@@ -1022,24 +1109,63 @@ class State:
         return f"P{who + 1}: {self.describe(action)}"
 
     def __str__(self) -> str:
-        lines = [f"round {self.round}/{self.T.rounds} turn {self.turn} P{self.current + 1} "
-                 f"{PHASE_NAMES[self.phase]} deck {len(self.deck)} discard {len(self.discard)}",
-                 "row: " + ", ".join(self._name(i) for i in self.row)]
+        lines = [
+            f"round {self.round}/{self.T.rounds} turn {self.turn} P{self.current + 1} "
+            f"{PHASE_NAMES[self.phase]} deck {len(self.deck)} discard {len(self.discard)}",
+            "row: " + ", ".join(self._name(i) for i in self.row),
+        ]
         for p in range(self.n):
             tab = self._tableau(p)
-            chain = " → ".join(c["part"] + (f" [{', '.join(c['upgrades'])}]" if c["upgrades"] else "")
-                               for c in tab["chain"])
+            chain = " → ".join(
+                c["part"] + (f" [{', '.join(c['upgrades'])}]" if c["upgrades"] else "") for c in tab["chain"]
+            )
             lines.append(f"P{p + 1} {tab['core']} | {chain} | hand {len(self.hands[p])}")
         return "\n".join(lines)
 
     # ----------------------------------------------------------------- serialization
 
-    _PLAIN = ("rng", "deck", "discard", "row", "patents", "owner", "licensee", "hands", "known", "chains", "links",
-              "hosts",
-              "cores", "offers", "licenses", "pend_cost", "pend_any", "first", "turn", "current", "phase", "picks",
-              "deck_picks", "actions", "cals", "played", "actions_taken", "pay_left", "pay_floor", "last_paid",
-              "queue", "cur_ops", "after", "in_bonus", "core_turn", "limit_left", "discard_left", "history",
-              "stats", "hand_watch")
+    _PLAIN = (
+        "rng",
+        "deck",
+        "discard",
+        "row",
+        "patents",
+        "owner",
+        "licensee",
+        "hands",
+        "known",
+        "chains",
+        "links",
+        "hosts",
+        "cores",
+        "offers",
+        "licenses",
+        "pend_cost",
+        "pend_any",
+        "first",
+        "turn",
+        "current",
+        "phase",
+        "picks",
+        "deck_picks",
+        "actions",
+        "cals",
+        "played",
+        "actions_taken",
+        "pay_left",
+        "pay_floor",
+        "last_paid",
+        "queue",
+        "cur_ops",
+        "after",
+        "in_bonus",
+        "core_turn",
+        "limit_left",
+        "discard_left",
+        "history",
+        "stats",
+        "hand_watch",
+    )
 
     def to_json(self) -> dict:
         """Return the whole state as JSON-ready data (not the tables: they come from the card set)."""
@@ -1049,7 +1175,7 @@ class State:
         return data
 
     @classmethod
-    def from_json(cls, tables: Tables, data: dict) -> "State":
+    def from_json(cls, tables: Tables, data: dict) -> State:
         """Rebuild a state written by to_json for the same card set, player count and variant."""
         data = json.loads(json.dumps(data))
         s = cls.blank(tables)

@@ -12,14 +12,22 @@ def check(s: State) -> None:
     """Raise AssertionError naming the first broken invariant of state `s`."""
     T = s.T
     # 1. Every Workshop card is in exactly one zone.
-    zones = [s.deck, s.discard, s.row, *s.hands, *s.chains, *(u for hp in s.hosts for u in hp),
-             *([i for i in lic if i >= 0] for lic in s.licenses)]
+    zones = [
+        s.deck,
+        s.discard,
+        s.row,
+        *s.hands,
+        *s.chains,
+        *(u for hp in s.hosts for u in hp),
+        *([i for i in lic if i >= 0] for lic in s.licenses),
+    ]
     seen = Counter(i for z in zones for i in z)
     if s.pend is not None:
         seen[s.pend[0]] += 1
-    assert sorted(seen) == list(range(T.n_inst)) and all(v == 1 for v in seen.values()), \
-        f"card conservation broken: {sorted(i for i, v in seen.items() if v != 1)} duplicated, " \
+    assert sorted(seen) == list(range(T.n_inst)) and all(v == 1 for v in seen.values()), (
+        f"card conservation broken: {sorted(i for i, v in seen.items() if v != 1)} duplicated, "
         f"{sorted(set(range(T.n_inst)) - set(seen))} missing"
+    )
     for p in range(s.n):
         assert all(i in s.hands[p] for i in s.known[p]), f"P{p + 1} known cards not in hand"
     # 2. The Row is full after a Draw phase while the deck and discard can supply it.
@@ -40,11 +48,13 @@ def check(s: State) -> None:
                 continue
             prev = T.itype[chain[k - 1]]
             if link == 1:
-                assert T.inmask[t] & T.outbit[prev], \
+                assert T.inmask[t] & T.outbit[prev], (
                     f"P{p + 1} {T.names[t]} (in {T.inmask[t]}) attached to {T.names[prev]} (out {T.outbit[prev]})"
+                )
             elif link == 2:
-                assert any(T.statics[T.itype[u]].open_end for u in s.hosts[p][k]), \
+                assert any(T.statics[T.itype[u]].open_end for u in s.hosts[p][k]), (
                     f"P{p + 1} open-end link without an open-end Upgrade"
+                )
             else:
                 assert link == 3, f"P{p + 1} link {link} after the first Part"
         # 4. Slots.
@@ -64,7 +74,7 @@ def check(s: State) -> None:
         o, lic = s.owner[j], s.licensee[j]
         if lic >= 0:
             assert T.licenses and o >= 0 and lic != o, "bad License"
-    for turn, p, k, is_license in s.stats["claims"]:
+    for turn, p, _k, _is_license in s.stats["claims"]:
         assert p == (s.first + turn) % s.n, f"P{p + 1} claimed on turn {turn}, not their turn"
     assert sum(len(x) for x in s.licenses) == sum(1 for x in s.licensee if x >= 0)
     # 7. Equal turns at the end; the score recounted independently equals the reported one.

@@ -19,13 +19,16 @@ def rich(game: MicroEngine, line: str) -> str:
     out = escape(line)
     for word in TIMINGS:
         if out.startswith(word + ":"):
-            out = f"<b>{word}:</b>" + out[len(word) + 1:]
+            out = f"<b>{word}:</b>" + out[len(word) + 1 :]
             break
     for conn in game.connections:
         out = re.sub(rf"\b{re.escape(conn.name)}\b", f"<nobr><icon {conn.glyph}>{conn.name}</nobr>", out)
     # keep a number with its word: "draw 1", "+1 action", "1 less", "2 VP", "≥5"
-    return re.sub(r"(\b(?:draw|discard)|\+\d+) (\d+|action|actions)\b|(\d+) (less|VP|more|Upgrades?|Parts?)\b",
-                  lambda m: f"<nobr>{m.group(0)}</nobr>", out)
+    return re.sub(
+        r"(\b(?:draw|discard)|\+\d+) (\d+|action|actions)\b|(\d+) (less|VP|more|Upgrades?|Parts?)\b",
+        lambda m: f"<nobr>{m.group(0)}</nobr>",
+        out,
+    )
 
 
 def _conn(game: MicroEngine, cid: str) -> dict:
@@ -34,8 +37,12 @@ def _conn(game: MicroEngine, cid: str) -> dict:
 
 
 def _shared(game: MicroEngine) -> dict:
-    return {"title": game.title, "tagline": game.tagline, "style": game.style,
-            "connections": [_conn(game, c.id) for c in game.connections]}
+    return {
+        "title": game.title,
+        "tagline": game.tagline,
+        "style": game.style,
+        "connections": [_conn(game, c.id) for c in game.connections],
+    }
 
 
 def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
@@ -43,11 +50,22 @@ def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     lines = text.card_lines(game, card)
     ctx = {
         "game": _shared(game),
-        "card": {"id": card.id, "name": card.name, "kind": card.kind, "cost": card.cost, "vp": card.vp,
-                 "slots": card.slots, "number": copy, "copies": card.copies, "art": card_art(card.art, card.id)},
+        "card": {
+            "id": card.id,
+            "name": card.name,
+            "kind": card.kind,
+            "cost": card.cost,
+            "vp": card.vp,
+            "slots": card.slots,
+            "number": copy,
+            "copies": card.copies,
+            "art": card_art(card.art, card.id),
+        },
         "lines": lines,
-        "rich": {"effects": [rich(game, e) for e in lines["effects"]],
-                 "requirement": rich(game, lines["requirement"]) if lines["requirement"] else None},
+        "rich": {
+            "effects": [rich(game, e) for e in lines["effects"]],
+            "requirement": rich(game, lines["requirement"]) if lines["requirement"] else None,
+        },
     }
     if card.kind == "part":
         ctx["inputs"] = [_conn(game, c) for c in card.inputs]
@@ -59,12 +77,19 @@ def kit(game: MicroEngine, players: int, game_id: str = "micro-engine") -> Kit:
     """Return the kit: the Workshop deck, Cores, Patents, the round tracker and a player aid per player."""
     shared = _shared(game)
     credits = " · ".join(x for x in (game.title, game.publisher, game.edition) if x)
-    result = Kit(game=game_id, title=game.title, players=players, credits=credits, context=shared, decks={
-        "workshop": "Workshop deck: Parts, Upgrades, Calibrations",
-        "core": "Cores",
-        "patent": "Patents",
-        "aid": f"{game.round_tracker_name} and {game.player_aid_name.lower()}s (one per player)",
-    })
+    result = Kit(
+        game=game_id,
+        title=game.title,
+        players=players,
+        credits=credits,
+        context=shared,
+        decks={
+            "workshop": "Workshop deck: Parts, Upgrades, Calibrations",
+            "core": "Cores",
+            "patent": "Patents",
+            "aid": f"{game.round_tracker_name} and {game.player_aid_name.lower()}s (one per player)",
+        },
+    )
     back = Face("workshop-back.yaml.j2", {"game": shared, "back": _back(game.workshop_back)}, "workshop-back")
     for card in game.cards:
         for copy in range(1, card.copies + 1):
@@ -72,19 +97,38 @@ def kit(game: MicroEngine, players: int, game_id: str = "micro-engine") -> Kit:
             result.cards.append(KitCard(f"{card.id}-{copy}", card.name, "workshop", front, back))
     for core in game.cores:
         front = Face("core-front.yaml.j2", core_context(game, core), f"{core.id}/front")
-        result.cards.append(KitCard(core.id, core.name, "core", front,
-                                    Face("core-back.yaml.j2", {"game": shared, "back": _back(core.back)}, "core-back")))
+        result.cards.append(
+            KitCard(
+                core.id,
+                core.name,
+                "core",
+                front,
+                Face("core-back.yaml.j2", {"game": shared, "back": _back(core.back)}, "core-back"),
+            )
+        )
     for patent in game.patents:
         front = Face("patent-front.yaml.j2", patent_context(game, patent), f"{patent.id}/front")
-        result.cards.append(KitCard(patent.id, patent.name, "patent", front,
-                                    Face("patent-back.yaml.j2", {"game": shared, "back": _back(patent.back)},
-                                         "patent-back")))
+        result.cards.append(
+            KitCard(
+                patent.id,
+                patent.name,
+                "patent",
+                front,
+                Face("patent-back.yaml.j2", {"game": shared, "back": _back(patent.back)}, "patent-back"),
+            )
+        )
     # The round tracker and the player aids are never shuffled; they share one back: the rules summary.
     aid = aid_context(game)
     aid_back = Face("aid-back.yaml.j2", aid, "aid/back")
-    result.cards.append(KitCard("round-tracker", game.round_tracker_name, "aid",
-                                Face("tracker-front.yaml.j2", {**aid, "tracker": text.round_tracker_lines(game)},
-                                     "tracker/front"), aid_back))
+    result.cards.append(
+        KitCard(
+            "round-tracker",
+            game.round_tracker_name,
+            "aid",
+            Face("tracker-front.yaml.j2", {**aid, "tracker": text.round_tracker_lines(game)}, "tracker/front"),
+            aid_back,
+        )
+    )
     aid_front = Face("aid-front.yaml.j2", aid, "aid/front")
     for seat in range(1, players + 1):
         result.cards.append(KitCard(f"player-aid-{seat}", game.player_aid_name, "aid", aid_front, aid_back))
@@ -98,25 +142,40 @@ def _back(back) -> dict:
 def core_context(game: MicroEngine, core: Core) -> dict:
     """Return what a Core's front template receives."""
     lines = text.core_lines(game, core)
-    return {"game": _shared(game), "core": {"id": core.id, "name": core.name, "vp": core.vp, "slots": core.slots,
-                                            "art": card_art(core.art, core.id)},
-            "lines": lines, "rich": {"effects": [rich(game, e) for e in lines["effects"]]}}
+    return {
+        "game": _shared(game),
+        "core": {
+            "id": core.id,
+            "name": core.name,
+            "vp": core.vp,
+            "slots": core.slots,
+            "art": card_art(core.art, core.id),
+        },
+        "lines": lines,
+        "rich": {"effects": [rich(game, e) for e in lines["effects"]]},
+    }
 
 
 def patent_context(game: MicroEngine, patent: Patent) -> dict:
     """Return what a Patent's front template receives."""
     lines = text.patent_lines(game, patent)
     r = game.rules
-    return {"game": _shared(game), "patent": {"id": patent.id, "name": patent.name, "vp": patent.vp,
-                                              "art": card_art(patent.art, patent.id)},
-            "lines": lines, "rich": {"condition": rich(game, lines["condition"])},
-            "license": f"License ({r.license_min_players}–{max(game.players)} players): another player who meets "
-                       f"this takes the top Workshop card face down, worth {r.license_vp} VP, and turns this "
-                       f"card sideways. One License per Patent."}
+    return {
+        "game": _shared(game),
+        "patent": {"id": patent.id, "name": patent.name, "vp": patent.vp, "art": card_art(patent.art, patent.id)},
+        "lines": lines,
+        "rich": {"condition": rich(game, lines["condition"])},
+        "license": f"License ({r.license_min_players}–{max(game.players)} players): another player who meets "
+        f"this takes the top Workshop card face down, worth {r.license_vp} VP, and turns this "
+        f"card sideways. One License per Patent.",
+    }
 
 
 def aid_context(game: MicroEngine) -> dict:
     """Return what the player aid's two sides receive."""
     lines = text.player_aid_lines(game)
-    return {"game": _shared(game), "aid": lines,
-            "rich": {"phases": [(head, rich(game, body)) for head, body in lines["phases"]]}}
+    return {
+        "game": _shared(game),
+        "aid": lines,
+        "rich": {"phases": [(head, rich(game, body)) for head, body in lines["phases"]]},
+    }

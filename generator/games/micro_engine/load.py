@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from collections.abc import Collection
+from typing import Any
 
 from ...diagnostics import Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import Source, format_path
 from . import vocab
-from .model import (Back, Card, Condition, Connection, Core, Effect, MicroEngine, Op, Patent, Quantity, Rules,
-                    Scenario, Test)
+from .model import (
+    Back,
+    Card,
+    Condition,
+    Connection,
+    Core,
+    Effect,
+    MicroEngine,
+    Op,
+    Patent,
+    Quantity,
+    Rules,
+    Scenario,
+    Test,
+)
 
 FILES = {  # file name -> schema id
     "game.yaml": "micro-engine-game",
@@ -47,16 +61,21 @@ class _Checker:
     def src(self, name: str) -> Source:
         return self.game.sources[name]
 
-    def error(self, file: str, path: tuple, code: str, message: str, hint: str | None = None,
-              key: bool = False) -> None:
+    def error(
+        self, file: str, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False
+    ) -> None:
         self.report.error(code, message, path=format_path(path), loc=self.src(file).loc(path, key=key), hint=hint)
 
     def run(self) -> None:
         g = self.data["game.yaml"]
         players = g["players"]
         if players["default"] not in players["supported"]:
-            self.error("game.yaml", ("players", "default"), "S004",
-                       f"default player count {players['default']} is not in supported {players['supported']}")
+            self.error(
+                "game.yaml",
+                ("players", "default"),
+                "S004",
+                f"default player count {players['default']} is not in supported {players['supported']}",
+            )
         for cid, conn in g["connections"].items():
             self._glyph("game.yaml", ("connections", cid, "glyph"), conn["glyph"])
         self._unique_ids()
@@ -75,31 +94,47 @@ class _Checker:
             self._effects("cores.yaml", ("cores", i), core["effects"], "core")
         for i, patent in enumerate(self.data["patents.yaml"]["patents"]):
             self._condition("patents.yaml", ("patents", i, "condition"), patent["condition"])
-        for name, path in (("workshop.yaml", ()), ("cores.yaml", ()), ("patents.yaml", ())):
+        for name in ("workshop.yaml", "cores.yaml", "patents.yaml"):
             self._glyph(name, ("back", "glyph"), self.data[name]["back"]["glyph"])
         core_ids = [c["id"] for c in self.data["cores.yaml"]["cores"]]
         for i, cid in enumerate(g["variants"]["travel"]["remove_cores"]):
             if cid not in core_ids:
-                self.error("game.yaml", ("variants", "travel", "remove_cores", i), "S005", f"unknown Core '{cid}'",
-                           did_you_mean(cid, core_ids) or f"Cores: {', '.join(core_ids)}")
+                self.error(
+                    "game.yaml",
+                    ("variants", "travel", "remove_cores", i),
+                    "S005",
+                    f"unknown Core '{cid}'",
+                    did_you_mean(cid, core_ids) or f"Cores: {', '.join(core_ids)}",
+                )
         if self.scenarios:
             self._scenarios()
 
     def _glyph(self, file: str, path: tuple, glyph: str) -> None:
         if self.icons and glyph not in self.icons:
-            self.error(file, path, "S005", f"unknown glyph '{glyph}'",
-                       did_you_mean(glyph, self.icons) or "glyphs are the icons defined in layouts/*/icons.yaml")
+            self.error(
+                file,
+                path,
+                "S005",
+                f"unknown glyph '{glyph}'",
+                did_you_mean(glyph, self.icons) or "glyphs are the icons defined in layouts/*/icons.yaml",
+            )
 
     def _connection(self, file: str, path: tuple, conn: str) -> None:
         if conn not in self.connections:
-            self.error(file, path, "S005", f"unknown connection type '{conn}'",
-                       did_you_mean(conn, self.connections) or f"connections: {', '.join(self.connections)}")
+            self.error(
+                file,
+                path,
+                "S005",
+                f"unknown connection type '{conn}'",
+                did_you_mean(conn, self.connections) or f"connections: {', '.join(self.connections)}",
+            )
 
     def _unique_ids(self) -> None:
         seen: dict[str, tuple] = {}
         names: dict[str, tuple] = {}
-        entries = [("workshop.yaml", (deck, i), c) for deck, _ in DECKS
-                   for i, c in enumerate(self.data["workshop.yaml"][deck])]
+        entries = [
+            ("workshop.yaml", (deck, i), c) for deck, _ in DECKS for i, c in enumerate(self.data["workshop.yaml"][deck])
+        ]
         entries += [("cores.yaml", ("cores", i), c) for i, c in enumerate(self.data["cores.yaml"]["cores"])]
         entries += [("patents.yaml", ("patents", i), c) for i, c in enumerate(self.data["patents.yaml"]["patents"])]
         for file, path, entry in entries:
@@ -107,8 +142,12 @@ class _Checker:
                 value = entry[key].casefold()
                 if value in table:
                     first_file, first_path = table[value]
-                    self.error(file, path + (key,), "S006",
-                               f"{key} '{entry[key]}' is used twice (first at {first_file} {format_path(first_path)})")
+                    self.error(
+                        file,
+                        path + (key,),
+                        "S006",
+                        f"{key} '{entry[key]}' is used twice (first at {first_file} {format_path(first_path)})",
+                    )
                 table.setdefault(value, (file, path))
 
     def _condition(self, file: str, path: tuple, cond: dict) -> None:
@@ -125,46 +164,78 @@ class _Checker:
             when, on = eff["when"], eff.get("trigger")
             if when not in vocab.KIND_TIMINGS[kind]:
                 allowed = ", ".join(t for t in vocab.TIMINGS if t in vocab.KIND_TIMINGS[kind])
-                self.error(file, epath + ("when",), "ME001", f"a {kind} can't have a '{when}' effect",
-                           f"a {kind} may use: {allowed}")
+                self.error(
+                    file,
+                    epath + ("when",),
+                    "ME001",
+                    f"a {kind} can't have a '{when}' effect",
+                    f"a {kind} may use: {allowed}",
+                )
                 continue
             if on is not None and when not in ("ongoing", "once_per_turn"):
-                self.error(file, epath + ("trigger",), "ME001", f"'trigger:' only goes with ongoing or once_per_turn, not {when}",
-                           key=True)
+                self.error(
+                    file,
+                    epath + ("trigger",),
+                    "ME001",
+                    f"'trigger:' only goes with ongoing or once_per_turn, not {when}",
+                    key=True,
+                )
                 continue
             cond = eff.get("if")
             if cond is not None:
                 if on is None:
-                    self.error(file, epath + ("if",), "ME001", "'if:' filters a trigger, so it needs 'trigger:'", key=True)
+                    self.error(
+                        file, epath + ("if",), "ME001", "'if:' filters a trigger, so it needs 'trigger:'", key=True
+                    )
                 if "type" in cond:
                     self._connection(file, epath + ("if", "type"), cond["type"])
                     if on not in (None, "part"):
-                        self.error(file, epath + ("if", "type"), "ME001",
-                                   f"only a Part has a type (its Output), not a {on} play", key=True)
+                        self.error(
+                            file,
+                            epath + ("if", "type"),
+                            "ME001",
+                            f"only a Part has a type (its Output), not a {on} play",
+                            key=True,
+                        )
                 if "min_cost" in cond and on == "research":
                     self.error(file, epath + ("if", "min_cost"), "ME001", "Research has no Cost", key=True)
             where = vocab.place(when, on)
             for j, op in enumerate(eff["do"]):
-                (name, arg), = op.items()
+                ((name, arg),) = op.items()
                 opath = epath + ("do", j, name)
                 if where not in vocab.OP_PLACES[name]:
                     allowed = " or ".join(vocab.PLACE_WORDS[p] for p in sorted(vocab.OP_PLACES[name]))
-                    self.error(file, opath, "ME001", f"'{name}' can't be used in {vocab.PLACE_WORDS[where]}",
-                               f"'{name}' belongs in {allowed}", key=True)
-                if name in ("cost", "next_cost"):
-                    if "type" in arg:
-                        self._connection(file, opath + ("type",), arg["type"])
-                        if arg["of"] != "part":
-                            self.error(file, opath + ("type",), "ME001", f"only Parts have a type, not {arg['of']}s",
-                                       key=True)
+                    self.error(
+                        file,
+                        opath,
+                        "ME001",
+                        f"'{name}' can't be used in {vocab.PLACE_WORDS[where]}",
+                        f"'{name}' belongs in {allowed}",
+                        key=True,
+                    )
+                if name in ("cost", "next_cost") and "type" in arg:
+                    self._connection(file, opath + ("type",), arg["type"])
+                    if arg["of"] != "part":
+                        self.error(
+                            file, opath + ("type",), "ME001", f"only Parts have a type, not {arg['of']}s", key=True
+                        )
                 if name == "open_end" and kind != "upgrade":
-                    self.error(file, opath, "ME001", "'open_end' talks about its host, so only an Upgrade can have it",
-                               key=True)
+                    self.error(
+                        file,
+                        opath,
+                        "ME001",
+                        "'open_end' talks about its host, so only an Upgrade can have it",
+                        key=True,
+                    )
                 if name == "vp":
                     per = arg["per"]
                     if per == "neighbors" and kind != "upgrade":
-                        self.error(file, opath + ("per",), "ME001",
-                                   "'neighbors' counts the Parts next to a host, so only an Upgrade can use it")
+                        self.error(
+                            file,
+                            opath + ("per",),
+                            "ME001",
+                            "'neighbors' counts the Parts next to a host, so only an Upgrade can use it",
+                        )
                     if isinstance(per, dict) and "type" in per["parts"]:
                         self._connection(file, opath + ("per", "parts", "type"), per["parts"]["type"])
 
@@ -188,8 +259,12 @@ class _Checker:
                 for j, cid in enumerate(setup.get(key, [])):
                     ref(base + ("setup", key, j), cid, cards, "Workshop card")
             if len(setup["players"]) != sc["players"]:
-                self.error(file, base + ("setup", "players"), "S004",
-                           f"{len(setup['players'])} players set up for a {sc['players']}-player scenario")
+                self.error(
+                    file,
+                    base + ("setup", "players"),
+                    "S004",
+                    f"{len(setup['players'])} players set up for a {sc['players']}-player scenario",
+                )
             for p, player in enumerate(setup["players"]):
                 ref(base + ("setup", "players", p, "core"), player["core"], cores, "Core")
                 for key in ("chain", "hand"):
@@ -206,7 +281,7 @@ class _Checker:
 def _quantity(data: Any) -> Quantity:
     if isinstance(data, str):
         return Quantity(data)
-    (name, args), = data.items()
+    ((name, args),) = data.items()
     return Quantity(name, args.get("type"))
 
 
@@ -226,7 +301,7 @@ def _condition(data: dict) -> Condition:
 
 
 def _op(data: dict) -> Op:
-    (name, arg), = data.items()
+    ((name, arg),) = data.items()
     if name in ("cost", "next_cost"):
         return Op(name, of=arg["of"], type=arg.get("type"), by=arg["by"])
     if name == "vp":
@@ -240,8 +315,15 @@ def _effects(data: list) -> tuple[Effect, ...]:
     out = []
     for eff in data:
         cond = eff.get("if", {})
-        out.append(Effect(eff["when"], tuple(_op(o) for o in eff["do"]), eff.get("trigger"), cond.get("type"),
-                          cond.get("min_cost")))
+        out.append(
+            Effect(
+                eff["when"],
+                tuple(_op(o) for o in eff["do"]),
+                eff.get("trigger"),
+                cond.get("type"),
+                cond.get("min_cost"),
+            )
+        )
     return tuple(out)
 
 
@@ -254,43 +336,99 @@ def _build(data: dict, scenarios: Any) -> MicroEngine:
     g, w, c, p, comp = (data[name] for name in FILES)
     r = g["rules"]
     rules = Rules(
-        rounds=r["rounds"], starting_hand=r["starting_hand"], hand_limit=r["hand_limit"], row_size=r["row_size"],
-        draw_picks=r["draw_picks"], actions=r["actions"], research_draw=r["research_draw"],
-        calibrations_per_turn=r["calibrations_per_turn"], cores_dealt=r["cores_dealt"], core_slots=r["core_slots"],
-        part_slots=r["part_slots"], extra_patents=r["extra_patents"], license_vp=r["license_vp"],
-        license_min_players=r["license_min_players"], quick_fewer_rounds=g["variants"]["quick"]["fewer_rounds"],
+        rounds=r["rounds"],
+        starting_hand=r["starting_hand"],
+        hand_limit=r["hand_limit"],
+        row_size=r["row_size"],
+        draw_picks=r["draw_picks"],
+        actions=r["actions"],
+        research_draw=r["research_draw"],
+        calibrations_per_turn=r["calibrations_per_turn"],
+        cores_dealt=r["cores_dealt"],
+        core_slots=r["core_slots"],
+        part_slots=r["part_slots"],
+        extra_patents=r["extra_patents"],
+        license_vp=r["license_vp"],
+        license_min_players=r["license_min_players"],
+        quick_fewer_rounds=g["variants"]["quick"]["fewer_rounds"],
         travel_removes=tuple(g["variants"]["travel"]["remove_cores"]),
     )
     workshop_back = _back(w["back"])
     cards = []
     for deck, kind in DECKS:
         for i, x in enumerate(w[deck]):
-            cards.append(Card(
-                id=x["id"], name=x["name"], kind=kind, copies=x["copies"], cost=x["cost"], vp=x.get("vp", 0),
-                inputs=tuple(x.get("in", ())), output=x.get("out"),
-                slots=x.get("slots", rules.part_slots) if kind == "part" else 0,
-                requires=_condition(x["requires"]) if "requires" in x else None,
-                effects=_effects(x.get("effects", [])), back=_back(x.get("back"), workshop_back),
-                text=x.get("text"), art=x.get("art"), index=i,
-            ))
+            cards.append(
+                Card(
+                    id=x["id"],
+                    name=x["name"],
+                    kind=kind,
+                    copies=x["copies"],
+                    cost=x["cost"],
+                    vp=x.get("vp", 0),
+                    inputs=tuple(x.get("in", ())),
+                    output=x.get("out"),
+                    slots=x.get("slots", rules.part_slots) if kind == "part" else 0,
+                    requires=_condition(x["requires"]) if "requires" in x else None,
+                    effects=_effects(x.get("effects", [])),
+                    back=_back(x.get("back"), workshop_back),
+                    text=x.get("text"),
+                    art=x.get("art"),
+                    index=i,
+                )
+            )
     core_back = _back(c["back"])
-    cores = tuple(Core(x["id"], x["name"], x["vp"], rules.core_slots, _effects(x["effects"]),
-                       _back(x.get("back"), core_back), x.get("text"), x.get("art"), i)
-                  for i, x in enumerate(c["cores"]))
+    cores = tuple(
+        Core(
+            x["id"],
+            x["name"],
+            x["vp"],
+            rules.core_slots,
+            _effects(x["effects"]),
+            _back(x.get("back"), core_back),
+            x.get("text"),
+            x.get("art"),
+            i,
+        )
+        for i, x in enumerate(c["cores"])
+    )
     patent_back = _back(p["back"])
-    patents = tuple(Patent(x["id"], x["name"], x["vp"], _condition(x["condition"]),
-                           _back(x.get("back"), patent_back), x.get("text"), x.get("art"), i)
-                    for i, x in enumerate(p["patents"]))
-    connections = tuple(Connection(cid, x["name"], x["symbol"], x["glyph"], x["colour"], x["share"],
-                                   x.get("flavour", ""))
-                        for cid, x in g["connections"].items())
-    scen = tuple(Scenario(s["id"], s["title"], s["players"], s["setup"], tuple(s["steps"]), i)
-                 for i, s in enumerate((scenarios or {}).get("scenarios", [])))
+    patents = tuple(
+        Patent(
+            x["id"],
+            x["name"],
+            x["vp"],
+            _condition(x["condition"]),
+            _back(x.get("back"), patent_back),
+            x.get("text"),
+            x.get("art"),
+            i,
+        )
+        for i, x in enumerate(p["patents"])
+    )
+    connections = tuple(
+        Connection(cid, x["name"], x["symbol"], x["glyph"], x["colour"], x["share"], x.get("flavour", ""))
+        for cid, x in g["connections"].items()
+    )
+    scen = tuple(
+        Scenario(s["id"], s["title"], s["players"], s["setup"], tuple(s["steps"]), i)
+        for i, s in enumerate((scenarios or {}).get("scenarios", []))
+    )
     return MicroEngine(
-        title=g["title"], tagline=g.get("tagline", ""), publisher=g.get("publisher", ""),
-        edition=g.get("edition", ""), players=tuple(sorted(g["players"]["supported"])),
-        default_players=g["players"]["default"], rules=rules, connections=connections,
-        mix_tolerance=g["mix_tolerance"], cards=tuple(cards), cores=cores, patents=patents,
-        workshop_back=workshop_back, round_tracker_name=comp["round_tracker"]["name"],
-        player_aid_name=comp["player_aid"]["name"], scenarios=scen, style=dict(g.get("style", {})),
+        title=g["title"],
+        tagline=g.get("tagline", ""),
+        publisher=g.get("publisher", ""),
+        edition=g.get("edition", ""),
+        players=tuple(sorted(g["players"]["supported"])),
+        default_players=g["players"]["default"],
+        rules=rules,
+        connections=connections,
+        mix_tolerance=g["mix_tolerance"],
+        cards=tuple(cards),
+        cores=cores,
+        patents=patents,
+        workshop_back=workshop_back,
+        round_tracker_name=comp["round_tracker"]["name"],
+        player_aid_name=comp["player_aid"]["name"],
+        scenarios=scen,
+        style=dict(g.get("style", {})),
     )

@@ -23,7 +23,12 @@ class Recorder:
         s = state
         if player != CHANCE:
             self.decisions += 1
-        if s.turn // s.n > self.round and not s.is_terminal() or s.is_terminal() and len(self.score_by_round) < s.T.rounds:
+        if (
+            s.turn // s.n > self.round
+            and not s.is_terminal()
+            or s.is_terminal()
+            and len(self.score_by_round) < s.T.rounds
+        ):
             while len(self.score_by_round) < min(s.turn // s.n, s.T.rounds):
                 self.score_by_round.append(s.scores())
             self.round = s.turn // s.n
@@ -52,7 +57,7 @@ class Recorder:
             self.score_by_round.append(s.scores())
         st = s.stats
         plays: dict[str, list[int]] = {}
-        for turn, p, t, paid in st["plays"]:
+        for turn, _p, t, _paid in st["plays"]:
             plays.setdefault(T.ids[t], []).append(turn // s.n + 1)
         return {
             "score_by_round": self.score_by_round,

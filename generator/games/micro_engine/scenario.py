@@ -53,16 +53,25 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
                 problems.append(Problem(("setup", "players", p, "chain", j), f"'{cid}' is not a Part"))
                 continue
             if s.chains[p] and not T.inmask[t] & T.outbit[T.itype[s.chains[p][-1]]]:
-                problems.append(Problem(("setup", "players", p, "chain", j),
-                                        f"'{cid}' can't attach: its Input does not match the Output before it"))
+                problems.append(
+                    Problem(
+                        ("setup", "players", p, "chain", j),
+                        f"'{cid}' can't attach: its Input does not match the Output before it",
+                    )
+                )
             s.links[p].append(1 if s.chains[p] else 0)
             s.chains[p].append(inst)
             s.hosts[p].append([])
-        s.hands[p] = [i for j, cid in enumerate(player["hand"])
-                      if (i := take(cid, ("setup", "players", p, "hand", j))) is not None]
+        s.hands[p] = [
+            i
+            for j, cid in enumerate(player["hand"])
+            if (i := take(cid, ("setup", "players", p, "hand", j))) is not None
+        ]
         s._rebuild(p)
         s._retab(p)
-    top = [i for j, cid in enumerate(setup.get("deck_top", [])) if (i := take(cid, ("setup", "deck_top", j))) is not None]
+    top = [
+        i for j, cid in enumerate(setup.get("deck_top", [])) if (i := take(cid, ("setup", "deck_top", j))) is not None
+    ]
     rest = [i for insts in free.values() for i in insts]
     s._shuffle(rest)
     s.deck = rest + top[::-1]  # the end of the list is the top of the deck
@@ -90,7 +99,7 @@ def action_for(s: State, do, path: tuple) -> tuple[int | None, Problem | None]:
                 return None, Problem(path + ("host",), f"no '{host}' in the chain to tuck under")
             h = len(names) - names[::-1].index(host)
         return T.A_UPG + t * T.max_hosts + h, None
-    (key, cid), = do.items()
+    ((key, cid),) = do.items()
     if key == "keep_core":
         return T.A_CORE + [c.id for c in T.game.cores].index(cid), None
     t = T.ids.index(cid)
@@ -151,11 +160,18 @@ def replay(game: MicroEngine, sc: Scenario) -> list[Problem]:
             s.apply_action(action)
         except IllegalActionError:
             legal = "; ".join(s.describe(a) for a in s.legal_actions())
-            return problems + [Problem(path + ("do",), f"'{s.describe(action)}' is not legal here (phase "
-                                                       f"{PHASE_NAMES[s.phase]}; legal: {legal})")]
+            return problems + [
+                Problem(
+                    path + ("do",),
+                    f"'{s.describe(action)}' is not legal here (phase {PHASE_NAMES[s.phase]}; legal: {legal})",
+                )
+            ]
         for key, want in step.get("expect", {}).items():
             got = observe(s, key)
             if got != want:
-                problems.append(Problem(path + ("expect", key), f"after '{s.describe(action)}', {key} is {got!r}, "
-                                                                f"expected {want!r}"))
+                problems.append(
+                    Problem(
+                        path + ("expect", key), f"after '{s.describe(action)}', {key} is {got!r}, expected {want!r}"
+                    )
+                )
     return problems

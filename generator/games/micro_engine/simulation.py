@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
 
 from ...diagnostics import did_you_mean
 from ...sim import stats
@@ -22,7 +22,7 @@ BOTS = {
     "heuristic": "scores each play by VP, effects, Patent progress and the cards its Cost throws away",
     "heuristic-random-core": "the heuristic bot, keeping a random Core (to measure Cores without selection)",
     "rollout": "the strong bot: for the heuristic's 2 best plays or Draw picks, deals the hidden cards 12 ways "
-               "and plays each out to the end with heuristic players (determinized Monte Carlo); slow",
+    "and plays each out to the end with heuristic players (determinized Monte Carlo); slow",
 }
 
 
@@ -86,9 +86,15 @@ class MicroEngineSim:
 
     def sections(self, main: MatchResult) -> list[Section]:
         """Return the Micro-Engine sections: first player, Patents, chains, flow, cards, Cores, VP sources."""
-        return [first_player_section(main), patents_section(self.model, main), chains_section(main),
-                flow_section(main), cards_section(self.model, main), cores_section(main, self.model),
-                sources_section(main)]
+        return [
+            first_player_section(main),
+            patents_section(self.model, main),
+            chains_section(main),
+            flow_section(main),
+            cards_section(self.model, main),
+            cores_section(main, self.model),
+            sources_section(main),
+        ]
 
 
 def _records(result: MatchResult) -> list[dict]:
@@ -102,14 +108,26 @@ def first_player_section(result: MatchResult) -> Section:
     shares = [r["returns"][r["extra"]["first"]] for r in recs]
     lo, hi = stats.mean_ci(shares)
     order = [[r["scores"][(r["extra"]["first"] + k) % n] for r in recs] for k in range(n)]
-    rows = [[k + 1, f"{stats.mean(o):.1f}", pct(stats.mean([r["returns"][(r["extra"]["first"] + k) % n]
-                                                           for r in recs]))] for k, o in enumerate(order)]
-    text = [f"The first player is random (Setup 5), so seats do not say who went first. By position in turn "
-            f"order: the first player won {pct(stats.mean(shares))} {interval(lo, hi)} against a fair {pct(1 / n)}."]
-    return Section("Turn order", "turn_order", text,
-                   [Table(["Position in turn order", "Mean VP", "Win share"], rows)],
-                   {"first_share": stats.mean(shares), "ci95": [lo, hi], "fair": 1 / n,
-                    "mean_vp_by_position": [stats.mean(o) for o in order]})
+    rows = [
+        [k + 1, f"{stats.mean(o):.1f}", pct(stats.mean([r["returns"][(r["extra"]["first"] + k) % n] for r in recs]))]
+        for k, o in enumerate(order)
+    ]
+    text = [
+        f"The first player is random (Setup 5), so seats do not say who went first. By position in turn "
+        f"order: the first player won {pct(stats.mean(shares))} {interval(lo, hi)} against a fair {pct(1 / n)}."
+    ]
+    return Section(
+        "Turn order",
+        "turn_order",
+        text,
+        [Table(["Position in turn order", "Mean VP", "Win share"], rows)],
+        {
+            "first_share": stats.mean(shares),
+            "ci95": [lo, hi],
+            "fair": 1 / n,
+            "mean_vp_by_position": [stats.mean(o) for o in order],
+        },
+    )
 
 
 def patents_section(model: MicroEngine, result: MatchResult) -> Section:
@@ -121,7 +139,7 @@ def patents_section(model: MicroEngine, result: MatchResult) -> Section:
     rounds: dict[str, list[int]] = defaultdict(list)
     lrounds: dict[str, list[int]] = defaultdict(list)
     for r in recs:
-        for rnd, p, pid, is_license in r["extra"]["claims"]:
+        for rnd, _p, pid, is_license in r["extra"]["claims"]:
             (lic if is_license else owned)[pid] += 1
             (lrounds if is_license else rounds)[pid].append(rnd)
     rows, data = [], []
@@ -131,20 +149,42 @@ def patents_section(model: MicroEngine, result: MatchResult) -> Section:
         if not k:
             rows.append([patent.name, patent.vp, 0, "–", "–", "–", "–"])
             continue
-        rows.append([patent.name, patent.vp, k, pct(owned[pid] / k), pct(lic[pid] / k) if n >= 3 else "–",
-                     f"{stats.mean(rounds[pid]):.1f}" if rounds[pid] else "–",
-                     f"{stats.mean(lrounds[pid]):.1f}" if lrounds[pid] else "–"])
-        data.append({"patent": pid, "revealed": k, "claim_rate": owned[pid] / k, "license_rate": lic[pid] / k,
-                     "mean_claim_round": stats.mean(rounds[pid]), "mean_license_round": stats.mean(lrounds[pid])})
+        rows.append(
+            [
+                patent.name,
+                patent.vp,
+                k,
+                pct(owned[pid] / k),
+                pct(lic[pid] / k) if n >= 3 else "–",
+                f"{stats.mean(rounds[pid]):.1f}" if rounds[pid] else "–",
+                f"{stats.mean(lrounds[pid]):.1f}" if lrounds[pid] else "–",
+            ]
+        )
+        data.append(
+            {
+                "patent": pid,
+                "revealed": k,
+                "claim_rate": owned[pid] / k,
+                "license_rate": lic[pid] / k,
+                "mean_claim_round": stats.mean(rounds[pid]),
+                "mean_license_round": stats.mean(lrounds[pid]),
+            }
+        )
     never = [p.name for p in model.patents if shown[p.id] and not owned[p.id]]
-    text = [f"Claims per game: {stats.mean([sum(1 for c in r['extra']['claims'] if not c[3]) for r in recs]):.2f} "
-            f"Patents and {stats.mean([sum(1 for c in r['extra']['claims'] if c[3]) for r in recs]):.2f} Licenses "
-            f"({n + model.rules.extra_patents} Patents revealed per game)."]
+    text = [
+        f"Claims per game: {stats.mean([sum(1 for c in r['extra']['claims'] if not c[3]) for r in recs]):.2f} "
+        f"Patents and {stats.mean([sum(1 for c in r['extra']['claims'] if c[3]) for r in recs]):.2f} Licenses "
+        f"({n + model.rules.extra_patents} Patents revealed per game)."
+    ]
     if never:
         text.append("Never claimed when revealed: " + ", ".join(never) + ".")
-    return Section("Patents and Licenses", "patents", text,
-                   [Table(["Patent", "VP", "Revealed", "Claimed", "Licensed", "Claim round", "License round"],
-                          rows)], data)
+    return Section(
+        "Patents and Licenses",
+        "patents",
+        text,
+        [Table(["Patent", "VP", "Revealed", "Claimed", "Licensed", "Claim round", "License round"], rows)],
+        data,
+    )
 
 
 def chains_section(result: MatchResult) -> Section:
@@ -156,12 +196,23 @@ def chains_section(result: MatchResult) -> Section:
     rows = [[length, c, pct(c / len(chains)), bar(c / peak)] for length, c in sorted(count.items())]
     winners = [r["extra"]["chains"][w] for r in recs for w in r["extra"]["winners"]]
     ups = [u for r in recs for u in r["extra"]["upgrades"]]
-    text = [f"Final chain: {stats.mean(chains):.2f} Parts on average (winners {stats.mean(winners):.2f}); "
-            f"{stats.mean(ups):.2f} Upgrades in play; {stats.mean([r['extra']['wild_links'] for r in recs]):.2f} "
-            f"links per game made through an any-Input effect or an open end."]
-    return Section("Chains", "chains", text, [Table(["Chain length", "Players", "Share", ""], rows)],
-                   {"mean": stats.mean(chains), "winners": stats.mean(winners), "upgrades": stats.mean(ups),
-                    "histogram": dict(sorted(count.items()))})
+    text = [
+        f"Final chain: {stats.mean(chains):.2f} Parts on average (winners {stats.mean(winners):.2f}); "
+        f"{stats.mean(ups):.2f} Upgrades in play; {stats.mean([r['extra']['wild_links'] for r in recs]):.2f} "
+        f"links per game made through an any-Input effect or an open end."
+    ]
+    return Section(
+        "Chains",
+        "chains",
+        text,
+        [Table(["Chain length", "Players", "Share", ""], rows)],
+        {
+            "mean": stats.mean(chains),
+            "winners": stats.mean(winners),
+            "upgrades": stats.mean(ups),
+            "histogram": dict(sorted(count.items())),
+        },
+    )
 
 
 def flow_section(result: MatchResult) -> Section:
@@ -176,11 +227,18 @@ def flow_section(result: MatchResult) -> Section:
         ["Research actions per player", f"{stats.mean([x for r in recs for x in r['extra']['research']]):.2f}"],
         ["Calibrations per player", f"{stats.mean([x for r in recs for x in r['extra']['calibrations']]):.2f}"],
         ["reshuffles per game", f"{stats.mean([r['extra']['reshuffles'] for r in recs]):.2f}"],
-        ["games where the deck and discard ran dry", pct(stats.mean([1.0 if r['extra']['dry_draws'] else 0.0
-                                                                    for r in recs]))],
+        [
+            "games where the deck and discard ran dry",
+            pct(stats.mean([1.0 if r["extra"]["dry_draws"] else 0.0 for r in recs])),
+        ],
     ]
-    return Section("Game flow", "flow", [f"{len(recs)} games of {n} players."],
-                   [Table(["Measure", "Value"], rows)], {row[0]: row[1] for row in rows})
+    return Section(
+        "Game flow",
+        "flow",
+        [f"{len(recs)} games of {n} players."],
+        [Table(["Measure", "Value"], rows)],
+        {row[0]: row[1] for row in rows},
+    )
 
 
 def cards_section(model: MicroEngine, result: MatchResult) -> Section:
@@ -200,19 +258,44 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
     for c in sorted(model.cards, key=lambda c: plays[c.id] / c.copies):
         rate = plays[c.id] / c.copies / games
         playable = legal[c.id] / held[c.id] if held[c.id] else 0.0
-        rows.append([c.name, c.kind, c.copies, f"{rate:.2f}", f"{stats.mean(first[c.id]):.1f}" if first[c.id] else "–",
-                     pct(playable, 0) if held[c.id] else "–"])
-        data.append({"card": c.id, "plays_per_copy_per_game": rate, "first_round": stats.mean(first[c.id]),
-                     "playable_when_held": playable})
+        rows.append(
+            [
+                c.name,
+                c.kind,
+                c.copies,
+                f"{rate:.2f}",
+                f"{stats.mean(first[c.id]):.1f}" if first[c.id] else "–",
+                pct(playable, 0) if held[c.id] else "–",
+            ]
+        )
+        data.append(
+            {
+                "card": c.id,
+                "plays_per_copy_per_game": rate,
+                "first_round": stats.mean(first[c.id]),
+                "playable_when_held": playable,
+            }
+        )
     dead = [c.name for c in model.cards if held[c.id] and not legal[c.id]]
     unplayed = [c.name for c in model.cards if not plays[c.id]]
-    text = ["Rarest plays first. *Playable when held*: of the Play phases that began with the card in hand, the "
-            "share in which it could legally be played.",
-            "Dead cards (held but never playable): " + (", ".join(dead) if dead else "none") + ". "
-            "Never played: " + (", ".join(unplayed) if unplayed else "none") + "."]
-    return Section("Cards", "cards", text, [Table(["Card", "Kind", "Copies", "Plays per copy per game",
-                                                   "First played (round)", "Playable when held"], rows)],
-                   {"cards": data, "dead": dead, "never_played": unplayed})
+    text = [
+        "Rarest plays first. *Playable when held*: of the Play phases that began with the card in hand, the "
+        "share in which it could legally be played.",
+        "Dead cards (held but never playable): " + (", ".join(dead) if dead else "none") + ". "
+        "Never played: " + (", ".join(unplayed) if unplayed else "none") + ".",
+    ]
+    return Section(
+        "Cards",
+        "cards",
+        text,
+        [
+            Table(
+                ["Card", "Kind", "Copies", "Plays per copy per game", "First played (round)", "Playable when held"],
+                rows,
+            )
+        ],
+        {"cards": data, "dead": dead, "never_played": unplayed},
+    )
 
 
 def cores_section(result: MatchResult, model: MicroEngine | None = None) -> Section:
@@ -228,13 +311,29 @@ def cores_section(result: MatchResult, model: MicroEngine | None = None) -> Sect
     names = {c.id: c.name for c in model.cores} if model else {}
     for core in sorted(shares, key=lambda c: -stats.mean(shares[c])):
         lo, hi = stats.mean_ci(shares[core])
-        rows.append([names.get(core, core), len(shares[core]), pct(stats.mean(shares[core])), interval(lo, hi),
-                     f"{stats.mean(vps[core]):.1f}"])
-    text = [f"A fair Core wins {pct(1 / n)}. The bots choose their Core, so a Core kept often was offered "
-            "beside a weaker one; bot `heuristic-random-core` keeps Cores at random for a cleaner comparison."]
-    return Section("Cores", "cores", text, [Table(["Core", "Kept", "Win share", "95 % CI", "Mean VP"], rows)],
-                   {core: {"kept": len(v), "win_share": stats.mean(v), "mean_vp": stats.mean(vps[core])}
-                    for core, v in shares.items()})
+        rows.append(
+            [
+                names.get(core, core),
+                len(shares[core]),
+                pct(stats.mean(shares[core])),
+                interval(lo, hi),
+                f"{stats.mean(vps[core]):.1f}",
+            ]
+        )
+    text = [
+        f"A fair Core wins {pct(1 / n)}. The bots choose their Core, so a Core kept often was offered "
+        "beside a weaker one; bot `heuristic-random-core` keeps Cores at random for a cleaner comparison."
+    ]
+    return Section(
+        "Cores",
+        "cores",
+        text,
+        [Table(["Core", "Kept", "Win share", "95 % CI", "Mean VP"], rows)],
+        {
+            core: {"kept": len(v), "win_share": stats.mean(v), "mean_vp": stats.mean(vps[core])}
+            for core, v in shares.items()
+        },
+    )
 
 
 def sources_section(result: MatchResult) -> Section:
@@ -244,5 +343,10 @@ def sources_section(result: MatchResult) -> Section:
     everyone = {k: stats.mean([b[k] for r in recs for b in r["extra"]["breakdown"]]) for k in keys}
     win = {k: stats.mean([r["extra"]["breakdown"][w][k] for r in recs for w in r["extra"]["winners"]]) for k in keys}
     rows = [[k.replace("_", " "), f"{everyone[k]:.2f}", f"{win[k]:.2f}"] for k in keys]
-    return Section("Where VP come from", "vp_sources", [], [Table(["Source", "Every player", "Winners"], rows)],
-                   {"everyone": everyone, "winners": win})
+    return Section(
+        "Where VP come from",
+        "vp_sources",
+        [],
+        [Table(["Source", "Every player", "Winners"], rows)],
+        {"everyone": everyone, "winners": win},
+    )

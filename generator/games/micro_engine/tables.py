@@ -11,8 +11,24 @@ PART, UPGRADE, CALIBRATION, RESEARCH = 0, 1, 2, 3
 KIND_CODE = {"part": PART, "upgrade": UPGRADE, "calibration": CALIBRATION, "research": RESEARCH}
 
 # Quantities, as small ints.
-Q = {name: i for i, name in enumerate(("chain_length", "parts", "types", "upgrades", "loaded", "top_vp", "hand",
-                                        "patents", "claims", "actions", "neighbors"))}
+Q = {
+    name: i
+    for i, name in enumerate(
+        (
+            "chain_length",
+            "parts",
+            "types",
+            "upgrades",
+            "loaded",
+            "top_vp",
+            "hand",
+            "patents",
+            "claims",
+            "actions",
+            "neighbors",
+        )
+    )
+}
 # Compiled ops: (code, a, b, c).
 DRAW, ACTION, DISCARD, NEXT_COST, NEXT_ANY = range(5)
 OP_CODE = {"draw": DRAW, "action": ACTION, "discard": DISCARD, "next_cost": NEXT_COST, "next_any_input": NEXT_ANY}
@@ -163,5 +179,6 @@ class Tables:
                 elif where == "end_game":
                     q, qm = self.quantity(o.per)
                     end.append((o.n, q, qm, o.every))
-        return Statics(tuple(cost), tuple(perm_cost), tuple(perm_any), research, row, limit, open_end,
-                       tuple(triggers), tuple(end))
+        return Statics(
+            tuple(cost), tuple(perm_cost), tuple(perm_any), research, row, limit, open_end, tuple(triggers), tuple(end)
+        )

@@ -99,7 +99,7 @@ def condition(game: MicroEngine, cond: Condition) -> str:
     tail = " in your chain"
     for i in range(len(parts) - 1, 0, -1):  # "2 Steam Parts and 2 Electricity Parts in your chain"
         if parts[i].endswith(tail) and parts[i - 1].endswith(tail):
-            parts[i - 1:i + 1] = [parts[i - 1][:-len(tail)] + " and " + parts[i]]
+            parts[i - 1 : i + 1] = [parts[i - 1][: -len(tail)] + " and " + parts[i]]
     if cond.played_this_turn:
         parts.append(played_phrase(cond.played_this_turn))
     return " and ".join(parts)
@@ -126,8 +126,10 @@ def op_phrase(game: MicroEngine, op: Op, place: str) -> str:
     if op.name == "research":
         return f"your Research draws {plural(op.n, 'more card')}"
     if op.name == "row_pick":
-        return (f"in your Draw phase, take {plural(op.n, 'extra card')} from the Workshop Row, "
-                f"then discard {plural(op.n, 'card')}")
+        return (
+            f"in your Draw phase, take {plural(op.n, 'extra card')} from the Workshop Row, "
+            f"then discard {plural(op.n, 'card')}"
+        )
     if op.name == "hand_limit":
         return f"your hand limit is {op.n} higher"
     if op.name == "open_end":
@@ -254,7 +256,7 @@ def round_tracker_lines(game: MicroEngine) -> dict:
         "standard": f"Standard game: {r} rounds.",
         "quick": f"Quick game: {q} rounds (start the marker on round {r - q + 1}).",
         "rule": "Move the marker after the last player in turn order has played. "
-                "The game ends after the last round: everyone has had the same number of turns.",
+        "The game ends after the last round: everyone has had the same number of turns.",
     }
 
 
@@ -264,19 +266,25 @@ def player_aid_lines(game: MicroEngine) -> dict:
     return {
         "title": game.player_aid_name,
         "phases": [
-            ("A · Draw", f"Take {r.draw_picks} cards in any mix from the Workshop Row and the top of the deck. "
-                         f"Refill the Row to {r.row_size} after both picks."),
-            ("B · Play", f"{plural(r.actions, 'action').capitalize()}: play a Part, play an Upgrade, play a "
-                         f"Calibration (then +1 action; only {r.calibrations_per_turn} per turn), or Research "
-                         f"(draw {r.research_draw})."),
+            (
+                "A · Draw",
+                f"Take {r.draw_picks} cards in any mix from the Workshop Row and the top of the deck. "
+                f"Refill the Row to {r.row_size} after both picks.",
+            ),
+            (
+                "B · Play",
+                f"{plural(r.actions, 'action').capitalize()}: play a Part, play an Upgrade, play a "
+                f"Calibration (then +1 action; only {r.calibrations_per_turn} per turn), or Research "
+                f"(draw {r.research_draw}).",
+            ),
             ("Bonus Upgrade", "Right after a Part: play 1 Upgrade without an action (pay its Cost)."),
             ("End of turn", f"Discard down to {r.hand_limit} cards. Unused actions are lost."),
         ],
         "costs": "Pay a Cost by discarding that many cards. Flat reductions stack, never below 0; then "
-                 "check effects such as “a Cost of 2 or more”. A Requirement must be true before you play.",
+        "check effects such as “a Cost of 2 or more”. A Requirement must be true before you play.",
         "patents": f"Claim on your turn as soon as you meet one. License ({r.license_min_players}–"
-                   f"{max(game.players)} players): {r.license_vp} VP, one per Patent; one claim per Patent each.",
+        f"{max(game.players)} players): {r.license_vp} VP, one per Patent; one claim per Patent each.",
         "rounds": f"Game: {r.rounds} rounds · Quick game: {game.rounds(quick=True)} rounds",
         "scoring": "VP from Parts, Upgrades, Core, Patents, Licenses and End game effects. "
-                   "Tie: longest chain; still tied, a shared win.",
+        "Tie: longest chain; still tied, a shared win.",
     }

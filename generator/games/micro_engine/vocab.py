@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 TIMINGS = ("played", "ongoing", "once_per_turn", "end_game")
-TIMING_WORDS = {"played": "When played", "ongoing": "Ongoing", "once_per_turn": "Once per turn",
-                "end_game": "End game"}
+TIMING_WORDS = {"played": "When played", "ongoing": "Ongoing", "once_per_turn": "Once per turn", "end_game": "End game"}
 EVENTS = ("part", "upgrade", "calibration", "research")
 
 # Where each op may appear. "trigger" means ongoing/once_per_turn with `trigger:` (fires on an event);
@@ -26,13 +25,28 @@ OP_PLACES = {
     "vp": {"end_game"},
 }
 
-PLACE_WORDS = {"played": "a When played effect", "trigger": "a triggered effect (`trigger:`)",
-               "static": "an ongoing effect without `trigger:`", "permission": "a once-per-turn effect without `trigger:`",
-               "end_game": "an End game effect"}
+PLACE_WORDS = {
+    "played": "a When played effect",
+    "trigger": "a triggered effect (`trigger:`)",
+    "static": "an ongoing effect without `trigger:`",
+    "permission": "a once-per-turn effect without `trigger:`",
+    "end_game": "an End game effect",
+}
 
 # Quantities a condition or a VP count can name; `neighbors` only makes sense for an Upgrade.
-QUANTITIES = ("chain_length", "parts", "types", "upgrades", "loaded", "top_vp", "hand", "patents", "claims",
-              "actions", "neighbors")
+QUANTITIES = (
+    "chain_length",
+    "parts",
+    "types",
+    "upgrades",
+    "loaded",
+    "top_vp",
+    "hand",
+    "patents",
+    "claims",
+    "actions",
+    "neighbors",
+)
 # Which timings each kind of card may carry: a Calibration is a one-shot, a Core is never played.
 KIND_TIMINGS = {
     "part": set(TIMINGS),

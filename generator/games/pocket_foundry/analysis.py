@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Iterator
 
 from ...sim.report import Document, Section, Table
 from .deadend import DeadEnds
@@ -46,15 +46,22 @@ def opening_stall_probability(model: PocketFoundry) -> Fraction:
     """Return the exact chance that the opening market leaves nobody able to ever build."""
     t = tables_for(model)
     dead = DeadEnds(t)
-    return sum((p for counts, p in opening_markets(t)
-                if not dead.can_ever_build(0, t.start_res, _mask(counts))), Fraction(0))
+    return sum(
+        (p for counts, p in opening_markets(t) if not dead.can_ever_build(0, t.start_res, _mask(counts))), Fraction(0)
+    )
 
 
 def opening_no_first_build_probability(model: PocketFoundry) -> Fraction:
     """Return the exact chance that no opening card is affordable with the starting resources."""
     t = tables_for(model)
-    return sum((p for counts, p in opening_markets(t)
-                if not any(c and t.build_next[m][t.start_res] >= 0 for m, c in enumerate(counts))), Fraction(0))
+    return sum(
+        (
+            p
+            for counts, p in opening_markets(t)
+            if not any(c and t.build_next[m][t.start_res] >= 0 for m, c in enumerate(counts))
+        ),
+        Fraction(0),
+    )
 
 
 @dataclass(frozen=True)
@@ -144,7 +151,7 @@ def sustained_rate(t: Tables, row: int) -> Fraction:
     edges = [[(s % nr, p) for p, s in runs[row * nr + r]] for r in range(nr)]
     neg = float("-inf")
     d = [[0] * nr]  # d[k][v]: best points of a walk of exactly k runs ending at purse v, from any purse
-    for k in range(1, nr + 1):
+    for _k in range(1, nr + 1):
         prev = d[-1]
         cur = [neg] * nr
         for u in range(nr):
@@ -185,8 +192,9 @@ def describe_action(t: Tables, action: int, res: int, row: int) -> str:
     """Return `build Sort Scoop in slot 2 (pay 2 FEED)` or `run slots 1,2,3`."""
     if action < t.n_build_actions:
         m, slot = t.decode_build(action)
-        cost = " and ".join(f"{v} {t.model.rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, t.build_cost[m])
-                            if v)
+        cost = " and ".join(
+            f"{v} {t.model.rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, t.build_cost[m]) if v
+        )
         old = t.row_slots(row)[slot - 2]
         replaced = f", replacing {t.names[old]}" if old != EMPTY else ""
         return f"build {t.names[m]} in slot {slot} (pay {cost}{replaced})"
@@ -197,24 +205,48 @@ def describe_action(t: Tables, action: int, res: int, row: int) -> str:
 
 def _solo_section(model: PocketFoundry, t: Tables, turns: int) -> Section:
     solo = solo_optimum(model, turns)
-    rows = [[s.turn, describe_action(t, s.action, s.res, s.row), t.describe_res(s.res), s.points, s.total]
-            for s in solo.plan]
+    rows = [
+        [s.turn, describe_action(t, s.action, s.res, s.row), t.describe_res(s.res), s.points, s.total]
+        for s in solo.plan
+    ]
     built = [t.decode_build(s.action)[0] for s in solo.plan if s.action < t.n_build_actions]
     over = [t.names[m] for m in set(built) if built.count(m) > t.copies[m]]
-    text = [f"Alone, with every machine always in the market, the most points one player can score in {turns} "
-            f"turns is **{solo.best}** (exhaustive search over every build and every choice of skips). One plan "
-            "that reaches it:",
-            "The plan builds " + (", ".join(t.names[m] for m in built) or "nothing")
-            + (f"; it needs more copies of {', '.join(over)} than the deck has." if over else
-               "; it never needs more copies than the deck has.")]
+    text = [
+        f"Alone, with every machine always in the market, the most points one player can score in {turns} "
+        f"turns is **{solo.best}** (exhaustive search over every build and every choice of skips). One plan "
+        "that reaches it:",
+        "The plan builds "
+        + (", ".join(t.names[m] for m in built) or "nothing")
+        + (
+            f"; it needs more copies of {', '.join(over)} than the deck has."
+            if over
+            else "; it never needs more copies than the deck has."
+        ),
+    ]
     by = ", ".join(f"{k}: {v}" for k, v in enumerate(solo.by_horizon, start=1))
     text.append(f"Best score by number of turns — {by}.")
     table = Table(["Turn", "Action", "Purse before", "Points", "Total"], rows)
-    return Section("Best solo score", "solo", text, [table],
-                   {"turns": turns, "best": solo.best, "by_turns": list(solo.by_horizon),
-                    "plan": [{"turn": s.turn, "action": describe_action(t, s.action, s.res, s.row),
-                              "purse": dict(zip(t.stored, t.values[s.res])), "points": s.points, "total": s.total}
-                             for s in solo.plan]})
+    return Section(
+        "Best solo score",
+        "solo",
+        text,
+        [table],
+        {
+            "turns": turns,
+            "best": solo.best,
+            "by_turns": list(solo.by_horizon),
+            "plan": [
+                {
+                    "turn": s.turn,
+                    "action": describe_action(t, s.action, s.res, s.row),
+                    "purse": dict(zip(t.stored, t.values[s.res])),
+                    "points": s.points,
+                    "total": s.total,
+                }
+                for s in solo.plan
+            ],
+        },
+    )
 
 
 def _best_without(args: tuple[PocketFoundry, int, int]) -> int:
@@ -232,12 +264,17 @@ def _without_section(model: PocketFoundry, t: Tables, turns: int, best: int, job
     else:
         values = [_best_without(task) for task in tasks]
     rows, data = [], []
-    for m, (name, value) in enumerate(zip(t.names, values)):
+    for _m, (name, value) in enumerate(zip(t.names, values)):
         rows.append([name, value, f"{value - best:+d}"])
         data.append({"machine": name, "best_without": value, "change": value - best})
     text = ["The same search with one machine type removed from the game: how much the best plan depends on it."]
-    return Section("Best solo score without each machine", "without", text,
-                   [Table(["Machine removed", "Best score", "Change"], rows)], data)
+    return Section(
+        "Best solo score without each machine",
+        "without",
+        text,
+        [Table(["Machine removed", "Best score", "Change"], rows)],
+        data,
+    )
 
 
 def _machines_section(t: Tables) -> Section:
@@ -256,10 +293,21 @@ def _machines_section(t: Tables) -> Section:
             rate = ", ".join(f"{x:.2g} {r.singular if x == 1 else r.plural}" for x, r in made) + f" per {unit}"
         cost = _words(t, t.build_cost[m]) if m != t.starter_index else "(starter)"
         rows.append([machine.name, cost, _words(t, pay) or "–", _words(t, gain, pts), rate or "free"])
-        data.append({"machine": machine.name, "build_cost": dict(zip(t.stored, t.build_cost[m])) if m < t.n_types
-                     else None, "pay": dict(zip(t.stored, pay)), "gain": {**dict(zip(t.stored, gain)), t.score: pts}})
-    return Section("Conversion rates of each machine", "machines", ["What one run of each machine turns into what."],
-                   [Table(["Machine", "Build cost", "Run pays", "Run gains", "Rate"], rows)], data)
+        data.append(
+            {
+                "machine": machine.name,
+                "build_cost": dict(zip(t.stored, t.build_cost[m])) if m < t.n_types else None,
+                "pay": dict(zip(t.stored, pay)),
+                "gain": {**dict(zip(t.stored, gain)), t.score: pts},
+            }
+        )
+    return Section(
+        "Conversion rates of each machine",
+        "machines",
+        ["What one run of each machine turns into what."],
+        [Table(["Machine", "Build cost", "Run pays", "Run gains", "Rate"], rows)],
+        data,
+    )
 
 
 def _chains_section(t: Tables) -> Section:
@@ -267,15 +315,36 @@ def _chains_section(t: Tables) -> Section:
     for length in (2, 3):
         found = [c for c in chains(t, length) if c.points]
         found.sort(key=lambda c: (-c.points, sum(c.needs), -sum(c.leaves), c.machines))
-        rows = [[" → ".join(t.names[m] for m in c.machines), _words(t, c.needs) or "nothing",
-                 _words(t, c.leaves) or "nothing", c.points] for c in found[:12]]
-        data[str(length)] = [{"chain": [t.names[m] for m in c.machines], "needs": dict(zip(t.stored, c.needs)),
-                              "leaves": dict(zip(t.stored, c.leaves)), "points": c.points} for c in found]
-        tables.append(Table(["Chain (left to right)", "Needs in store", "Leaves", "Points"], rows,
-                            caption=f"Chains of {length} machines that score: the best {len(rows)} of {len(found)}"))
-    text = ["A chain is machines in slot order where each one after the first pays only with what an earlier one "
-            "in the chain gained. *Needs* is the smallest store that runs the whole chain once (caps applied); "
-            "a chain that needs nothing runs on its own every turn."]
+        rows = [
+            [
+                " → ".join(t.names[m] for m in c.machines),
+                _words(t, c.needs) or "nothing",
+                _words(t, c.leaves) or "nothing",
+                c.points,
+            ]
+            for c in found[:12]
+        ]
+        data[str(length)] = [
+            {
+                "chain": [t.names[m] for m in c.machines],
+                "needs": dict(zip(t.stored, c.needs)),
+                "leaves": dict(zip(t.stored, c.leaves)),
+                "points": c.points,
+            }
+            for c in found
+        ]
+        tables.append(
+            Table(
+                ["Chain (left to right)", "Needs in store", "Leaves", "Points"],
+                rows,
+                caption=f"Chains of {length} machines that score: the best {len(rows)} of {len(found)}",
+            )
+        )
+    text = [
+        "A chain is machines in slot order where each one after the first pays only with what an earlier one "
+        "in the chain gained. *Needs* is the smallest store that runs the whole chain once (caps applied); "
+        "a chain that needs nothing runs on its own every turn."
+    ]
     return Section("Chains of machines", "chains", text, tables, data)
 
 
@@ -291,14 +360,27 @@ def _rows_section(t: Tables) -> Section:
         cost = tuple(sum(t.build_cost[m][i] for m in machines) for i in range(len(t.stored)))
         order = "any order" if best == worst else f"{float(worst):.2f} in the worst order"
         rows.append([" + ".join(t.names[m] for m in machines), f"{float(best):.2f}", order, _words(t, cost)])
-        data.append({"machines": [t.names[m] for m in machines], "points_per_run": float(best), "exact": str(best),
-                     "worst_order": float(worst)})
-    text = ["The most points per run that a full row (the Starter Feeder, then three machines) sustains forever, "
-            "from its best cycle of purses (exact: maximum mean cycle over every purse and every choice of skips). "
-            "Stored resources carry over from run to run, so once running, the order of the slots often stops "
-            "mattering."]
-    return Section("Engines: points per run, sustained", "engines", text,
-                   [Table(["Machines in slots 2–4", "Points per run", "Order", "Build costs"], rows)], data)
+        data.append(
+            {
+                "machines": [t.names[m] for m in machines],
+                "points_per_run": float(best),
+                "exact": str(best),
+                "worst_order": float(worst),
+            }
+        )
+    text = [
+        "The most points per run that a full row (the Starter Feeder, then three machines) sustains forever, "
+        "from its best cycle of purses (exact: maximum mean cycle over every purse and every choice of skips). "
+        "Stored resources carry over from run to run, so once running, the order of the slots often stops "
+        "mattering."
+    ]
+    return Section(
+        "Engines: points per run, sustained",
+        "engines",
+        text,
+        [Table(["Machines in slots 2–4", "Points per run", "Order", "Build costs"], rows)],
+        data,
+    )
 
 
 def _opening_section(model: PocketFoundry, t: Tables) -> Section:
@@ -307,15 +389,27 @@ def _opening_section(model: PocketFoundry, t: Tables) -> Section:
     markets = list(opening_markets(t))
     stuck = [counts for counts, p in markets if not DeadEnds(t).can_ever_build(0, t.start_res, _mask(counts))]
     affordable = [t.names[m] for m in range(t.n_types) if t.build_next[m][t.start_res] >= 0]
-    text = [f"Every player starts with {t.describe_res(t.start_res)} and only the {t.starter.name}. The chance that "
-            f"the opening market of {t.market_size} leaves **nobody able to ever build** is **{stall}** "
-            f"= {float(stall):.2%}: then the market never refills and nobody ever scores, so every game like that is "
-            "a shared win at 0 points, at every player count.",
-            f"The chance that nobody can build on the first turn is {first} = {float(first):.2%}. Affordable at the "
-            f"start: {', '.join(affordable)}; {len(stuck)} of the {len(markets)} possible opening markets are stuck."]
-    return Section("Opening market", "opening", text, [],
-                   {"stuck_probability": float(stall), "stuck_fraction": str(stall),
-                    "no_first_build_probability": float(first), "stuck_markets": len(stuck), "markets": len(markets)})
+    text = [
+        f"Every player starts with {t.describe_res(t.start_res)} and only the {t.starter.name}. The chance that "
+        f"the opening market of {t.market_size} leaves **nobody able to ever build** is **{stall}** "
+        f"= {float(stall):.2%}: then the market never refills and nobody ever scores, so every game like that is "
+        "a shared win at 0 points, at every player count.",
+        f"The chance that nobody can build on the first turn is {first} = {float(first):.2%}. Affordable at the "
+        f"start: {', '.join(affordable)}; {len(stuck)} of the {len(markets)} possible opening markets are stuck.",
+    ]
+    return Section(
+        "Opening market",
+        "opening",
+        text,
+        [],
+        {
+            "stuck_probability": float(stall),
+            "stuck_fraction": str(stall),
+            "no_first_build_probability": float(first),
+            "stuck_markets": len(stuck),
+            "markets": len(markets),
+        },
+    )
 
 
 def _words(t: Tables, values, points: int = 0) -> str:

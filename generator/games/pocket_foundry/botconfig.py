@@ -82,8 +82,12 @@ class _Reader:
             return Rule(run=data["run"], when=when, unless=unless)
         machine = self.machine(path + ("build",), data["build"])
         if ("slot" in data) == ("replace" in data):
-            self.report.error("S002", "a build rule needs exactly one of 'slot' or 'replace'",
-                              path=format_path(path), loc=self.source.loc(path))
+            self.report.error(
+                "S002",
+                "a build rule needs exactly one of 'slot' or 'replace'",
+                path=format_path(path),
+                loc=self.source.loc(path),
+            )
         slot = data.get("slot")
         if slot == "first-empty":
             slot = FIRST_EMPTY
@@ -113,10 +117,11 @@ class _Reader:
 
         def span(field: str) -> tuple[int, int] | None:
             r = data.get(field)
-            return None if r is None else (r.get("min", 0), r.get("max", 10 ** 6))
+            return None if r is None else (r.get("min", 0), r.get("max", 10**6))
 
-        return Conditions(tuple(have), names("has"), names("lacks"), tuple(slots), span("lap"), span("turns_left"),
-                          span("run_points"))
+        return Conditions(
+            tuple(have), names("has"), names("lacks"), tuple(slots), span("lap"), span("turns_left"), span("run_points")
+        )
 
     def machine(self, path: tuple, name: str) -> int:
         found = self.model.by_name(str(name))
@@ -128,11 +133,20 @@ class _Reader:
 
     def slot_number(self, path: tuple, slot: int, key: bool = False) -> int:
         if not 2 <= slot <= self.tables.slots:
-            self.report.error("S004", f"slot {slot} cannot hold a built machine; use 2–{self.tables.slots}",
-                              path=format_path(path), loc=self.source.loc(path, key=key))
+            self.report.error(
+                "S004",
+                f"slot {slot} cannot hold a built machine; use 2–{self.tables.slots}",
+                path=format_path(path),
+                loc=self.source.loc(path, key=key),
+            )
         return slot
 
     def _unknown(self, path: tuple, kind: str, name: Any, choices, key: bool = False, what: str = "") -> None:
         hint = did_you_mean(str(name), choices) or f"{kind}s: {', '.join(choices)}"
-        self.report.error("S005", f"{what or 'unknown ' + kind} '{name}'", path=format_path(path),
-                          loc=self.source.loc(path, key=key), hint=hint)
+        self.report.error(
+            "S005",
+            f"{what or 'unknown ' + kind} '{name}'",
+            path=format_path(path),
+            loc=self.source.loc(path, key=key),
+            hint=hint,
+        )

@@ -6,8 +6,8 @@ import random
 
 from ...sim.protocol import CHANCE, TERMINAL
 from .botconfig import FIRST_EMPTY, BotConfig, Conditions, Rule
-from .engine import State
 from .deadend import dead_ends_for
+from .engine import State
 from .solver import Solver
 from .tables import EMPTY, Tables
 from .trace import best_run, row_future, trace_run

@@ -50,8 +50,9 @@ class DeadEnds:
         found = self._scores.get(key)
         if found is None:
             reach = self.reachable(row, res)
-            found = any(pts > 0 for code in range(self.t.n_res) if reach >> code & 1
-                        for _, _, pts in self.t.runs(row, code))
+            found = any(
+                pts > 0 for code in range(self.t.n_res) if reach >> code & 1 for _, _, pts in self.t.runs(row, code)
+            )
             self._scores[key] = found
         return found
 

@@ -78,8 +78,22 @@ class Game:
 class State:
     """A Pocket Foundry position. Everything is public except the order of the face-down deck."""
 
-    __slots__ = ("game", "num_players", "row", "res", "pts", "market", "market_mask", "deck", "deck_size",
-                 "discard", "turn", "cur", "pending", "history")
+    __slots__ = (
+        "game",
+        "num_players",
+        "row",
+        "res",
+        "pts",
+        "market",
+        "market_mask",
+        "deck",
+        "deck_size",
+        "discard",
+        "turn",
+        "cur",
+        "pending",
+        "history",
+    )
 
     def __init__(self, game: Game):
         t = game.tables
@@ -151,8 +165,9 @@ class State:
                     raise IllegalActionError(self._illegal(action, f"no {t.names[m]} is face up in the market"))
                 nxt = t.build_next[m][res]
                 if nxt < 0:
-                    raise IllegalActionError(self._illegal(action, f"cannot pay {t.names[m]}'s BUILD COST with "
-                                                                    f"{t.describe_res(res)}"))
+                    raise IllegalActionError(
+                        self._illegal(action, f"cannot pay {t.names[m]}'s BUILD COST with {t.describe_res(res)}")
+                    )
                 row = self.row[p]
                 mult = t.row_mult[j]
                 old = (row // mult) % t.row_base - 1
@@ -288,9 +303,11 @@ class State:
             "current_player": self.cur,
             "lap_starter": self.game.lap_starter(self.lap),
             "players": [
-                {"seat": p,
-                 "row": [t.starter.name] + [names[m] if m != EMPTY else None for m in self.slots(p)],
-                 "resources": self.resources(p)}
+                {
+                    "seat": p,
+                    "row": [t.starter.name] + [names[m] if m != EMPTY else None for m in self.slots(p)],
+                    "resources": self.resources(p),
+                }
                 for p in range(self.num_players)
             ],
             "market": counts(self.market),
@@ -315,13 +332,26 @@ class State:
 
     def snapshot(self) -> dict[str, Any]:
         """Return the whole position as plain data (used to check JSON round trips)."""
-        return {"row": list(self.row), "res": list(self.res), "points": list(self.pts), "market": list(self.market),
-                "deck": list(self.deck), "discard": list(self.discard), "turn": self.turn, "current": self.cur}
+        return {
+            "row": list(self.row),
+            "res": list(self.res),
+            "points": list(self.pts),
+            "market": list(self.market),
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "turn": self.turn,
+            "current": self.cur,
+        }
 
     def to_json(self) -> dict[str, Any]:
         """Return the history plus a snapshot; `Game.state_from_json` replays and checks it."""
-        return {"game": NAME, "players": self.num_players, "first": self.game.first,
-                "history": list(self.history), "snapshot": self.snapshot()}
+        return {
+            "game": NAME,
+            "players": self.num_players,
+            "first": self.game.first,
+            "history": list(self.history),
+            "snapshot": self.snapshot(),
+        }
 
     # -- messages ------------------------------------------------------------------------------------
 

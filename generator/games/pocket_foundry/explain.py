@@ -54,8 +54,11 @@ def read_start(model: PocketFoundry, t: Tables, items: list[str], report: Report
             continue
         for rid, n in amounts.items():
             if rid not in t.stored:
-                report.error("S005", f"--start {item!r}: '{rid}' is not a stored resource",
-                             hint=did_you_mean(rid, t.stored) or f"stored resources: {', '.join(t.stored)}")
+                report.error(
+                    "S005",
+                    f"--start {item!r}: '{rid}' is not a stored resource",
+                    hint=did_you_mean(rid, t.stored) or f"stored resources: {', '.join(t.stored)}",
+                )
             elif n > t.caps[t.stored.index(rid)]:
                 report.error("PF010", f"--start {item!r}: {n} is above the {rid} cap of {t.caps[t.stored.index(rid)]}")
             else:
@@ -94,8 +97,10 @@ def _alternatives(t: Tables, row: int, res: int, chosen: RunTrace) -> tuple[RunT
     keys = [k for k in outcomes if k != chosen_key]
 
     def dominated(k):
-        return any(o != k and o[1] >= k[1] and all(a >= b for a, b in zip(t.values[o[0]], t.values[k[0]]))
-                   for o in [*outcomes, chosen_key])
+        return any(
+            o != k and o[1] >= k[1] and all(a >= b for a, b in zip(t.values[o[0]], t.values[k[0]]))
+            for o in [*outcomes, chosen_key]
+        )
 
     kept = sorted((k for k in keys if not dominated(k)), key=lambda k: (-k[1], -sum(t.values[k[0]])))
     return tuple(trace_run(t, row, res, mask_slots(outcomes[k], t.slots)) for k in kept[:5])
@@ -143,8 +148,9 @@ def step_lines(t: Tables, trace: RunTrace) -> list[str]:
             if any(r.paid):
                 what = f"pay {amounts(t, r.paid)}, " + what
             if any(r.discarded):
-                caps = ", ".join(f"{c} {t.model.rules.resource(rid).label}" for rid, c, d in
-                                 zip(t.stored, t.caps, r.discarded) if d)
+                caps = ", ".join(
+                    f"{c} {t.model.rules.resource(rid).label}" for rid, c, d in zip(t.stored, t.caps, r.discarded) if d
+                )
                 what += f", discard {amounts(t, r.discarded)} above the cap ({caps})"
             out.append(f"{head}ran: {what} → {purse(t, r.after, total)}")
         elif s.status == CANNOT_PAY:
@@ -163,8 +169,11 @@ def render_text(e: Explanation) -> str:
     rules = t.model.rules
     row = " · ".join(f"{i + 1} {machine_name(t, m)}" for i, m in enumerate(t.row_machines(e.row)))
     caps = ", ".join(f"{c} {rules.resource(rid).label}" for rid, c in zip(t.stored, t.caps))
-    how = ("best: the most points now; on a tie, the leftovers this row turns into the most points later"
-           if e.chosen == "best" else "as given")
+    how = (
+        "best: the most points now; on a tie, the leftovers this row turns into the most points later"
+        if e.chosen == "best"
+        else "as given"
+    )
     lines = [f"Row:   {row}", f"Start: {purse(t, t.values[e.start])} (caps: {caps})", f"Skips: {how}", ""]
     lines += step_lines(t, e.trace)
     end = e.trace
@@ -174,8 +183,11 @@ def render_text(e: Explanation) -> str:
         lines += ["", "Other runs that are not worse in every way:"]
         for alt in e.alternatives:
             skipped = [s.slot for s in alt.steps if s.status in (SKIPPED, CANNOT_PAY)]
-            label = f"skip slot{'s' if len(skipped) > 1 else ''} {', '.join(map(str, skipped))}" if skipped \
+            label = (
+                f"skip slot{'s' if len(skipped) > 1 else ''} {', '.join(map(str, skipped))}"
+                if skipped
                 else "run every slot"
+            )
             lines.append(f"  {label}: {purse(t, alt.end)} and {alt.points} {score.noun(alt.points)}")
     return "\n".join(lines) + "\n"
 
@@ -190,16 +202,33 @@ def to_json(e: Explanation) -> dict[str, Any]:
     def trace_json(trace: RunTrace) -> dict[str, Any]:
         steps, total = [], 0
         for s in trace.steps:
-            item: dict[str, Any] = {"slot": s.slot, "machine": machine_name(t, s.machine) if s.machine != EMPTY
-                                    else None, "status": s.status, "before": named(s.before)}
+            item: dict[str, Any] = {
+                "slot": s.slot,
+                "machine": machine_name(t, s.machine) if s.machine != EMPTY else None,
+                "status": s.status,
+                "before": named(s.before),
+            }
             if s.result:
                 total += s.result.points
-                item.update(paid=named(s.result.paid), gained={**named(s.result.gained), t.score: s.result.points},
-                            discarded=named(s.result.discarded), after=named(s.result.after), points_so_far=total)
+                item.update(
+                    paid=named(s.result.paid),
+                    gained={**named(s.result.gained), t.score: s.result.points},
+                    discarded=named(s.result.discarded),
+                    after=named(s.result.after),
+                    points_so_far=total,
+                )
             steps.append(item)
-        return {"skipped": [s.slot for s in trace.steps if s.status in (SKIPPED, CANNOT_PAY)], "steps": steps,
-                "end": {**named(trace.end), t.score: trace.points}}
+        return {
+            "skipped": [s.slot for s in trace.steps if s.status in (SKIPPED, CANNOT_PAY)],
+            "steps": steps,
+            "end": {**named(trace.end), t.score: trace.points},
+        }
 
-    return {"row": [machine_name(t, m) if m != EMPTY else None for m in t.row_machines(e.row)],
-            "start": named(t.values[e.start]), "caps": named(t.caps), "choice": e.chosen, **trace_json(e.trace),
-            "alternatives": [trace_json(a) for a in e.alternatives]}
+    return {
+        "row": [machine_name(t, m) if m != EMPTY else None for m in t.row_machines(e.row)],
+        "start": named(t.values[e.start]),
+        "caps": named(t.caps),
+        "choice": e.chosen,
+        **trace_json(e.trace),
+        "alternatives": [trace_json(a) for a in e.alternatives],
+    }

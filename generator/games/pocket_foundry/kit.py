@@ -29,8 +29,14 @@ def rich(line: str, words: dict[str, str]) -> str:
 
 
 def _machine(machine: Machine) -> dict:
-    return {"id": machine.id, "name": machine.name, "colour": machine.colour, "glyph": machine.glyph,
-            "art": card_art(machine.art, machine.id), "copies": machine.copies}
+    return {
+        "id": machine.id,
+        "name": machine.name,
+        "colour": machine.colour,
+        "glyph": machine.glyph,
+        "art": card_art(machine.art, machine.id),
+        "copies": machine.copies,
+    }
 
 
 def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> Kit:
@@ -38,9 +44,14 @@ def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> K
     words = icon_words(game)
     shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
     credits = " · ".join(x for x in (game.title, game.publisher, game.edition) if x)
-    result = Kit(game=game_id, title=game.title, players=players, credits=credits,
-                 decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
-                 context=shared)
+    result = Kit(
+        game=game_id,
+        title=game.title,
+        players=players,
+        credits=credits,
+        decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
+        context=shared,
+    )
 
     market_back = Face("market-back.yaml.j2", {"game": shared}, "market-back")
     for machine in game.machines:
@@ -60,28 +71,48 @@ def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> K
             result.cards.append(Card(f"{machine.id}-{copy}", lines["title"], "market", front, market_back))
 
     lines = text.starter_lines(game)
-    starter_front = Face("starter-front.yaml.j2", {
-        "game": shared, "machine": _machine(game.starter), "lines": lines,
-        "rich": {"rule": rich(lines["rule"], words), "run": rich(lines["run"], words)},
-    }, f"{game.starter.id}/front")
-    starter_back = Face("starter-back.yaml.j2", {"game": shared, "machine": _machine(game.starter)},
-                        f"{game.starter.id}/back")
+    starter_front = Face(
+        "starter-front.yaml.j2",
+        {
+            "game": shared,
+            "machine": _machine(game.starter),
+            "lines": lines,
+            "rich": {"rule": rich(lines["rule"], words), "run": rich(lines["run"], words)},
+        },
+        f"{game.starter.id}/front",
+    )
+    starter_back = Face(
+        "starter-back.yaml.j2", {"game": shared, "machine": _machine(game.starter)}, f"{game.starter.id}/back"
+    )
     for seat in range(1, players + 1):
-        result.cards.append(Card(f"{game.starter.id}-{seat}", game.starter.name, "starter", starter_front,
-                                 starter_back))
+        result.cards.append(
+            Card(f"{game.starter.id}-{seat}", game.starter.name, "starter", starter_front, starter_back)
+        )
 
     mat = text.mat_lines(game)
-    mat_face = Face("mat.yaml.j2", {
-        "game": shared, "lines": mat, "starter": _machine(game.starter),
-        "rich": {"tracks": [rich(t, words) for t in mat["tracks"]]},
-        "resources": [{"id": r.id, "label": r.label, "icon": r.icon} for r in game.rules.resources],
-    }, "mat")
+    mat_face = Face(
+        "mat.yaml.j2",
+        {
+            "game": shared,
+            "lines": mat,
+            "starter": _machine(game.starter),
+            "rich": {"tracks": [rich(t, words) for t in mat["tracks"]]},
+            "resources": [{"id": r.id, "label": r.label, "icon": r.icon} for r in game.rules.resources],
+        },
+        "mat",
+    )
     for seat in range(1, players + 1):
         result.pages.append(Page(f"mat-{seat}", f"{game.mat_name} {seat}", mat_face, landscape=True))
 
-    record = Face("lap-record.yaml.j2", {
-        "game": shared, "record": text.lap_record_lines(game), "marker": text.marker_lines(game),
-        "laps": game.rules.laps,
-    }, "lap-record")
+    record = Face(
+        "lap-record.yaml.j2",
+        {
+            "game": shared,
+            "record": text.lap_record_lines(game),
+            "marker": text.marker_lines(game),
+            "laps": game.rules.laps,
+        },
+        "lap-record",
+    )
     result.pages.append(Page("lap-record", f"{game.lap_record_name} and {game.marker_name.lower()}", record))
     return result

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from collections.abc import Collection
+from typing import Any
 
 from ...diagnostics import Report, did_you_mean
 from ...project import GameDir
@@ -38,8 +39,12 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
     supported = _list(players.get("supported"))
     if isinstance(players.get("default"), int) and supported and players["default"] not in supported:
         path = ("players", "default")
-        report.error("S004", f"default player count {players['default']} is not in supported {supported}",
-                     path=format_path(path), loc=gsrc.loc(path))
+        report.error(
+            "S004",
+            f"default player count {players['default']} is not in supported {supported}",
+            path=format_path(path),
+            loc=gsrc.loc(path),
+        )
 
     machines = [x for x in _list(_dict(m).get("machines")) if isinstance(x, dict)]
     starter = _dict(_dict(m).get("starter"))
@@ -54,14 +59,22 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
             value = entry.get(key)
             if isinstance(value, str):
                 if value.casefold() in seen:
-                    report.error("S006", f"{key} '{value}' is used twice (first at {format_path(seen[value.casefold()])})",
-                                 path=format_path(path + (key,)), loc=msrc.loc(path + (key,)))
+                    report.error(
+                        "S006",
+                        f"{key} '{value}' is used twice (first at {format_path(seen[value.casefold()])})",
+                        path=format_path(path + (key,)),
+                        loc=msrc.loc(path + (key,)),
+                    )
                 seen.setdefault(value.casefold(), path)
         glyph = entry.get("glyph")
         if isinstance(glyph, str) and icons and glyph not in icons:
-            report.error("S005", f"unknown glyph '{glyph}'", path=format_path(path + ("glyph",)),
-                         loc=msrc.loc(path + ("glyph",)),
-                         hint=did_you_mean(glyph, icons) or "glyphs are the icons defined in layouts/*/icons.yaml")
+            report.error(
+                "S005",
+                f"unknown glyph '{glyph}'",
+                path=format_path(path + ("glyph",)),
+                loc=msrc.loc(path + ("glyph",)),
+                hint=did_you_mean(glyph, icons) or "glyphs are the icons defined in layouts/*/icons.yaml",
+            )
         spends = [("build_cost",), ("run", "pay"), ("run", "gain")]
         for sub in spends:
             amounts = entry
@@ -70,9 +83,13 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
             for rid in _dict(amounts):
                 if resources and rid not in resources:
                     where = path + sub + (rid,)
-                    report.error("S005", f"unknown resource '{rid}'", path=format_path(where),
-                                 loc=msrc.loc(where, key=True),
-                                 hint=did_you_mean(rid, resources) or f"resources: {', '.join(sorted(resources))}")
+                    report.error(
+                        "S005",
+                        f"unknown resource '{rid}'",
+                        path=format_path(where),
+                        loc=msrc.loc(where, key=True),
+                        hint=did_you_mean(rid, resources) or f"resources: {', '.join(sorted(resources))}",
+                    )
 
     starter_ref = _dict(_dict(g).get("rules")).get("starter")
     starter_id = starter.get("id")
@@ -80,8 +97,13 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
         known = [starter_id] + [x["id"] for x in machines if isinstance(x.get("id"), str)]
         path = ("rules", "starter")
         which = "a market machine, not the starter" if starter_ref in known else "unknown machine"
-        report.error("S005", f"{which} '{starter_ref}'", path=format_path(path), loc=gsrc.loc(path),
-                     hint=did_you_mean(starter_ref, [starter_id]) or f"the starter in machines.yaml is '{starter_id}'")
+        report.error(
+            "S005",
+            f"{which} '{starter_ref}'",
+            path=format_path(path),
+            loc=gsrc.loc(path),
+            hint=did_you_mean(starter_ref, [starter_id]) or f"the starter in machines.yaml is '{starter_id}'",
+        )
 
 
 def _build(g: dict, m: dict, c: dict) -> PocketFoundry:
@@ -91,26 +113,46 @@ def _build(g: dict, m: dict, c: dict) -> PocketFoundry:
         Resource(rid, r["start"], r.get("cap"), r["singular"], r["plural"], r["label"], r["icon"])
         for rid, r in rules_data["resources"].items()
     )
-    rules = Rules(resources, rules_data["slots"], rules_data["starter"], rules_data["market_size"],
-                  rules_data["laps"], rules_data["reshuffle"])
+    rules = Rules(
+        resources,
+        rules_data["slots"],
+        rules_data["starter"],
+        rules_data["market_size"],
+        rules_data["laps"],
+        rules_data["reshuffle"],
+    )
 
     def machine(data: dict, index: int, copies: int) -> Machine:
         run = data["run"]
         return Machine(
-            id=data["id"], name=data["name"], copies=copies,
+            id=data["id"],
+            name=data["name"],
+            copies=copies,
             build_cost=rules.order(data.get("build_cost", {})),
             run=Effect(rules.order(run.get("pay", {})), rules.order(run["gain"])),
-            colour=data["colour"], glyph=data["glyph"], index=index, art=data.get("art"),
+            colour=data["colour"],
+            glyph=data["glyph"],
+            index=index,
+            art=data.get("art"),
             remind_cap=data.get("remind_cap", False),
-            build_text=data.get("text", {}).get("build_cost"), run_text=data.get("text", {}).get("run"),
+            build_text=data.get("text", {}).get("build_cost"),
+            run_text=data.get("text", {}).get("run"),
         )
 
     machines = tuple(machine(x, i, x["copies"]) for i, x in enumerate(m["machines"]))
     return PocketFoundry(
-        title=g["title"], tagline=g.get("tagline", ""), publisher=g.get("publisher", ""),
-        edition=g.get("edition", ""), players=tuple(sorted(g["players"]["supported"])),
-        default_players=g["players"]["default"], rules=rules, reminder=m["reminder"],
-        machines=machines, starter=machine(m["starter"], -1, 1),
-        mat_name=c["mat"]["name"], lap_record_name=c["lap_record"]["name"], marker_name=c["marker"]["name"],
+        title=g["title"],
+        tagline=g.get("tagline", ""),
+        publisher=g.get("publisher", ""),
+        edition=g.get("edition", ""),
+        players=tuple(sorted(g["players"]["supported"])),
+        default_players=g["players"]["default"],
+        rules=rules,
+        reminder=m["reminder"],
+        machines=machines,
+        starter=machine(m["starter"], -1, 1),
+        mat_name=c["mat"]["name"],
+        lap_record_name=c["lap_record"]["name"],
+        marker_name=c["marker"]["name"],
         style=dict(g.get("style", {})),
     )

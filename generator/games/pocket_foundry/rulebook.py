@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ...diagnostics import Location
 from .textparse import NUM
@@ -67,7 +67,7 @@ class Rulebook:
             line = self.lines[i].strip()
             title = _title(line, names)
             if title is not None:
-                out.append(Block(title, line[len(title):].removeprefix(" · ").strip(), i + 1))
+                out.append(Block(title, line[len(title) :].removeprefix(" · ").strip(), i + 1))
             elif out and line and not (footer and line.startswith(footer)):
                 out[-1].lines.append((i + 1, line))
         return out
@@ -90,7 +90,12 @@ def _title(line: str, names: list[str]) -> str | None:
         return known
     if " · " in line:
         return line.split(" · ")[0].strip()
-    if len(line) <= 40 and ":" not in line and not line.endswith(".") and difflib.get_close_matches(line, names, 1, 0.8):
+    if (
+        len(line) <= 40
+        and ":" not in line
+        and not line.endswith(".")
+        and difflib.get_close_matches(line, names, 1, 0.8)
+    ):
         return line
     return None
 
@@ -98,12 +103,12 @@ def _title(line: str, names: list[str]) -> str | None:
 def where(rulebook: Rulebook, fact: Fact) -> str:
     """Return `rulebook.txt:14 says "…"` for a hint."""
     quote = fact.text if len(fact.text) <= 90 else _around(fact.text, fact.value)
-    return f"{rulebook.display}:{fact.line} says \"{quote}\""
+    return f'{rulebook.display}:{fact.line} says "{quote}"'
 
 
 def _around(text: str, value: str) -> str:
     at = max(0, text.casefold().find(value.casefold()) - 40)
-    return ("…" if at else "") + text[at:at + 90] + "…"
+    return ("…" if at else "") + text[at : at + 90] + "…"
 
 
 # Facts the Pocket Foundry rulebook states, as patterns over its prose (`v` captures the value).
@@ -118,4 +123,3 @@ FACT_PATTERNS = {
     "caps": r"\bStore at most (?P<v>[^,.]+)",
     "start": r"\bGive each player[^.]*?slot 1, (?P<v>[^.]+)\.",
 }
-

@@ -90,10 +90,13 @@ class Checker:
         if any(line.strip() == self.model.title for line in rulebook.lines[:5]):
             return True
         named = next((line.strip() for line in rulebook.lines[:5] if line.strip()), "another game")
-        self.report.warning("PF013", f"{RULEBOOK_FILE} is not the rulebook of '{self.model.title}' (its first "
-                                     "lines do not name it), so what it states is checked as warnings only",
-                            loc=rulebook.loc(1), hint=f"update the rulebook for your edition (starting "
-                                                      f"with its title), or remove it; it begins '{named}'")
+        self.report.warning(
+            "PF013",
+            f"{RULEBOOK_FILE} is not the rulebook of '{self.model.title}' (its first "
+            "lines do not name it), so what it states is checked as warnings only",
+            loc=rulebook.loc(1),
+            hint=f"update the rulebook for your edition (starting with its title), or remove it; it begins '{named}'",
+        )
         return False
 
     @contextmanager
@@ -111,8 +114,16 @@ class Checker:
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def error(self, code: str, message: str, source: Source, path: tuple, hint: str | None = None,
-              key: bool = False, warning: bool = False) -> None:
+    def error(
+        self,
+        code: str,
+        message: str,
+        source: Source,
+        path: tuple,
+        hint: str | None = None,
+        key: bool = False,
+        warning: bool = False,
+    ) -> None:
         """Report once per (code, place, message)."""
         marker = (code, f"{source.display}:{format_path(path)}", message)
         if marker in self._said:
@@ -133,22 +144,38 @@ class Checker:
         supported = self.g.data["players"]["supported"]
         for i, n in enumerate(supported):
             if rules.laps % n:
-                self.error("PF009", f"{n} players cannot each start the same number of the {rules.laps} laps",
-                           self.g, ("players", "supported", i),
-                           hint="the rulebook: each player \"starts the same number of laps at every supported "
-                                "player count\"")
+                self.error(
+                    "PF009",
+                    f"{n} players cannot each start the same number of the {rules.laps} laps",
+                    self.g,
+                    ("players", "supported", i),
+                    hint='the rulebook: each player "starts the same number of laps at every supported player count"',
+                )
         total = self.model.market_size_total
         if rules.market_size > total:
-            self.error("PF012", f"the market shows {rules.market_size} cards but the deck has only {total}",
-                       self.g, ("rules", "market_size"))
+            self.error(
+                "PF012",
+                f"the market shows {rules.market_size} cards but the deck has only {total}",
+                self.g,
+                ("rules", "market_size"),
+            )
         uncapped = [r.id for r in rules.resources if r.cap is None]
         if len(uncapped) != 1:
-            self.error("PF012", f"exactly one resource must be uncapped (the points that score); found "
-                                f"{len(uncapped)}: {', '.join(uncapped) or 'none'}", self.g, ("rules", "resources"))
+            self.error(
+                "PF012",
+                f"exactly one resource must be uncapped (the points that score); found "
+                f"{len(uncapped)}: {', '.join(uncapped) or 'none'}",
+                self.g,
+                ("rules", "resources"),
+            )
         for r in rules.resources:
             if r.cap is not None and r.start > r.cap:
-                self.error("PF012", f"players start with {r.start} {r.plural}, above the cap of {r.cap}",
-                           self.g, ("rules", "resources", r.id, "start"))
+                self.error(
+                    "PF012",
+                    f"players start with {r.start} {r.plural}, above the cap of {r.cap}",
+                    self.g,
+                    ("rules", "resources", r.id, "start"),
+                )
 
     def costs(self) -> None:
         """Every BUILD COST and RUN payment fits under the caps and is paid in stored resources."""
@@ -161,15 +188,27 @@ class Checker:
                     path = base + sub + (rid,)
                     what = "BUILD COST" if sub == ("build_cost",) else "RUN payment"
                     if res.cap is None:
-                        self.error("PF002", f"{machine.name}'s {what} is paid in {res.plural}, which can only be "
-                                            "gained", self.m, path, key=True)
+                        self.error(
+                            "PF002",
+                            f"{machine.name}'s {what} is paid in {res.plural}, which can only be gained",
+                            self.m,
+                            path,
+                            key=True,
+                        )
                     elif n > res.cap:
-                        self.error("PF002", f"{machine.name}'s {what} of {n} {res.noun(n)} can never be paid: "
-                                            f"players store at most {res.cap}", self.m, path,
-                                   hint="the rulebook: \"After each machine's effect, immediately discard any "
-                                        "excess above either cap\"")
+                        self.error(
+                            "PF002",
+                            f"{machine.name}'s {what} of {n} {res.noun(n)} can never be paid: "
+                            f"players store at most {res.cap}",
+                            self.m,
+                            path,
+                            hint="the rulebook: \"After each machine's effect, immediately discard any "
+                            'excess above either cap"',
+                        )
         if self.model.starter.build_cost:
-            self.error("PF002", "the starter is never bought, so it has no BUILD COST", self.m, ("starter", "build_cost"))
+            self.error(
+                "PF002", "the starter is never bought, so it has no BUILD COST", self.m, ("starter", "build_cost")
+            )
 
     def texts(self) -> None:
         """Every printed BUILD COST and RUN line reads back as exactly the machine's data."""
@@ -177,22 +216,35 @@ class Checker:
         for machine in (*self.model.machines, self.model.starter):
             base = self.machine_path(machine)
             if machine.is_starter and machine.build_text:
-                self.error("PF006", "the starter is never bought, so it prints no BUILD COST", self.m,
-                           base + ("text", "build_cost"))
-            for field in (("run",) if machine.is_starter else ("build_cost", "run")):
+                self.error(
+                    "PF006",
+                    "the starter is never bought, so it prints no BUILD COST",
+                    self.m,
+                    base + ("text", "build_cost"),
+                )
+            for field in ("run",) if machine.is_starter else ("build_cost", "run"):
                 hand_written = machine.build_text if field == "build_cost" else machine.run_text
                 line, derived = PRINTED[field][0](rules, machine), PRINTED[field][1](rules, machine)
                 where_ = base + ("text", field) if hand_written else base + (field,)
                 try:
                     readings = self.machine_readings(machine, field, line)
                 except textparse.TextError as exc:
-                    self.error("PF006", f"cannot read '{line}': {exc}", self.m, where_,
-                               hint=f"derived from the data it reads '{derived}'")
+                    self.error(
+                        "PF006",
+                        f"cannot read '{line}': {exc}",
+                        self.m,
+                        where_,
+                        hint=f"derived from the data it reads '{derived}'",
+                    )
                     continue
-                for source, path, actual, stated, label in readings:
+                for _source, path, actual, stated, label in readings:
                     if actual != stated:
-                        self.error("PF006", f"the card prints '{line}', but {label} is {actual}", self.m,
-                                   where_ if hand_written else path)
+                        self.error(
+                            "PF006",
+                            f"the card prints '{line}', but {label} is {actual}",
+                            self.m,
+                            where_ if hand_written else path,
+                        )
 
     def machine_readings(self, machine: Machine, field: str, line: str) -> list[Reading]:
         """Return a Reading for every number a BUILD COST or RUN line states (raise TextError if unreadable)."""
@@ -204,16 +256,28 @@ class Checker:
             parsed = textparse.run(rules, line)
             stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
             reminders = parsed.cap_reminders
-        out = [(self.g, ("rules", "resources", rid, "cap"), rules.resource(rid).cap, cap, f"the {rid} cap")
-               for rid, cap in reminders]
-        data = {("build_cost",): dict(machine.build_cost), ("run", "pay"): dict(machine.run.pay),
-                ("run", "gain"): dict(machine.run.gain)}
+        out = [
+            (self.g, ("rules", "resources", rid, "cap"), rules.resource(rid).cap, cap, f"the {rid} cap")
+            for rid, cap in reminders
+        ]
+        data = {
+            ("build_cost",): dict(machine.build_cost),
+            ("run", "pay"): dict(machine.run.pay),
+            ("run", "gain"): dict(machine.run.gain),
+        }
         base = self.machine_path(machine)
         for sub, amounts in stated.items():
             for rid in [r.id for r in rules.resources if r.id in amounts or r.id in data[sub]]:
                 path = base + sub + ((rid,) if rid in data[sub] else ())
-                out.append((self.m, path, data[sub].get(rid, 0), amounts.get(rid, 0),
-                            f"{machine.name}'s {'.'.join(sub + (rid,))}"))
+                out.append(
+                    (
+                        self.m,
+                        path,
+                        data[sub].get(rid, 0),
+                        amounts.get(rid, 0),
+                        f"{machine.name}'s {'.'.join(sub + (rid,))}",
+                    )
+                )
         return out
 
     def engine_constants(self, t: Tables) -> None:
@@ -229,14 +293,26 @@ class Checker:
             return
         for rid, cap, start in zip(t.stored, t.caps, t.values[t.start_res]):
             if tracks.get(rid) != (start, cap):
-                self.error("PF007", f"the mat prints {rid} as {tracks.get(rid)} (start, cap); the engine uses "
-                                    f"({start}, {cap})", self.c, path)
+                self.error(
+                    "PF007",
+                    f"the mat prints {rid} as {tracks.get(rid)} (start, cap); the engine uses ({start}, {cap})",
+                    self.c,
+                    path,
+                )
         if tracks.get(t.score, (None,))[0] != t.score_start:
-            self.error("PF007", f"the mat's {t.score} track starts at {tracks.get(t.score)}; the engine at "
-                                f"{t.score_start}", self.c, path)
+            self.error(
+                "PF007",
+                f"the mat's {t.score} track starts at {tracks.get(t.score)}; the engine at {t.score_start}",
+                self.c,
+                path,
+            )
         if [n for n, _ in slots] != list(range(1, t.slots + 1)) or order != t.slots:
-            self.error("PF007", f"the mat prints {len(slots)} slots resolved 1 to {order}; the engine has {t.slots}",
-                       self.c, path)
+            self.error(
+                "PF007",
+                f"the mat prints {len(slots)} slots resolved 1 to {order}; the engine has {t.slots}",
+                self.c,
+                path,
+            )
         lap = text.lap_record_lines(self.model)
         try:
             boxes = textparse.lap_boxes(lap["rows"])
@@ -245,14 +321,25 @@ class Checker:
             self.error("PF007", f"cannot read the lap record's printed text: {exc}", self.c, ("lap_record", "name"))
             return
         if boxes != list(range(1, t.laps + 1)) or last != t.laps:
-            self.error("PF007", f"the lap record prints laps {boxes[:1]}…{boxes[-1:]} and stops after lap {last}; "
-                                f"the engine plays {t.laps}", self.c, ("lap_record", "name"))
+            self.error(
+                "PF007",
+                f"the lap record prints laps {boxes[:1]}…{boxes[-1:]} and stops after lap {last}; "
+                f"the engine plays {t.laps}",
+                self.c,
+                ("lap_record", "name"),
+            )
 
     def never_buildable(self, t: Tables) -> None:
         """Warn about machines no player can ever afford, whatever they build first."""
         for m in sorted(set(range(t.n_types)) - ever_buildable(t)):
-            self.error("PF003", f"{self.model.machines[m].name} can never be built: no row a player can assemble "
-                                "ever holds its BUILD COST", self.m, ("machines", m, "build_cost"), warning=True)
+            self.error(
+                "PF003",
+                f"{self.model.machines[m].name} can never be built: no row a player can assemble "
+                "ever holds its BUILD COST",
+                self.m,
+                ("machines", m, "build_cost"),
+                warning=True,
+            )
 
     # -- the rulebook -----------------------------------------------------------------------------
 
@@ -267,32 +354,59 @@ class Checker:
                     n = textparse.number(fact.value)
                     total = self.model.market_size_total
                     if n != total:
-                        self.error("PF001", f"the data has {total} market cards; the rulebook states {n}", self.m,
-                                   ("machines",), hint=hint, key=True)
+                        self.error(
+                            "PF001",
+                            f"the data has {total} market cards; the rulebook states {n}",
+                            self.m,
+                            ("machines",),
+                            hint=hint,
+                            key=True,
+                        )
                 elif fact.name == "copies_types":
                     c, n = (textparse.number(w) for w in fact.value.split(" copies of "))
                     if len(machines) != n:
-                        self.error("PF001", f"the data has {len(machines)} machine types; the rulebook states {n}",
-                                   self.m, ("machines",), hint=hint, key=True)
+                        self.error(
+                            "PF001",
+                            f"the data has {len(machines)} machine types; the rulebook states {n}",
+                            self.m,
+                            ("machines",),
+                            hint=hint,
+                            key=True,
+                        )
                     for m in machines:
                         if m.copies != c:
-                            self.error("PF001", f"{m.name} has {m.copies} copies; the rulebook states {c} of every "
-                                                "type", self.m, ("machines", m.index, "copies"), hint=hint)
+                            self.error(
+                                "PF001",
+                                f"{m.name} has {m.copies} copies; the rulebook states {c} of every type",
+                                self.m,
+                                ("machines", m.index, "copies"),
+                                hint=hint,
+                            )
                 elif fact.name in ("market_size", "slots", "laps", "turns"):
                     n = textparse.number(fact.value)
                     key = {"market_size": "market_size", "slots": "slots"}.get(fact.name, "laps")
                     actual = getattr(rules, key)
                     if n != actual:
-                        self.error("PF004", f"rules.{key} is {actual}; the rulebook states {n}", self.g,
-                                   ("rules", key), hint=hint)
+                        self.error(
+                            "PF004",
+                            f"rules.{key} is {actual}; the rulebook states {n}",
+                            self.g,
+                            ("rules", key),
+                            hint=hint,
+                        )
                 elif fact.name in ("caps", "start"):
                     stated = textparse.amounts(rules, fact.value)
                     field = "cap" if fact.name == "caps" else "start"
                     for rid, n in stated.items():
                         actual = getattr(rules.resource(rid), field)
                         if n != actual:
-                            self.error("PF004", f"{rid} {field} is {actual}; the rulebook states {n}", self.g,
-                                       ("rules", "resources", rid, field), hint=hint)
+                            self.error(
+                                "PF004",
+                                f"{rid} {field} is {actual}; the rulebook states {n}",
+                                self.g,
+                                ("rules", "resources", rid, field),
+                                hint=hint,
+                            )
             except textparse.TextError:
                 continue  # a sentence that looks like a fact but is not one the validator can read
 
@@ -313,9 +427,12 @@ class Checker:
                 if close:
                     renamed[title] = strangers.pop(close[0])
         for b in strangers.values():
-            self.report.error("PF011", f"the rulebook prints '{b.title}', which the data does not have",
-                              loc=rulebook.loc(b.line), hint="add it to machines.yaml or components.yaml, or "
-                                                             "rename the entry that should match it")
+            self.report.error(
+                "PF011",
+                f"the rulebook prints '{b.title}', which the data does not have",
+                loc=rulebook.loc(b.line),
+                hint="add it to machines.yaml or components.yaml, or rename the entry that should match it",
+            )
         rules = model.rules
         for m in model.machines:
             copies = sorted(b.suffix for b in by_title.get(m.name, []))
@@ -325,25 +442,48 @@ class Checker:
                 continue
             wanted = [f"copy {k}" for k in range(1, m.copies + 1)]
             if copies != sorted(wanted):
-                self.error("PF001", f"{m.name} has {m.copies} copies; the rulebook prints {len(copies)} "
-                                    f"({', '.join(copies)})", self.m, path + ("copies",),
-                           hint=f"first printed at {rulebook.display}:{by_title[m.name][0].line}")
-            lines = [("build_cost", text.build_cost(rules, m)), ("run", text.run(rules, m)), ("reminder", model.reminder)]
+                self.error(
+                    "PF001",
+                    f"{m.name} has {m.copies} copies; the rulebook prints {len(copies)} ({', '.join(copies)})",
+                    self.m,
+                    path + ("copies",),
+                    hint=f"first printed at {rulebook.display}:{by_title[m.name][0].line}",
+                )
+            lines = [
+                ("build_cost", text.build_cost(rules, m)),
+                ("run", text.run(rules, m)),
+                ("reminder", model.reminder),
+            ]
             for block in by_title[m.name]:
                 self.block_lines(rulebook, block, m, lines)
         starter = by_title.get(model.starter.name)
         if starter:
-            self.block_lines(rulebook, starter[0], model.starter,
-                             [("rule", text.starter_rule(model)), ("run", text.run(rules, model.starter))])
+            self.block_lines(
+                rulebook,
+                starter[0],
+                model.starter,
+                [("rule", text.starter_rule(model)), ("run", text.run(rules, model.starter))],
+            )
         else:
             self.missing("PF011", model.starter.name, renamed, rulebook, self.m, ("starter", "name"), "card")
         mat, lap, marker = text.mat_lines(model), text.lap_record_lines(model), text.marker_lines(model)
         components = [
-            ("mat", model.mat_name, [("player", mat["player"]), ("slots", " ".join(mat["slots"])),
-                                     ("order", mat["order"]), ("tracks", " ".join(mat["tracks"])),
-                                     ("turn", mat["turn"])]),
-            ("lap_record", model.lap_record_name, [("rule", lap["rule"]), *[("rows", r) for r in lap["rows"]],
-                                                   ("footer", lap["footer"])]),
+            (
+                "mat",
+                model.mat_name,
+                [
+                    ("player", mat["player"]),
+                    ("slots", " ".join(mat["slots"])),
+                    ("order", mat["order"]),
+                    ("tracks", " ".join(mat["tracks"])),
+                    ("turn", mat["turn"]),
+                ],
+            ),
+            (
+                "lap_record",
+                model.lap_record_name,
+                [("rule", lap["rule"]), *[("rows", r) for r in lap["rows"]], ("footer", lap["footer"])],
+            ),
             ("marker", model.marker_name, [("rule", marker["rule"])]),
         ]
         for key, name, lines in components:
@@ -360,17 +500,24 @@ class Checker:
                 self.mismatch(rulebook, block, owner, field, ours, theirs, lineno)
         if len(block.lines) < len(lines):
             field, ours = lines[len(block.lines)]
-            self.report.error("PF005", f"the rulebook's '{block.title}' has no line for the kit's '{ours}'",
-                              loc=rulebook.loc(block.line))
-        for lineno, theirs in block.lines[len(lines):]:
-            self.report.error("PF005", f"the rulebook prints '{theirs}' under '{block.title}', which the kit does not",
-                              loc=rulebook.loc(lineno))
+            self.report.error(
+                "PF005",
+                f"the rulebook's '{block.title}' has no line for the kit's '{ours}'",
+                loc=rulebook.loc(block.line),
+            )
+        for lineno, theirs in block.lines[len(lines) :]:
+            self.report.error(
+                "PF005",
+                f"the rulebook prints '{theirs}' under '{block.title}', which the kit does not",
+                loc=rulebook.loc(lineno),
+            )
 
-    def mismatch(self, rulebook: Rulebook, block: Block, owner: Any, field: str, ours: str, theirs: str,
-                 lineno: int) -> None:
+    def mismatch(
+        self, rulebook: Rulebook, block: Block, owner: Any, field: str, ours: str, theirs: str, lineno: int
+    ) -> None:
         """Locate one differing line: at each number the rulebook's line states differently from the data, or,
         when every number agrees, at the words the kit prints."""
-        hint = f"{rulebook.display}:{lineno} prints \"{theirs}\""
+        hint = f'{rulebook.display}:{lineno} prints "{theirs}"'
         try:
             readings = self.read_line(block, owner, field, theirs)
         except textparse.TextError:
@@ -385,8 +532,15 @@ class Checker:
         if isinstance(owner, Machine):
             override = {"build_cost": owner.build_text, "run": owner.run_text}.get(field)
             base = self.machine_path(owner)
-            path = (("reminder",) if field == "reminder" else base + ("text", field) if override
-                    else base + (field,) if field in ("build_cost", "run") else base + ("name",))
+            path = (
+                ("reminder",)
+                if field == "reminder"
+                else base + ("text", field)
+                if override
+                else base + (field,)
+                if field in ("build_cost", "run")
+                else base + ("name",)
+            )
             self.error("PF005", message, self.m, path, hint=hint)
         else:
             self.error("PF005", message, self.c, (owner, "name"), hint=hint)
@@ -409,8 +563,15 @@ class Checker:
         elif owner == "mat" and field == "slots":
             slots = textparse.mat_slots(line)
             out.append((self.g, ("rules", "slots"), rules.slots, len(slots), "rules.slots"))
-            out.append((self.m, ("starter", "name"), self.model.starter.name.upper(), slots[0][1],
-                        "the starter's name on the mat"))
+            out.append(
+                (
+                    self.m,
+                    ("starter", "name"),
+                    self.model.starter.name.upper(),
+                    slots[0][1],
+                    "the starter's name on the mat",
+                )
+            )
         elif owner == "mat" and field == "order":
             out.append((self.g, ("rules", "slots"), rules.slots, textparse.resolve_order(line), "rules.slots"))
         elif owner == "lap_record" and field == "rows":
@@ -420,13 +581,26 @@ class Checker:
             out.append((self.g, ("rules", "laps"), rules.laps, textparse.last_lap(line), "rules.laps"))
         return out
 
-    def missing(self, code: str, name: str, renamed: dict[str, Block], rulebook: Rulebook, source: Source,
-                path: tuple, kind: str) -> None:
+    def missing(
+        self,
+        code: str,
+        name: str,
+        renamed: dict[str, Block],
+        rulebook: Rulebook,
+        source: Source,
+        path: tuple,
+        kind: str,
+    ) -> None:
         """Report a data entry the rulebook does not print, naming the printed title it probably is."""
         block = renamed.get(name)
         if block is not None:
-            self.error(code, f"the rulebook prints this {kind} as '{block.title}', not '{name}'", source, path,
-                       hint=f"{rulebook.display}:{block.line} prints \"{rulebook.lines[block.line - 1]}\"")
+            self.error(
+                code,
+                f"the rulebook prints this {kind} as '{block.title}', not '{name}'",
+                source,
+                path,
+                hint=f'{rulebook.display}:{block.line} prints "{rulebook.lines[block.line - 1]}"',
+            )
         else:
             self.error(code, f"the rulebook prints no {kind} named '{name}'", source, path)
 
@@ -468,7 +642,7 @@ def ever_buildable(t: Tables) -> set[int]:
                 continue
             built.add(m)
             full = len(kinds) >= t.build_slots and m not in kinds
-            for nxt in ([kinds - {x} | {m} for x in kinds] if full else [kinds | {m}]):
+            for nxt in [kinds - {x} | {m} for x in kinds] if full else [kinds | {m}]:
                 if paid & ~reach.get(nxt, 0):
                     reach[nxt] = reach.get(nxt, 0) | paid
                     todo.append(nxt)

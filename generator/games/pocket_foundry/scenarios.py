@@ -77,13 +77,22 @@ def load_scenarios(game: GameDir, model: PocketFoundry, t: Tables, report: Repor
         for slot, problem in problems:
             code = "S005" if problem.startswith("unknown machine") else "PF010"
             message, _, hint = problem.partition("; ")
-            report.error(code, message, path=format_path(path + ("row", slot)), loc=source.loc(path + ("row", slot)),
-                         hint=hint or None)
+            report.error(
+                code,
+                message,
+                path=format_path(path + ("row", slot)),
+                loc=source.loc(path + ("row", slot)),
+                hint=hint or None,
+            )
         start = _purse(t, data["start"], source, path + ("start",), report)
         for k, slot in enumerate(data.get("skip", [])):
             if slot > t.slots:
-                report.error("PF010", f"there is no slot {slot}", path=format_path(path + ("skip", k)),
-                             loc=source.loc(path + ("skip", k)))
+                report.error(
+                    "PF010",
+                    f"there is no slot {slot}",
+                    path=format_path(path + ("skip", k)),
+                    loc=source.loc(path + ("skip", k)),
+                )
         if row is not None and start is not None:
             out.append(Scenario(i, data["id"], row, start, frozenset(data.get("skip", [])), data["expect"]))
     return out
@@ -96,12 +105,21 @@ def _purse(t: Tables, amounts: dict[str, int], source: Source, path: tuple, repo
         where = path + (rid,)
         if rid not in t.stored:
             hint = did_you_mean(rid, t.stored) or f"a run starts from stored resources: {', '.join(t.stored)}"
-            report.error("S005", f"'{rid}' is not a stored resource", path=format_path(where),
-                         loc=source.loc(where, key=True), hint=hint)
+            report.error(
+                "S005",
+                f"'{rid}' is not a stored resource",
+                path=format_path(where),
+                loc=source.loc(where, key=True),
+                hint=hint,
+            )
             ok = False
         elif n > t.caps[t.stored.index(rid)]:
-            report.error("PF010", f"{n} {rid} is above the cap of {t.caps[t.stored.index(rid)]}",
-                         path=format_path(where), loc=source.loc(where))
+            report.error(
+                "PF010",
+                f"{n} {rid} is above the cap of {t.caps[t.stored.index(rid)]}",
+                path=format_path(where),
+                loc=source.loc(where),
+            )
             ok = False
         else:
             values[t.stored.index(rid)] = n
@@ -137,31 +155,49 @@ def check_scenario(t: Tables, scenario: Scenario, source: Source, machines: Sour
         step = by_slot.get(want["slot"])
         where = path + ("steps", k)
         if step is None:
-            report.error("PF010", f"there is no slot {want['slot']}", path=format_path(where + ("slot",)),
-                         loc=source.loc(where + ("slot",)))
+            report.error(
+                "PF010",
+                f"there is no slot {want['slot']}",
+                path=format_path(where + ("slot",)),
+                loc=source.loc(where + ("slot",)),
+            )
             continue
         name = _name(t, step.machine)
         hint = _machine_hint(t, step.machine, machines)
         if "status" in want and want["status"] != step.status:
-            report.error("PF008", f"scenario '{scenario.id}': slot {step.slot} ({name}) {_status(step.status)}, "
-                                  f"but the rulebook says it {_status(want['status'])}",
-                         path=format_path(where + ("status",)), loc=source.loc(where + ("status",)), hint=hint)
+            report.error(
+                "PF008",
+                f"scenario '{scenario.id}': slot {step.slot} ({name}) {_status(step.status)}, "
+                f"but the rulebook says it {_status(want['status'])}",
+                path=format_path(where + ("status",)),
+                loc=source.loc(where + ("status",)),
+                hint=hint,
+            )
         for field in ("paid", "gained", "discarded", "after"):
             if field not in want:
                 continue
             got = _amounts(t, step, field, points_after[step.slot])
             for rid, n in want[field].items():
                 if got.get(rid, 0) != n:
-                    report.error("PF008", f"scenario '{scenario.id}': slot {step.slot} ({name}) {field} {got.get(rid, 0)} "
-                                          f"{rid}, but the rulebook prints {n}",
-                                 path=format_path(where + (field, rid)), loc=source.loc(where + (field, rid)), hint=hint)
+                    report.error(
+                        "PF008",
+                        f"scenario '{scenario.id}': slot {step.slot} ({name}) {field} {got.get(rid, 0)} "
+                        f"{rid}, but the rulebook prints {n}",
+                        path=format_path(where + (field, rid)),
+                        loc=source.loc(where + (field, rid)),
+                        hint=hint,
+                    )
     end = dict(zip(t.stored, trace.end))
     end[t.score] = trace.points
     for rid, n in expect.get("end", {}).items():
         if end.get(rid, 0) != n:
-            report.error("PF008", f"scenario '{scenario.id}' ends with {end.get(rid, 0)} {rid}, but the rulebook "
-                                  f"prints {n}", path=format_path(path + ("end", rid)), loc=source.loc(path + ("end", rid)),
-                         hint="replay it with `cardpress explain` to see every step")
+            report.error(
+                "PF008",
+                f"scenario '{scenario.id}' ends with {end.get(rid, 0)} {rid}, but the rulebook prints {n}",
+                path=format_path(path + ("end", rid)),
+                loc=source.loc(path + ("end", rid)),
+                hint="replay it with `cardpress explain` to see every step",
+            )
 
 
 def _amounts(t: Tables, step, field: str, points: int) -> dict[str, int]:

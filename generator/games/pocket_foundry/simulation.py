@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ...diagnostics import did_you_mean
 from ...sim import stats
@@ -24,9 +25,9 @@ from .tables import EMPTY, tables_for
 BUILTIN_BOTS = {
     "random": "a uniformly random legal action (every run mask counts as one action)",
     "planner": "exact solo look-ahead over all its remaining turns (assumes any type can be built later, "
-               "ignores opponents); fast",
+    "ignores opponents); fast",
     "lookahead": "the strong bot: the planner's best few moves, each tried over the rest of the lap with "
-                 "planner opponents and sampled deals",
+    "planner opponents and sampled deals",
 }
 
 
@@ -88,7 +89,7 @@ class PocketFoundrySim:
             t = tables_for(self.model)
             solver_for(t).layer(t.laps)
 
-    def recorder(self, game: Game) -> "Recorder":
+    def recorder(self, game: Game) -> Recorder:
         """Return a fresh recorder."""
         return Recorder(game)
 
@@ -124,15 +125,24 @@ class Recorder:
         elif player == CHANCE and not state.deck_size and self.deck_out_lap is None:
             self.deck_out_lap = 0 if self.setup else (state.turn - 1) // n + 1
         if self.dead_end is None and state.cur >= 0 and self.dead.is_dead_end(state):
-            self.dead_end = {"lap": state.lap, "turn": state.turn, "setup": self.setup,
-                             "cause": "market empty" if not state.market_mask else "nothing affordable",
-                             "anyone_scores": self.dead.anyone_scores(state)}
+            self.dead_end = {
+                "lap": state.lap,
+                "turn": state.turn,
+                "setup": self.setup,
+                "cause": "market empty" if not state.market_mask else "nothing affordable",
+                "anyone_scores": self.dead.anyone_scores(state),
+            }
 
     def finish(self, state: State) -> dict[str, Any]:
         """Return the game's facts."""
-        return {"builds": self.builds, "score_by_round": self.score_by_round, "dead_end": self.dead_end,
-                "deck_out_lap": self.deck_out_lap, "market_left": sum(state.market),
-                "installed": [[m for m in state.slots(p) if m != EMPTY] for p in range(state.num_players)]}
+        return {
+            "builds": self.builds,
+            "score_by_round": self.score_by_round,
+            "dead_end": self.dead_end,
+            "deck_out_lap": self.deck_out_lap,
+            "market_left": sum(state.market),
+            "installed": [[m for m in state.slots(p) if m != EMPTY] for p in range(state.num_players)],
+        }
 
 
 def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
@@ -153,23 +163,54 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
         installed = sum(row.count(m) for r in records for row in r["extra"]["installed"])
         w, wo = stats.mean(with_), stats.mean(without)
         lo, hi = stats.mean_ci(with_) if with_ else (0.0, 0.0)
-        rows.append([name, f"{len(laps) / games:.2f}", pct(built_games / games),
-                     f"{stats.mean(laps):.1f}" if laps else "–", f"{installed / games:.2f}",
-                     pct(w) if with_ else "–", interval(lo, hi) if with_ else "–", pct(wo) if without else "–",
-                     f"{100 * (w - wo):+.1f}" if with_ and without else "–"])
-        data.append({"machine": name, "builds_per_game": len(laps) / games, "games_built": built_games / games,
-                     "mean_build_lap": stats.mean(laps) if laps else None,
-                     "build_laps": dict(sorted(Counter(laps).items())), "installed_at_end_per_game": installed / games,
-                     "win_share_with": w if with_ else None, "with_ci95": [lo, hi] if with_ else None,
-                     "players_with": len(with_), "win_share_without": wo if without else None})
+        rows.append(
+            [
+                name,
+                f"{len(laps) / games:.2f}",
+                pct(built_games / games),
+                f"{stats.mean(laps):.1f}" if laps else "–",
+                f"{installed / games:.2f}",
+                pct(w) if with_ else "–",
+                interval(lo, hi) if with_ else "–",
+                pct(wo) if without else "–",
+                f"{100 * (w - wo):+.1f}" if with_ and without else "–",
+            ]
+        )
+        data.append(
+            {
+                "machine": name,
+                "builds_per_game": len(laps) / games,
+                "games_built": built_games / games,
+                "mean_build_lap": stats.mean(laps) if laps else None,
+                "build_laps": dict(sorted(Counter(laps).items())),
+                "installed_at_end_per_game": installed / games,
+                "win_share_with": w if with_ else None,
+                "with_ci95": [lo, hi] if with_ else None,
+                "players_with": len(with_),
+                "win_share_without": wo if without else None,
+            }
+        )
     first = Counter(r["extra"]["builds"][0][2] for r in records if r["extra"]["builds"])
-    text = ["*With* counts a player who built the machine at least once; *without*, every other player. "
-            f"A fair share is {pct(1 / n)}. Deltas mix cause and effect (winners build more), so read them as "
-            "leads to playtest, not verdicts.",
-            "First build of the game: " + ", ".join(f"{t.names[m]} {pct(c / games)}" for m, c in first.most_common())
-            + "."]
-    table = Table(["Machine", "Builds/game", "Games built", "Mean lap", "Installed at end/game", "Win share with",
-                   "95 % CI", "Without", "Δ (pp)"], rows)
+    text = [
+        "*With* counts a player who built the machine at least once; *without*, every other player. "
+        f"A fair share is {pct(1 / n)}. Deltas mix cause and effect (winners build more), so read them as "
+        "leads to playtest, not verdicts.",
+        "First build of the game: " + ", ".join(f"{t.names[m]} {pct(c / games)}" for m, c in first.most_common()) + ".",
+    ]
+    table = Table(
+        [
+            "Machine",
+            "Builds/game",
+            "Games built",
+            "Mean lap",
+            "Installed at end/game",
+            "Win share with",
+            "95 % CI",
+            "Without",
+            "Δ (pp)",
+        ],
+        rows,
+    )
     return Section("Machines", "machines", text, [table], data)
 
 
@@ -187,21 +228,40 @@ def dead_end_section(model: PocketFoundry, result: MatchResult) -> Section:
     laps = Counter(d["lap"] for d in dead if not d["setup"])
     peak = max(laps.values(), default=1)
     shared = sum(1 for r in records if r["extra"]["dead_end"] and sum(1 for x in r["returns"] if x > 0) > 1)
-    text = ["A dead end is a position from which no player can ever build again: nobody can afford any face-up "
-            "card from any purse their own row could ever reach, so the market and every row stay frozen for the "
-            "rest of the game (turns left are not counted).",
-            f"Games that reach a dead end: {pct(len(dead) / games)} {interval(lo, hi)}; already at setup: "
-            f"{pct(at_setup / games)} {interval(slo, shi)} (exact: {float(exact):.2%} = {exact}).",
-            f"In {pct(scoreless / games)} of games nobody could score any more points from the dead end on; "
-            f"{pct(shared / games)} of games ended in a dead end with a shared win."
-            + (" Causes: " + ", ".join(f"{c} {k}" for k, c in causes.most_common()) + "." if causes else "")]
-    table = Table(["Lap", "Games first stuck", ""], [[lap, c, bar(c / peak)] for lap, c in sorted(laps.items())],
-                  caption="Lap of the first dead end (after setup)")
-    return Section("Dead ends", "dead_ends", text, [table] if laps else [],
-                   {"games": games, "dead_end_games": len(dead), "ci95": [lo, hi], "at_setup": at_setup,
-                    "at_setup_ci95": [slo, shi], "exact_setup_probability": float(exact),
-                    "exact_setup_fraction": str(exact), "nobody_scores_after": scoreless,
-                    "shared_win_in_dead_end": shared, "causes": dict(causes), "first_lap": dict(sorted(laps.items()))})
+    text = [
+        "A dead end is a position from which no player can ever build again: nobody can afford any face-up "
+        "card from any purse their own row could ever reach, so the market and every row stay frozen for the "
+        "rest of the game (turns left are not counted).",
+        f"Games that reach a dead end: {pct(len(dead) / games)} {interval(lo, hi)}; already at setup: "
+        f"{pct(at_setup / games)} {interval(slo, shi)} (exact: {float(exact):.2%} = {exact}).",
+        f"In {pct(scoreless / games)} of games nobody could score any more points from the dead end on; "
+        f"{pct(shared / games)} of games ended in a dead end with a shared win."
+        + (" Causes: " + ", ".join(f"{c} {k}" for k, c in causes.most_common()) + "." if causes else ""),
+    ]
+    table = Table(
+        ["Lap", "Games first stuck", ""],
+        [[lap, c, bar(c / peak)] for lap, c in sorted(laps.items())],
+        caption="Lap of the first dead end (after setup)",
+    )
+    return Section(
+        "Dead ends",
+        "dead_ends",
+        text,
+        [table] if laps else [],
+        {
+            "games": games,
+            "dead_end_games": len(dead),
+            "ci95": [lo, hi],
+            "at_setup": at_setup,
+            "at_setup_ci95": [slo, shi],
+            "exact_setup_probability": float(exact),
+            "exact_setup_fraction": str(exact),
+            "nobody_scores_after": scoreless,
+            "shared_win_in_dead_end": shared,
+            "causes": dict(causes),
+            "first_lap": dict(sorted(laps.items())),
+        },
+    )
 
 
 def market_section(result: MatchResult) -> Section:
@@ -211,9 +271,20 @@ def market_section(result: MatchResult) -> Section:
     outs = [r["extra"]["deck_out_lap"] for r in records]
     emptied = [o for o in outs if o is not None]
     left = Counter(r["extra"]["market_left"] for r in records)
-    text = [f"The deck ran out in {pct(len(emptied) / games)} of games"
-            + (f", on average in lap {stats.mean(emptied):.1f}" if emptied else "") + ". Cards left face up at "
-            "the end: " + ", ".join(f"{k}: {pct(c / games)}" for k, c in sorted(left.items())) + "."]
-    return Section("Market", "market", text, [],
-                   {"deck_out_games": len(emptied), "deck_out_lap": dict(sorted(Counter(emptied).items())),
-                    "market_left_at_end": dict(sorted(left.items()))})
+    text = [
+        f"The deck ran out in {pct(len(emptied) / games)} of games"
+        + (f", on average in lap {stats.mean(emptied):.1f}" if emptied else "")
+        + ". Cards left face up at "
+        "the end: " + ", ".join(f"{k}: {pct(c / games)}" for k, c in sorted(left.items())) + "."
+    ]
+    return Section(
+        "Market",
+        "market",
+        text,
+        [],
+        {
+            "deck_out_games": len(emptied),
+            "deck_out_lap": dict(sorted(Counter(emptied).items())),
+            "market_left_at_end": dict(sorted(left.items())),
+        },
+    )

@@ -14,9 +14,9 @@ type in `allowed` could be bought whenever they choose to build. The recursion l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import add
-from typing import Iterable
 
 from .tables import Tables
 
@@ -95,12 +95,23 @@ class Solver:
         for turn in range(1, k + 1):
             left = k - turn + 1
             target, prev = self.value(left, row, res), self.layer(left - 1)
-            options = [(t.build_action(m, slot), t.with_slot(row, slot, m), t.build_next[m][res], 0)
-                       for m in self.allowed if t.build_next[m][res] >= 0 for slot in range(2, t.slots + 1)]
+            options = [
+                (t.build_action(m, slot), t.with_slot(row, slot, m), t.build_next[m][res], 0)
+                for m in self.allowed
+                if t.build_next[m][res] >= 0
+                for slot in range(2, t.slots + 1)
+            ]
             options += [(a, row, r, p) for a, r, p in t.runs(row, res)]
             best = [o for o in options if o[3] + prev[o[1] * nr + o[2]] == target]
-            action, row2, res2, gained = min(best, key=lambda o: (
-                o[0] >= t.n_build_actions, -sum(t.values[o[2]]), -bin(o[0] - t.n_build_actions).count("1"), o[0]))
+            action, row2, res2, gained = min(
+                best,
+                key=lambda o: (
+                    o[0] >= t.n_build_actions,
+                    -sum(t.values[o[2]]),
+                    -bin(o[0] - t.n_build_actions).count("1"),
+                    o[0],
+                ),
+            )
             total += gained
             steps.append(PlanStep(turn, action, row, res, gained, total))
             row, res = row2, res2
@@ -115,8 +126,9 @@ def pareto_runs(t: Tables) -> list[tuple[tuple[int, int], ...]]:
 def _pareto_runs(t: Tables) -> list[tuple[tuple[int, int], ...]]:
     nr = t.n_res
     # below[r] has bit r2 set when purse r2 holds no more of any resource than purse r.
-    below = [sum(1 << r2 for r2 in range(nr) if all(a <= b for a, b in zip(t.values[r2], t.values[r])))
-             for r in range(nr)]
+    below = [
+        sum(1 << r2 for r2 in range(nr) if all(a <= b for a, b in zip(t.values[r2], t.values[r]))) for r in range(nr)
+    ]
     out = []
     for row in range(t.n_rows):
         for res in range(nr):

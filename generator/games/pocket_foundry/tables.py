@@ -9,9 +9,10 @@ Nothing here names a machine: a fan edition's new machines compile the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .model import Amounts, Machine, PocketFoundry
 
@@ -34,8 +35,9 @@ class EffectResult:
     points: int
 
 
-def apply_effect(values: Sequence[int], pay: Sequence[int], gain: Sequence[int], points: int,
-                 caps: Sequence[int]) -> EffectResult | None:
+def apply_effect(
+    values: Sequence[int], pay: Sequence[int], gain: Sequence[int], points: int, caps: Sequence[int]
+) -> EffectResult | None:
     """Pay all of `pay`, gain all of `gain`, then discard above the caps; None when `pay` is unaffordable."""
     if any(v < p for v, p in zip(values, pay)):
         return None  # the rulebook allows no partial payment
@@ -86,18 +88,21 @@ class Tables:
             if self.points(m.build_cost) or self.points(m.run.pay):
                 raise RulesModelError(f"{m.name} pays {self.score}; they can only be gained")
         self.build_cost = tuple(self.vector(m.build_cost, who=m) for m in self.machines)
-        effects = [(self.vector(m.run.pay, who=m), self.vector(m.run.gain, who=m), self.points(m.run.gain))
-                   for m in (*self.machines, self.starter)]
+        effects = [
+            (self.vector(m.run.pay, who=m), self.vector(m.run.gain, who=m), self.points(m.run.gain))
+            for m in (*self.machines, self.starter)
+        ]
         self.effects = tuple(effects)
         # step[m][res] = (new res, points) or None: one machine's RUN from every resource state.
         self.step = tuple(tuple(self._step(e, code) for code in range(self.n_res)) for e in effects)
         # build_next[t][res] = res after paying t's BUILD COST, or -1 when unaffordable.
-        self.build_next = tuple(tuple(self._after_build(cost, code) for code in range(self.n_res))
-                                for cost in self.build_cost)
+        self.build_next = tuple(
+            tuple(self._after_build(cost, code) for code in range(self.n_res)) for cost in self.build_cost
+        )
 
         self.row_base = self.n_types + 1
-        self.row_mult = tuple(self.row_base ** j for j in range(self.build_slots))
-        self.n_rows = self.row_base ** self.build_slots
+        self.row_mult = tuple(self.row_base**j for j in range(self.build_slots))
+        self.n_rows = self.row_base**self.build_slots
         self.n_build_actions = self.n_types * self.build_slots
         self.n_actions = self.n_build_actions + (1 << self.slots)
         self._runs: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -220,8 +225,11 @@ class Tables:
         found = self._builds.get(key)
         if found is None:
             found = self._builds[key] = tuple(
-                a for m in range(self.n_types) if market_mask >> m & 1 and self.build_next[m][res] >= 0
-                for a in range(m * self.build_slots, (m + 1) * self.build_slots))
+                a
+                for m in range(self.n_types)
+                if market_mask >> m & 1 and self.build_next[m][res] >= 0
+                for a in range(m * self.build_slots, (m + 1) * self.build_slots)
+            )
         return found
 
     def _compute_runs(self, row: int, res: int) -> tuple[tuple[int, int, int], ...]:

@@ -4,9 +4,29 @@ from __future__ import annotations
 
 from .model import Amounts, Effect, Machine, PocketFoundry, Rules
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-                "nineteen", "twenty")
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
 BLANK = "__________"
 LONG_BLANK = "__________________"
 
@@ -93,7 +113,7 @@ def mat_lines(game: PocketFoundry) -> dict:
         "player": f"Player: {BLANK}",
         "slots": slots,
         "order": f"Resolve from slot 1 to slot {rules.slots}. "
-                 "Leave enough table space below each label for a machine card.",
+        "Leave enough table space below each label for a machine card.",
         "tracks": tracks,
         "turn": "Turn: BUILD one market card, or RUN your entire row. No free run after building.",
     }
@@ -113,7 +133,7 @@ def lap_record_lines(game: PocketFoundry) -> dict:
         "rule": "Cross off only after everyone has taken one turn.",
         "rows": rows,
         "footer": "Move the starting-player marker clockwise after every lap. "
-                  f"Stop after lap {spell(laps)}; no free final actions.",
+        f"Stop after lap {spell(laps)}; no free final actions.",
     }
 
 

@@ -50,8 +50,9 @@ def amounts(rules: Rules, text: str) -> dict[str, int]:
             raise TextError(f"expected an amount like '2 FEED', got '{part}'")
         rid = nouns.get(m.group(2).strip().casefold())
         if rid is None:
-            raise TextError(f"'{m.group(2)}' is not a resource (resources: "
-                            f"{', '.join(r.plural for r in rules.resources)})")
+            raise TextError(
+                f"'{m.group(2)}' is not a resource (resources: {', '.join(r.plural for r in rules.resources)})"
+            )
         if rid in out:
             raise TextError(f"{m.group(2)} is named twice")
         n = number(m.group(1))
@@ -98,7 +99,7 @@ def run(rules: Rules, line: str) -> RunText:
         if rid is None:
             raise TextError(f"'{tail.group(2)}' in the cap reminder is not a resource label")
         reminders.insert(0, (rid, number(tail.group(1))))
-        body = body[:tail.start()]
+        body = body[: tail.start()]
     paid = re.fullmatch(r"Pay\s+(.+?)\s+to gain\s+(.+)", body, flags=re.IGNORECASE)
     if paid:
         return RunText(amounts(rules, paid.group(1)), amounts(rules, paid.group(2)), tuple(reminders))

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Collection
 
 from .tables import EMPTY, EffectResult, Tables, apply_effect
 
