@@ -64,4 +64,7 @@ class Kit:
     @classmethod
     def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:
         """Return an empty kit for `game` with what its header says (id, title, the byline on every page)."""
-        return cls(game=game.dir.id, title=game.header.title, players=players, credits=game.header.byline(), **contents)
+        header = game.header
+        context = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
+        contents["context"] = {**context, **contents.get("context", {})}
+        return cls(game=game.dir.id, title=header.title, players=players, credits=header.byline(), **contents)
