@@ -69,18 +69,16 @@ def validate(
     game: Optional[str] = GameArg, root: Optional[Path] = RootOpt, missing_art: Optional[MissingArt] = MissingArtOpt
 ) -> None:
     """Check card files: schema, references, rules, layout and art. Exit 1 on any error."""
-    from . import build as builder
-    from . import pipeline
+    from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
     total = Report()
-    for game_id in pipeline.resolve_games(base, game):
-        loaded, report = pipeline.validate(base, game_id)
-        if loaded is not None:
-            builder.lint_kit(loaded, report, missing_art=missing_art.value if missing_art else None)
-        total.extend(report.items)
-        if report.ok():
-            typer.echo(f"{game_id}: ok ({report.summary()})")
+    for game_id in resolve_games(base, game):
+        pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
+        pipeline.lint()
+        total.extend(pipeline.report.items)
+        if pipeline.report.ok():
+            typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
     if not total.ok():
         fail(total)
     echo_report(total)
@@ -101,19 +99,18 @@ def build(
     base = _root(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    report = Report()
-    written = builder.build(
-        base,
-        game,
-        papers=papers,
-        players=players,
-        out=out_dir,
-        missing_art=missing_art.value if missing_art else None,
-        report=report,
+    result = builder.build(
+        base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
-    echo_report(report)  # warnings: the kit was built, but something deserves a look
-    for path in written:
+    echo_report(result.report)  # warnings: the kit was built, but something deserves a look
+    for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
+    if len(result.reports) > 1:  # one line per game, so a failure among many stands out
+        for gid, report in result.reports.items():
+            verdict = "built" if gid in result.built else "not built"
+            typer.echo(f"{gid}: {verdict} ({report.summary()})", err=gid in result.failed)
+    if result.failed:
+        raise typer.Exit(1)
 
 
 from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze

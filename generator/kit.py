@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .contract import LoadedGame
 
 POKER = (63.5, 88.9)  # mm, trim
 
@@ -57,3 +60,11 @@ class Kit:
     credits: str = ""  # printed at the foot of every page
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
+
+    @classmethod
+    def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:
+        """Return an empty kit for `game` with what its header says (id, title, the byline on every page)."""
+        header = game.header
+        context = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
+        contents["context"] = {**context, **contents.get("context", {})}
+        return cls(game=game.dir.id, title=header.title, players=players, credits=header.byline(), **contents)

@@ -125,7 +125,7 @@ def test_every_font_is_an_embedded_truetype_subset(reader):
 
 
 def test_rebuild_is_byte_identical(tmp_path, kit_pdfs):
-    again = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=tmp_path)
+    again = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=tmp_path).written
     for path in again:
         paper = path.stem.rsplit("-", 1)[1]
         assert path.read_bytes() == kit_pdfs[paper].read_bytes()
@@ -142,7 +142,7 @@ def test_structure_golden(reader, paper, kit_pdfs, update_goldens):
 
 
 def test_player_count_changes_the_kit(tmp_path):
-    (path,) = build(ROOT, "pocket-foundry", papers=["a4"], players=3, out=tmp_path)
+    (path,) = build(ROOT, "pocket-foundry", papers=["a4"], players=3, out=tmp_path).written
     reader = PdfReader(path)
     assert len(reader.pages) == 2 + 4 + 2 + 3 * 2 + 2
     assert len(placements(reader, 6)) == 3  # three Starter Feeders

@@ -122,12 +122,12 @@ def test_cli_writes_the_report(tmp_path):
 
 
 def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
-    import generator.games.pocket_foundry as ruleset
-    from generator import cli_rules
+    from generator.cli_rules import simulate
+    from generator.games.pocket_foundry import PocketFoundryRuleset
 
-    monkeypatch.delattr(ruleset, "rules_commands")
+    monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())
     with pytest.raises(CardpressError) as info:
-        cli_rules._load("pocket-foundry", ROOT, "simulation")
+        simulate("pocket-foundry", root=ROOT)
     assert info.value.report.items[0].code == "U005"
 
 

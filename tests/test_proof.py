@@ -64,7 +64,7 @@ def test_a_proof_is_the_kit_drawing_itself(tmp_path):
     dpi = 508
     outcome = Session(ROOT, "pocket-foundry", tmp_path, dpi=dpi, pdfs=False).rebuild(only=["feed-belt-1"])
     assert outcome.ok
-    (pdf,) = build(ROOT, "pocket-foundry", papers=["letter"], players=None, out=tmp_path)
+    (pdf,) = build(ROOT, "pocket-foundry", papers=["letter"], players=None, out=tmp_path).written
     card = placements(PdfReader(pdf), 2)[0]  # feed-belt-1, top-left of the first sheet
     assert (round(card.x, 2), round(card.bottom - 88.9, 2)) == (12.7, 6.35)
     page = pdfium.PdfDocument(str(pdf))[2]
