@@ -39,6 +39,14 @@ def _nouns(rules: Rules) -> dict[str, str]:
     return out
 
 
+def resource(rules: Rules, word: str) -> str:
+    """Return the id of the resource a printed word names (`Points`, `FEED`, `PART`)."""
+    rid = _nouns(rules).get(word.strip().casefold())
+    if rid is None:
+        raise TextError(f"'{word}' is not a resource (resources: {', '.join(r.plural for r in rules.resources)})")
+    return rid
+
+
 def amounts(rules: Rules, text: str) -> dict[str, int]:
     """Read `3 FEED and 1 point` (or `3 FEED, zero PARTS and zero points`) into {feed: 3, points: 1}."""
     nouns = _nouns(rules)
