@@ -236,7 +236,7 @@ def _players(ctx: _Ctx) -> None:
                 "ME018",
                 "game.yaml",
                 ("players", "supported", i),
-                f"{n} players: the rulebook covers {low.value} to {high.value} players",
+                f"{n}-player games: the rulebook covers {low.value} to {high.value} players",
                 hint=ctx.quote(bound),
             )
 
