@@ -130,7 +130,7 @@ def sentence(line: str, m: re.Match) -> str:
         pos = at + len(piece)
         if pos > start and at < max(end, start + 1):
             out.append(piece)
-    text = (" ".join(out) if out else line).strip().removeprefix("• ")  # a list bullet is not the sentence's
+    text = re.sub(r"^[•-]\s+", "", (" ".join(out) if out else line).strip())  # a list bullet is not the sentence's
     return text if len(text) <= 160 else text[:157] + "…"
 
 

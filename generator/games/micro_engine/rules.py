@@ -320,6 +320,7 @@ def _named(ctx: _Ctx) -> None:
 
 def _missing_named(ctx: _Ctx, named: NamedCard) -> None:
     """Point at the card that was probably renamed, or at the deck the card belongs in."""
+    assert ctx.facts is not None
     g = ctx.game
     everything = (*g.cards, *g.cores, *g.patents)
     same_id = next((c for c in everything if c.id == _slug(named.name)), None)
@@ -337,12 +338,22 @@ def _missing_named(ctx: _Ctx, named: NamedCard) -> None:
         )
         return
     kinds = named.facts.get("kind")
-    kind = kinds[0].value if kinds else "part"
+    message = f"the rulebook names '{named.name}', but no card has that name"
+    if not kinds:  # the rulebook does not say which deck it is in: the rulebook's mention is the place
+        ctx.report.error(
+            "ME005",
+            message,
+            loc=ctx.facts.rulebook.at(named.where),
+            hint=f"add it to workshop.yaml, cores.yaml or patents.yaml, or change the rulebook; "
+            f"it states: {_describe(ctx, named)}",
+        )
+        return
+    kind = kinds[0].value
     ctx.err(
         "ME005",
         FILE_OF.get(kind, "workshop.yaml"),
         (LIST_OF[kind],),
-        f"the rulebook names '{named.name}', but no card has that name",
+        message,
         hint=f"{where}; it states: {_describe(ctx, named)}",
         key=True,
     )

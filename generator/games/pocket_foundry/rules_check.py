@@ -162,6 +162,7 @@ class Checker:
                 f"{len(uncapped)}: {', '.join(uncapped) or 'none'}",
                 self.g,
                 ("rules", "resources"),
+                key=True,
             )
         for r in rules.resources:
             if r.cap is not None and r.start > r.cap:
@@ -454,11 +455,16 @@ class Checker:
         by_title: dict[str, list[Block]] = {}
         for b in blocks:
             by_title.setdefault(b.title, []).append(b)
-        strangers = {b.title: b for b in blocks if b.title not in titles}  # printed, but not in the data
-        renamed = {}  # data title -> the rulebook block it probably is
+        strangers: dict[str, Block] = {}  # printed, but not in the data: each title's first block
+        for b in blocks:
+            if b.title not in titles:
+                strangers.setdefault(b.title, b)
+        renamed = {}  # data title -> the rulebook block it probably is: same id, else a close name
+        ids = {m.name: m.id for m in (*model.machines, model.starter)}
         for title in titles:
             if title not in by_title:
-                close = difflib.get_close_matches(title, list(strangers), n=1, cutoff=0.75)
+                same = [t for t in strangers if _slug(t) == ids.get(title)]
+                close = same or difflib.get_close_matches(title, list(strangers), n=1, cutoff=0.75)
                 if close:
                     renamed[title] = strangers.pop(close[0])
         for b in strangers.values():
@@ -646,6 +652,11 @@ class Checker:
         else:
             add = f"add it to the rulebook's {MATERIALS}: " + " / ".join(lines) if lines else None
             self.error(code, f"the rulebook prints no {kind} named '{name}'", source, path, hint=add)
+
+
+def _slug(name: str) -> str:
+    """Return the id a name would have: `Return Chute` -> `return-chute`."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
 
 
 def first_difference(ours: str, theirs: str) -> str:
