@@ -10,6 +10,7 @@ from the tables: a row without a break and an expected diagnostic fails, and so 
 from __future__ import annotations
 
 import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ TABLES = Path(__file__).resolve().parent / "rule_sentences"
 GAMES = ("micro-engine", "pocket-foundry")
 
 
+@cache
 def table(game: str) -> dict:
     """Return one game's rule-sentence table."""
     return yaml.safe_load((TABLES / f"{game}.yaml").read_text(encoding="utf-8"))
