@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ... import rulebook as rulebook_text
 from ...rulebook import NUM, Rulebook, Stated, number
 
-NAME = r"(?P<name>[^\s(.:,;][^(.:,;]*?)"  # a card name, bounded by the punctuation after it
+NAME = r"(?P<name>[^\s(.:,;][^(.:,;]{0,59}?)"  # a card name (at most 60 characters, as the schemas allow)
 SYM = r"[^\s()→]+"  # a connection symbol as printed, e.g. ⚡ or ♨️
 
 
@@ -311,7 +311,7 @@ FORMS = (
     Form(
         "travel-mode",
         "Variants",
-        r"Travel mode \(no Row\)\..*?Remove {NAME} from the Cores",
+        r"Travel mode \(no Row\)\..{0,200}?Remove {NAME} from the Cores",
         "Travel mode (no Row). Skip the Workshop Row; all draws come from the deck. Remove Row Organizer from "
         "the Cores.",
         "the Core Travel mode removes",
@@ -322,7 +322,7 @@ FORMS = (
 CONNECTION = Form(
     "connection",
     "Connections",
-    r"^•\s*(?P<name>[^\s—]+(?: [^\s—]+)*?) (?P<sym>{SYM}) — [^(]*\(~(?P<share>\d{1,3}) ?%\) · (?P<flavour>.+)$",
+    r"^•\s*(?P<name>[^\s—]{1,30}(?: [^\s—]{1,30}){0,3}?) (?P<sym>{SYM}) — [^(]*\(~(?P<share>\d{1,3}) ?%\) · (?P<flavour>.+)$",
     "• Mechanical ⚙️ — very common (~40%) · Gears, cams, belts; reliable chainers.",
     "the connection types, their symbols and shares",
 )

@@ -168,7 +168,7 @@ FACTS = (
     FactForm(
         "start",
         "Set out the market",
-        r"\bGive each player[^.]*?slot 1, (?P<v>[^.]+)\.",
+        r"\bGive each player[^.]{0,200}?slot 1, (?P<v>[^.]{1,200})\.",
         "Give each player one mat, a Starter Feeder in slot 1, 3 FEED, zero PARTS and zero points.",
         "what each player starts with",
     ),

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ... import rulebook as rulebook_text
+from ...rulebook import NUM
 from .model import Rules
-from .text import NUMBER_WORDS
-
-NUM = r"(?:\d+|" + "|".join(NUMBER_WORDS) + r")"
 
 
 class TextError(ValueError):
@@ -22,12 +21,10 @@ class TextError(ValueError):
 
 def number(word: str) -> int:
     """Return 6 for `6` or `six`."""
-    w = word.strip().casefold()
-    if w.isdigit():
-        return int(w)
-    if w in NUMBER_WORDS:
-        return NUMBER_WORDS.index(w)
-    raise TextError(f"'{word}' is not a number")
+    try:
+        return rulebook_text.number(word)
+    except ValueError as exc:
+        raise TextError(str(exc)) from None
 
 
 def _nouns(rules: Rules) -> dict[str, str]:
