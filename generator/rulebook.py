@@ -40,7 +40,8 @@ NUMBER_WORDS = (
     "nineteen",
     "twenty",
 )
-NUM = r"(?:\d{1,3}|" + "|".join(NUMBER_WORDS) + r")"  # a number as a rulebook writes it: `6` or `six`
+# A number as a rulebook writes it, `6` or `six`; it must end there, so `fourteen` is never read as `four`.
+NUM = r"(?:\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -113,7 +114,7 @@ class Rulebook:
 
     def stated(self, line: int, m: re.Match, group: str | int, value: Any = None) -> Stated:
         """Return the value of one group of a match, where it stands, and the sentence(s) it stands in."""
-        start, end = m.span(group)
+        start = m.start(group)
         return Stated(m.group(group) if value is None else value, line, start + 1, sentence(self.lines[line - 1], m))
 
     def quote(self, stated: Stated) -> str:
@@ -155,4 +156,8 @@ def read(game: GameDir, report: Report, code: str, cls: type[Rulebook] = Ruleboo
     except UnicodeDecodeError as exc:
         report.error(code, f"{RULEBOOK_FILE} is not UTF-8 text (byte {exc.start})", loc=where)
         return None
-    return cls(text, display)
+    rulebook = cls(text, display)
+    for n, line in enumerate(rulebook.lines, 1):
+        if len(line) > MAX_LINE:  # search() skips it: say so rather than silently check less
+            report.error(code, f"line {n} is longer than {MAX_LINE} characters; it is not read", loc=rulebook.loc(n))
+    return rulebook

@@ -353,3 +353,13 @@ def test_an_edition_that_changes_rules_is_held_to_its_own_rulebook(project):
         edit("rulebook.txt", old, new)
     _, report = pipeline.validate(project, "pocket-foundry-deluxe")
     assert [d.headline() for d in report.items] == []
+
+
+def test_every_code_is_documented_in_the_readme(root):
+    from generator.games.pocket_foundry import rules_check
+
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    codes = [line.split()[0] for line in rules_check.__doc__.splitlines() if line.startswith("PF0")]
+    assert codes == [f"PF{n:03}" for n in range(1, 15)]
+    for code in codes:
+        assert f"| {code} |" in readme, code

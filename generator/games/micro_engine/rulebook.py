@@ -17,6 +17,7 @@ from ...rulebook import NUM, Rulebook, Stated, number
 
 NAME = r"(?P<name>[^\s(.:,;][^(.:,;]{0,59}?)"  # a card name (at most 60 characters, as the schemas allow)
 SYM = r"[^\s()→]+"  # a connection symbol as printed, e.g. ⚡ or ♨️
+KINDS = ("part", "upgrade", "calibration")  # what a player plays
 
 
 @dataclass(frozen=True)
@@ -376,7 +377,7 @@ def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
         facts.connections.append(
             {
                 "name": rb.stated(line, m, "name"),
-                "symbol": rb.stated(line, m, "sym", _symbol(groups["sym"])),
+                "symbol": rb.stated(line, m, "sym", symbol(groups["sym"])),
                 "share": rb.stated(line, m, "share", int(groups["share"])),
                 "flavour": rb.stated(line, m, "flavour", groups["flavour"].strip()),
             }
@@ -396,12 +397,15 @@ def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
         if group in ("cost", "vp", "min_cost"):
             card.add(group, rb.stated(line, m, group, number(text)))
         elif group in ("in", "out"):
-            card.add(group, rb.stated(line, m, group, _symbol(text)))
+            card.add(group, rb.stated(line, m, group, symbol(text)))
         elif group == "says":
             card.add("says", rb.stated(line, m, group))
         elif group == "played":
-            kinds = [w.casefold() for w in re.findall(r"\ban? (\w+)", text)]
-            card.add("played_this_turn", rb.stated(line, m, group, tuple(kinds)))
+            kinds = tuple(w.casefold() for w in re.findall(r"\ban? (\w+)", text))
+            if not set(kinds) <= set(KINDS):  # "a Widget": not a kind of card a player plays
+                facts.missing.append((form, line))
+                continue
+            card.add("played_this_turn", rb.stated(line, m, group, kinds))
     ops = []  # the When played ops the sentence states, in the order it states them
     if "by" in groups:
         ops.append((m.start("by"), ("next_cost", "part", None, -number(groups["by"]))))
@@ -429,6 +433,6 @@ def _card(facts: Facts, form: Form, line: int, m: re.Match) -> NamedCard | None:
     return facts.named.get(named.group("name").strip().casefold()) if named else None
 
 
-def _symbol(text: str) -> str:
+def symbol(text: str) -> str:
     """Return a symbol without emoji presentation selectors: `♨️` and `♨` are the same symbol."""
     return text.replace("\ufe0f", "").replace("\ufe0e", "").strip()

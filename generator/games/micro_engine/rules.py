@@ -15,7 +15,7 @@ from ...project import GameDir
 from ...yamlsrc import format_path
 from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent
-from .rulebook import Facts, NamedCard, read_facts
+from .rulebook import Facts, NamedCard, read_facts, symbol
 
 # Stable codes; README "Micro-Engine" lists them.
 CODES = {
@@ -241,10 +241,6 @@ def _players(ctx: _Ctx) -> None:
             )
 
 
-def _sym(symbol: str) -> str:
-    return symbol.replace("\ufe0f", "").replace("\ufe0e", "").strip()
-
-
 def _connections(ctx: _Ctx) -> None:
     """game.yaml's connection types are the rulebook's: the count, each name, symbol, share and flavour."""
     assert ctx.facts is not None
@@ -274,7 +270,7 @@ def _connections(ctx: _Ctx) -> None:
                 key=True,
             )
             continue
-        for field, got in (("symbol", _sym(ours.symbol)), ("share", ours.share), ("flavour", ours.flavour)):
+        for field, got in (("symbol", symbol(ours.symbol)), ("share", ours.share), ("flavour", ours.flavour)):
             if conn[field].value != got:
                 ctx.err(
                     "ME016",
@@ -427,7 +423,7 @@ def _named_stats(ctx: _Ctx, named: NamedCard, item: Card | Core | Patent) -> Non
                     f"{name} has {key} {got}; the rulebook says {stated.value}",
                     hint=ctx.quote(stated),
                 )
-    symbols = {c.id: _sym(c.symbol) for c in g.connections}
+    symbols = {c.id: symbol(c.symbol) for c in g.connections}
     for stated in named.facts.get("out", []):
         if isinstance(item, Card) and symbols.get(item.output) != stated.value:
             ctx.err(
