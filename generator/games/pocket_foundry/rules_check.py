@@ -56,13 +56,16 @@ class Checker:
         self.m: Source = game.sources["machines.yaml"]
         self.c: Source = game.sources["components.yaml"]
         self._said: set[tuple[str, str, str]] = set()
+        self.rulebook: Rulebook | None = None  # the game's own rulebook.txt, once read
+        self.found: list[Fact] = []  # the facts its sentences state
 
     def run(self) -> None:
         """Run every check; engine-based ones only when the data compiles into an engine."""
         rulebook = rulebook_text.read(self.game, self.report, "PF014", cls=Rulebook)
-        found, missing = rulebook.facts(FACTS) if isinstance(rulebook, Rulebook) else ([], [])
-        self.found: list[Fact] = found
-        self.rulebook = rulebook if isinstance(rulebook, Rulebook) else None
+        missing: list[tuple[FactForm, int]] = []
+        if isinstance(rulebook, Rulebook):
+            self.rulebook = rulebook
+            self.found, missing = rulebook.facts(FACTS)
         before = len(self.report.errors)
         self.constants()
         self.costs()
@@ -73,10 +76,10 @@ class Checker:
             except RulesModelError as exc:  # every known cause is reported above; this is a safety net
                 self.error("PF012", str(exc), self.g, ("rules", "resources"))
         self.texts()
-        if isinstance(rulebook, Rulebook):
-            self.unread(rulebook, missing)
-            self.facts(rulebook)
-            self.printed(rulebook)
+        if self.rulebook is not None:
+            self.unread(self.rulebook, missing)
+            self.facts(self.rulebook)
+            self.printed(self.rulebook)
         if tables is not None:
             for scenario in load_scenarios(self.game, self.model, tables, self.report):
                 check_scenario(tables, scenario, self.game.sources["scenarios.yaml"], self.m, self.report)
