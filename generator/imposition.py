@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 4.0  # mm at each paper edge that home printers commonly cannot reach
@@ -10,7 +12,14 @@ BLEED = 3.0  # mm of art past the trim on the outside of the card block
 MARK_GAP = 0.5  # mm between the bleed and the start of a crop mark
 MARK_LENGTH = 5.0  # mm, the longest a crop mark gets
 MARK_MIN_START = 1.0  # mm past the trim: marks never come closer to a card than this
+MARK_SHORTEST = 1.3  # mm: a computed grid leaves room at every edge for a mark at least this long
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
+MAX_GRID = 20  # rows or columns a declared grid may ask for
+EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not refused for a rounding error
+
+
+class SheetError(ValueError):
+    """Cards that cannot be laid out on a paper as asked; the message says what fits instead."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,13 @@ class Rect:
             and other.bottom <= self.bottom + tolerance
         )
 
+    def overlaps(self, other: Rect, tolerance: float = 1e-6) -> bool:
+        """Return True if the two rectangles share more than an edge."""
+        return (
+            min(self.right, other.right) - max(self.x, other.x) > tolerance
+            and min(self.bottom, other.bottom) - max(self.y, other.y) > tolerance
+        )
+
 
 @dataclass(frozen=True)
 class Mark:
@@ -56,6 +72,15 @@ class Mark:
     y1: float
     x2: float
     y2: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
+
+    @property
+    def bounds(self) -> Rect:
+        """Return the smallest rectangle holding the segment."""
+        return Rect(min(self.x1, self.x2), min(self.y1, self.y2), abs(self.x2 - self.x1), abs(self.y2 - self.y1))
 
     def distance_to(self, rect: Rect) -> float:
         """Return the shortest distance between this segment and a rectangle (0 if they touch)."""
@@ -72,8 +97,43 @@ class Mark:
 
 
 @dataclass(frozen=True)
+class Placed:
+    """One card side on a page: its trim on the page, the clip it may paint in, and how it is turned.
+
+    `turn` counts quarter turns counter-clockwise (as seen on the page) from upright: 1 puts the card's
+    top at the page's left edge, 2 upside down, 3 its top at the right.
+    """
+
+    index: int  # which card of the sheet's group
+    back: bool
+    trim: Rect
+    clip: Rect
+    turn: int = 0
+
+
+@dataclass(frozen=True)
+class Side:
+    """What one printed page of a sheet holds: placed card sides, crop marks, and its PDF boxes."""
+
+    placed: tuple[Placed, ...]
+    marks: tuple[Mark, ...]
+    trim: Rect  # the outer trim of the cards it holds: the page's TrimBox
+    bleed: float
+
+    @property
+    def bleed_box(self) -> Rect:
+        """Return the trim grown by the bleed: the page's BleedBox."""
+        b = self.bleed
+        return self.trim.grow(b, b, b, b)
+
+
+@dataclass(frozen=True)
 class Sheet:
-    """A page of cards: the paper, the card grid and its bleed."""
+    """A page of cards: the paper, the card grid and its bleed.
+
+    `card` is the card's trim as designed (portrait or landscape); with `turned` set every card lies on
+    the sheet a quarter turn counter-clockwise, so a slot is `card` with its sides swapped.
+    """
 
     paper: str
     width: float
@@ -83,19 +143,32 @@ class Sheet:
     cols: int
     bleed: float
     block: Rect  # the outer trim of the whole grid
+    turned: bool = False
+    margin: float = PRINTER_MARGIN  # mm at each paper edge the marks stay out of
+
+    @property
+    def per_sheet(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def pitch(self) -> tuple[float, float]:
+        """Return a slot's width and height on the page."""
+        w, h = self.card
+        return (h, w) if self.turned else (w, h)
 
     def used(self, count: int) -> Rect:
         """Return the outer trim of the first `count` slots (a partial last row counts whole)."""
-        w, h = self.card
+        w, h = self.pitch
         return Rect(self.block.x, self.block.y, min(count, self.cols) * w, -(-count // self.cols) * h)
 
     def marks(self, count: int) -> tuple[Mark, ...]:
         """Return the crop marks for the first `count` slots: both ends of every cut line they need."""
-        w, h = self.card
+        w, h = self.pitch
         rows, cols = -(-count // self.cols), min(count, self.cols)
         used = self.used(count)
-        top, bottom = _mark_span(used.y, self.bleed), _mark_span(self.height - used.bottom, self.bleed)
-        left, right = _mark_span(used.x, self.bleed), _mark_span(self.width - used.right, self.bleed)
+        room = self.margin
+        top, bottom = _mark_span(used.y - room, self.bleed), _mark_span(self.height - used.bottom - room, self.bleed)
+        left, right = _mark_span(used.x - room, self.bleed), _mark_span(self.width - used.right - room, self.bleed)
         marks: list[Mark] = []
         for c in range(cols + 1):
             x = used.x + c * w
@@ -109,42 +182,146 @@ class Sheet:
 
     def slot(self, row: int, col: int) -> Rect:
         """Return the trim box of the card in (row, col)."""
-        w, h = self.card
+        w, h = self.pitch
         return Rect(self.block.x + col * w, self.block.y + row * h, w, h)
 
     def back_slot(self, row: int, col: int) -> Rect:
         """Return where the back of (row, col) goes for long-edge duplex: mirrored about the centre line."""
         return self.slot(row, col).mirrored(self.width)
 
-    def clip(self, row: int, col: int, occupied: set[tuple[int, int]], back: bool = False) -> Rect:
-        """Return the area a card may paint: its trim, plus bleed on every side with no card next to it."""
+    def fronts(self, count: int) -> Side:
+        """Return the fronts page of the first `count` cards."""
+        trims = [self.slot(*divmod(i, self.cols)) for i in range(count)]
+        turn = 1 if self.turned else 0
+        return self._side(trims, [turn] * count, back=False, marks=self.marks(count), trim=self.used(count))
 
+    def backs(self, count: int) -> Side:
+        """Return the backs page for long-edge duplex: every back behind its front once the sheet is
+        flipped on its long edge, i.e. mirrored about the page's vertical centre line."""
+        trims = [self.back_slot(*divmod(i, self.cols)) for i in range(count)]
+        # The flip turns a page-left top into a page-right one: the back's turn mirrors the front's.
+        turn = 3 if self.turned else 0
+        marks = tuple(m.mirrored(self.width) for m in self.marks(count))
+        return self._side(trims, [turn] * count, back=True, marks=marks, trim=self.used(count).mirrored(self.width))
+
+    def _side(self, trims: list[Rect], turns: list[int], back: bool, marks: tuple[Mark, ...], trim: Rect) -> Side:
+        placed = tuple(
+            Placed(i, back, t, _clip(t, trims, self.bleed), turn) for i, (t, turn) in enumerate(zip(trims, turns))
+        )
+        return Side(placed, marks, trim, self.bleed)
+
+
+def _clip(trim: Rect, trims: list[Rect], bleed: float) -> Rect:
+    """Return the area a card may paint: its trim, plus bleed on every side with no card against it."""
+
+    def free(touching) -> float:
         # Neighbours' edges match (same border or same back), so the tiny overlap never shows.
-        def free(r: int, c: int) -> float:
-            return self.bleed if (r, c) not in occupied else OVERLAP
+        return OVERLAP if any(o is not trim and touching(o) for o in trims) else bleed
 
-        left, right = free(row, col - 1), free(row, col + 1)
-        if back:  # the back page is mirrored, so left and right neighbours swap
-            left, right = right, left
-        rect = self.back_slot(row, col) if back else self.slot(row, col)
-        return rect.grow(left, free(row - 1, col), right, free(row + 1, col))
+    def across(a: float, b: float, c: float, d: float) -> bool:
+        return min(b, d) - max(a, c) > 1e-6
+
+    near = 1e-6
+    left = free(lambda o: abs(o.right - trim.x) < near and across(o.y, o.bottom, trim.y, trim.bottom))
+    right = free(lambda o: abs(o.x - trim.right) < near and across(o.y, o.bottom, trim.y, trim.bottom))
+    top = free(lambda o: abs(o.bottom - trim.y) < near and across(o.x, o.right, trim.x, trim.right))
+    bottom = free(lambda o: abs(o.y - trim.bottom) < near and across(o.x, o.right, trim.x, trim.right))
+    return trim.grow(left, top, right, bottom)
+
+
+def edge_room(margin: float = PRINTER_MARGIN) -> float:
+    """Return how far a grid's outer trim must stay from the paper edge: the printer margin plus a mark."""
+    return margin + MARK_MIN_START + MARK_SHORTEST
+
+
+def grid_fits(paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN) -> tuple[int, int]:
+    """Return the most (rows, cols) of slots this size that fit on `paper` with room for marks."""
+    _, width, height = PAPERS[paper]
+    room = 2 * edge_room(margin)
+    w, h = pitch
+    return max(0, math.floor((height - room) / h + EPSILON)), max(0, math.floor((width - room) / w + EPSILON))
 
 
 def card_sheet(
-    paper: str, card: tuple[float, float] = (63.5, 88.9), rows: int = 3, cols: int = 3, bleed: float = BLEED
+    paper: str,
+    card: tuple[float, float] = (63.5, 88.9),
+    rows: int | None = None,
+    cols: int | None = None,
+    bleed: float = BLEED,
+    margin: float = PRINTER_MARGIN,
+    turned: bool | None = None,
 ) -> Sheet:
-    """Centre a rows × cols grid of cards (no gutter: neighbours share a cut) with marks in the margins."""
-    _, width, height = PAPERS[paper]
+    """Centre a grid of cards (no gutter: neighbours share a cut) with marks in the margins.
+
+    Without `rows` and `cols` the grid is the most cards that fit inside the printer `margin` with room
+    for crop marks, upright, or turned a quarter turn when that fits strictly more (`turned` forces
+    either). A declared `rows` × `cols` grid is kept upright unless `turned`, and refused if it does not fit.
+    """
+    label, width, height = PAPERS[paper]
     w, h = card
-    block = Rect((width - cols * w) / 2, (height - rows * h) / 2, cols * w, rows * h)
-    if block.x < PRINTER_MARGIN or block.y < PRINTER_MARGIN:
-        raise ValueError(f"{rows}×{cols} cards of {w}×{h} mm do not fit on {paper}")
-    return Sheet(paper, width, height, card, rows, cols, bleed, block)
+    name = f"{card.label} cards" if hasattr(card, "label") else f"{w:g} × {h:g} mm cards"
+    if (rows is None) != (cols is None):
+        raise SheetError("a declared grid needs both rows and columns")
+    options = [False, True] if turned is None else [turned]
+    if rows is None:
+        fits = {t: grid_fits(paper, (h, w) if t else (w, h), margin) for t in options}
+        turned = max(options, key=lambda t: (fits[t][0] * fits[t][1], not t))  # upright wins a tie
+        rows, cols = fits[turned]
+        if rows * cols == 0:
+            raise SheetError(
+                f"{name} do not fit on {label} paper ({width:g} × {height:g} mm) with "
+                f"{edge_room(margin):g} mm kept free at each edge for the printer margin and crop marks"
+            )
+    else:
+        turned = bool(turned)
+        if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
+            raise SheetError(f"a grid of {rows} × {cols} cards is not possible: rows and columns are 1 to {MAX_GRID}")
+        best = grid_fits(paper, (h, w) if turned else (w, h), margin)
+        if rows > best[0] or cols > best[1]:
+            pw, ph = (h, w) if turned else (w, h)
+            room = 2 * edge_room(margin)
+            most = f"at most {best[0]} × {best[1]}" if best[0] * best[1] else "none"
+            raise SheetError(
+                f"{rows} × {cols} {name} need {cols * pw:g} × {rows * ph:g} mm but {label} paper leaves "
+                f"{width - room:g} × {height - room:g} mm inside the printer margin and crop marks; {most} fit"
+            )
+    pw, ph = (h, w) if turned else (w, h)
+    block = Rect((width - cols * pw) / 2, (height - rows * ph) / 2, cols * pw, rows * ph)
+    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin)
 
 
-def _mark_span(margin: float, bleed: float) -> tuple[float, float]:
-    """Return (start, end) of a mark, measured outward from the trim, for a margin this wide."""
-    end = min(bleed + MARK_GAP + MARK_LENGTH, margin - PRINTER_MARGIN)
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a home kit is printed; the defaults are what `cardpress build` writes.
+
+    printer_margin: mm at each paper edge the printer may not reach; cards and crop marks stay inside it.
+    grids: declared grids, deck id -> (rows, cols); a deck not named gets the most cards that fit.
+    """
+
+    printer_margin: float = PRINTER_MARGIN
+    grids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, float]], paper: str, options: PrintOptions):
+    """Return the sheet of every (deck, size) run on `paper`: {run: Sheet}; `sizes` maps each run to its
+    card size. Raise SheetError naming every run that cannot be laid out."""
+    sheets: dict[tuple[str, tuple[float, float]], Sheet] = {}
+    problems = []
+    for run, size in sizes.items():
+        deck = run[0]
+        rows, cols = options.grids.get(deck, (None, None))
+        try:
+            sheets[run] = card_sheet(paper, size, rows, cols, margin=options.printer_margin)
+        except SheetError as exc:
+            problems.append(f"deck '{deck}': {exc}")
+    if problems:
+        raise SheetError("; ".join(problems))
+    return sheets
+
+
+def _mark_span(room: float, bleed: float) -> tuple[float, float]:
+    """Return (start, end) of a mark, measured outward from the trim, with `room` mm up to the printer margin."""
+    end = min(bleed + MARK_GAP + MARK_LENGTH, room)
     start = bleed + MARK_GAP
     if end - start < 2.0:  # a tight margin (Letter's top and bottom): let the mark reach into the bleed
         start = max(MARK_MIN_START, end - 3.0)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-POKER = (63.5, 88.9)  # mm, trim
+from .sizes import POKER, CardSize
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Card:
     deck: str  # cards of one deck are shuffled together and must share one back
     front: Face
     back: Face
-    size: tuple[float, float] = POKER
+    size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
 
 
 @dataclass(frozen=True)
