@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
-PRINTER_MARGIN = 4.0  # mm at each paper edge that home printers commonly cannot reach
+PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
 BLEED = 3.0  # mm of art past the trim on the outside of the card block
 MARK_GAP = 0.5  # mm between the bleed and the start of a crop mark
 MARK_LENGTH = 5.0  # mm, the longest a crop mark gets
 MARK_MIN_START = 1.0  # mm past the trim: marks never come closer to a card than this
-MARK_SHORTEST = 1.3  # mm: a computed grid leaves room at every edge for a mark at least this long
+MARK_SHORTEST = 3.0  # mm: every mark is at least this long, so a ruler can be laid on it
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
 MAX_GRID = 20  # rows or columns a declared grid may ask for
 EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not refused for a rounding error
@@ -320,11 +320,17 @@ def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, floa
 
 
 def _mark_span(room: float, bleed: float) -> tuple[float, float]:
-    """Return (start, end) of a mark, measured outward from the trim, with `room` mm up to the printer margin."""
+    """Return (start, end) of a mark, measured outward from the trim, with `room` mm up to the printer margin.
+
+    A mark starts past the bleed where the margin allows. Where it does not (A4's sides: 9.75 mm of
+    margin, 4.75 mm of it printable), the mark keeps its 3 mm and starts inside the bleed instead, no
+    closer than 1 mm to the card: a short mark is hard to lay a ruler on, and its white halo keeps it
+    visible on a dark bleed.
+    """
     end = min(bleed + MARK_GAP + MARK_LENGTH, room)
     start = bleed + MARK_GAP
-    if end - start < 2.0:  # a tight margin (Letter's top and bottom): let the mark reach into the bleed
-        start = max(MARK_MIN_START, end - 3.0)
+    if end - start < MARK_SHORTEST:
+        start = max(MARK_MIN_START, end - MARK_SHORTEST)
     return start, end
 
 

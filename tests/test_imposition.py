@@ -27,28 +27,28 @@ from generator.sizes import PRESETS, CardSize, parse_size
 
 # (preset, orientation) -> {paper: (rows, cols, cards turned a quarter turn on the sheet)}
 GRIDS = {
-    ("poker", "portrait"): {"a4": (3, 3, False), "letter": (3, 3, False)},
-    ("poker", "landscape"): {"a4": (3, 3, True), "letter": (3, 3, True)},
-    ("poker-euro", "portrait"): {"a4": (3, 3, False), "letter": (3, 3, False)},
-    ("poker-euro", "landscape"): {"a4": (3, 3, True), "letter": (3, 3, True)},
-    ("bridge", "portrait"): {"a4": (3, 3, False), "letter": (3, 3, False)},
-    ("bridge", "landscape"): {"a4": (3, 3, True), "letter": (3, 3, True)},
+    ("poker", "portrait"): {"a4": (3, 3, False), "letter": (4, 2, True)},
+    ("poker", "landscape"): {"a4": (3, 3, True), "letter": (4, 2, False)},
+    ("poker-euro", "portrait"): {"a4": (3, 3, False), "letter": (4, 2, True)},
+    ("poker-euro", "landscape"): {"a4": (3, 3, True), "letter": (4, 2, False)},
+    ("bridge", "portrait"): {"a4": (3, 3, False), "letter": (4, 2, True)},
+    ("bridge", "landscape"): {"a4": (3, 3, True), "letter": (4, 2, False)},
     ("tarot", "portrait"): {"a4": (2, 2, False), "letter": (2, 2, False)},
-    ("tarot", "landscape"): {"a4": (4, 1, False), "letter": (2, 2, True)},
-    ("mini-american", "portrait"): {"a4": (6, 3, True), "letter": (6, 3, True)},
-    ("mini-american", "landscape"): {"a4": (6, 3, False), "letter": (6, 3, False)},
+    ("tarot", "landscape"): {"a4": (2, 2, True), "letter": (2, 2, True)},
+    ("mini-american", "portrait"): {"a4": (6, 3, True), "letter": (4, 4, False)},
+    ("mini-american", "landscape"): {"a4": (6, 3, False), "letter": (4, 4, True)},
     ("mini-euro", "portrait"): {"a4": (4, 4, False), "letter": (3, 4, False)},
-    ("mini-euro", "landscape"): {"a4": (4, 4, True), "letter": (6, 2, False)},
+    ("mini-euro", "landscape"): {"a4": (4, 4, True), "letter": (3, 4, True)},
     ("euro", "portrait"): {"a4": (3, 3, False), "letter": (4, 2, True)},
     ("euro", "landscape"): {"a4": (3, 3, True), "letter": (4, 2, False)},
-    ("square", "portrait"): {"a4": (3, 2, False), "letter": (3, 2, False)},
-    ("square", "landscape"): {"a4": (3, 2, False), "letter": (3, 2, False)},
-    ("euro-square", "portrait"): {"a4": (4, 2, False), "letter": (3, 2, False)},
-    ("euro-square", "landscape"): {"a4": (4, 2, False), "letter": (3, 2, False)},
-    ("jumbo", "portrait"): {"a4": (2, 2, False), "letter": (3, 1, True)},
-    ("jumbo", "landscape"): {"a4": (2, 2, True), "letter": (3, 1, False)},
-    ("business-us", "portrait"): {"a4": (5, 2, True), "letter": (3, 4, False)},
-    ("business-us", "landscape"): {"a4": (5, 2, False), "letter": (3, 4, True)},
+    ("square", "portrait"): {"a4": (3, 2, False), "letter": (2, 2, False)},
+    ("square", "landscape"): {"a4": (3, 2, False), "letter": (2, 2, False)},
+    ("euro-square", "portrait"): {"a4": (3, 2, False), "letter": (3, 2, False)},
+    ("euro-square", "landscape"): {"a4": (3, 2, False), "letter": (3, 2, False)},
+    ("jumbo", "portrait"): {"a4": (3, 1, True), "letter": (1, 2, False)},
+    ("jumbo", "landscape"): {"a4": (3, 1, False), "letter": (2, 1, False)},
+    ("business-us", "portrait"): {"a4": (5, 2, True), "letter": (5, 2, True)},
+    ("business-us", "landscape"): {"a4": (5, 2, False), "letter": (5, 2, False)},
     ("business-eu", "portrait"): {"a4": (5, 2, True), "letter": (3, 3, False)},
     ("business-eu", "landscape"): {"a4": (5, 2, False), "letter": (3, 3, True)},
 }
@@ -84,12 +84,20 @@ def test_grid_is_the_most_cards_that_fit(name, orientation, paper):
     assert sheet.block.y == pytest.approx(sheet.height - sheet.block.bottom)
 
 
-@pytest.mark.parametrize("paper, x, y", [("a4", 9.75, 15.15), ("letter", 12.7, 6.35)])
-def test_poker_is_still_three_by_three_where_it_always_was(paper, x, y):
-    sheet = card_sheet(paper, PRESETS["poker"])
+def test_poker_is_three_by_three_on_a4_where_it_always_was():
+    sheet = card_sheet("a4", PRESETS["poker"])
     assert (sheet.rows, sheet.cols, sheet.turned) == (3, 3, False)
-    assert (sheet.block.x, sheet.block.y) == (pytest.approx(x), pytest.approx(y))
-    assert (sheet.block.w, sheet.block.h) == (pytest.approx(190.5), pytest.approx(266.7))
+    assert sheet.block == Rect(pytest.approx(9.75), pytest.approx(15.15), pytest.approx(190.5), pytest.approx(266.7))
+
+
+def test_poker_on_letter_is_four_by_two_turned_so_every_mark_prints():
+    # 3 × 88.9 mm leaves Letter 6.35 mm at top and bottom: 1.35 mm past a 5 mm printer margin, too
+    # little for a 3 mm mark 1 mm off the card. Turned, 4 × 63.5 mm leaves 12.7 mm.
+    with pytest.raises(SheetError, match="at most 2 × 3 fit"):
+        card_sheet("letter", PRESETS["poker"], 3, 3)
+    sheet = card_sheet("letter", PRESETS["poker"])
+    assert (sheet.rows, sheet.cols, sheet.turned) == (4, 2, True)
+    assert sheet.block == Rect(pytest.approx(19.05), pytest.approx(12.7), pytest.approx(177.8), pytest.approx(254))
 
 
 def check_side(sheet: Sheet, count: int) -> None:
@@ -125,7 +133,7 @@ def check_side(sheet: Sheet, count: int) -> None:
                 True: min(edge.y, sheet.height - edge.bottom) if vertical else None,
                 False: min(edge.x, sheet.width - edge.right),
             }[vertical]
-            if margin - sheet.margin >= BLEED + MARK_GAP + 2.0:
+            if margin - sheet.margin >= BLEED + MARK_GAP + MARK_SHORTEST:
                 assert gap >= BLEED + MARK_GAP - 1e-9
         # clips: the whole card, bleed only where no card is next to it
         for p in side.placed:
@@ -162,8 +170,8 @@ def test_marks_clips_and_backs_for_every_size(name, orientation, paper):
 def test_a_custom_size(paper, orientation):
     sheet = card_sheet(paper, CUSTOM.oriented(orientation))
     assert (sheet.rows, sheet.cols, sheet.turned) == {
-        ("a4", "portrait"): (5, 2, True),  # 10 turned beat 9 upright
-        ("a4", "landscape"): (5, 2, False),
+        ("a4", "portrait"): (3, 3, False),
+        ("a4", "landscape"): (3, 3, True),
         ("letter", "portrait"): (3, 3, False),
         ("letter", "landscape"): (3, 3, True),
     }[paper, orientation]
@@ -172,12 +180,14 @@ def test_a_custom_size(paper, orientation):
 
 
 def test_marks_reach_into_the_bleed_only_where_the_margin_is_tight():
-    letter, a4 = card_sheet("letter", PRESETS["poker"]), card_sheet("a4", PRESETS["poker"])
-    top = [m for m in letter.marks(9) if m.x1 == m.x2 and m.y1 < letter.block.y]
-    assert all(min(m.y1, m.y2) == pytest.approx(PRINTER_MARGIN) for m in top)
-    assert all(letter.block.y - max(m.y1, m.y2) == pytest.approx(MARK_MIN_START) for m in top)
-    a4_top = [m for m in a4.marks(9) if m.x1 == m.x2 and m.y1 < a4.block.y]
-    assert all(a4.block.y - max(m.y1, m.y2) == pytest.approx(3.5) for m in a4_top)  # past the 3 mm bleed
+    a4 = card_sheet("a4", PRESETS["poker"])
+    # A4's sides: 9.75 mm of margin, 4.75 of it printable: 3 mm marks from 1.75 mm past the trim, in the bleed
+    left = [m for m in a4.marks(9) if m.y1 == m.y2 and m.x1 < a4.block.x]
+    assert len(left) == 4
+    assert all((m.x1, m.x2) == (pytest.approx(9.75 - 1.75), pytest.approx(PRINTER_MARGIN)) for m in left)
+    # top and bottom: 15.15 mm, so full 5 mm marks start past the 3 mm bleed
+    top = [m for m in a4.marks(9) if m.x1 == m.x2 and m.y1 < a4.block.y]
+    assert all((m.y1, m.y2) == (pytest.approx(15.15 - 3.5), pytest.approx(15.15 - 8.5)) for m in top)
 
 
 def test_a_turned_grid_puts_each_back_top_to_the_right():
@@ -197,14 +207,14 @@ def test_a_turned_grid_puts_each_back_top_to_the_right():
             "tarot",
             (3, 3),
             "3 × 3 tarot, 69.85 × 120.65 mm cards need 209.55 × 361.95 mm but US Letter paper leaves "
-            "203.3 × 266.8 mm inside the printer margin and crop marks; at most 2 × 2 fit",
+            "197.9 × 261.4 mm inside the printer margin and crop marks; at most 2 × 2 fit",
         ),
         (
             "a4",
             "poker",
             (3, 4),
             "3 × 4 poker, 63.5 × 88.9 mm cards need 254 × 266.7 mm but A4 paper leaves "
-            "197.4 × 284.4 mm inside the printer margin and crop marks; at most 3 × 3 fit",
+            "192 × 279 mm inside the printer margin and crop marks; at most 3 × 3 fit",
         ),
         ("a4", "poker", (0, 3), "a grid of 0 × 3 cards is not possible: rows and columns are 1 to 20"),
     ],
@@ -225,7 +235,10 @@ def test_a_declared_grid_overrides_the_computed_one():
 
 
 def test_a_card_too_big_for_the_paper_is_refused():
-    with pytest.raises(SheetError, match=r"^300 × 300 mm cards do not fit on A4 paper \(210 × 297 mm\) with 6.3 mm"):
+    with pytest.raises(
+        SheetError,
+        match=r"^300 × 300 mm cards do not fit on A4 paper \(210 × 297 mm\) with 9 mm kept free at each edge",
+    ):
         card_sheet("a4", CardSize(300, 300))
 
 
