@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
@@ -15,6 +15,10 @@ MARK_MIN_START = 1.0  # mm past the trim: marks never come closer to a card than
 MARK_SHORTEST = 3.0  # mm: every mark is at least this long, so a ruler can be laid on it
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
 MAX_GRID = 20  # rows or columns a declared grid may ask for
+MAX_MARGIN = 20.0  # mm: the widest printer margin PrintOptions accepts
+MAX_OFFSET = 10.0  # mm: a back offset beyond this is a misprint to fix, not a drift to correct
+DUPLEX = ("long", "short")
+VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
 EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not refused for a rounding error
 
 
@@ -46,6 +50,14 @@ class Rect:
     def mirrored(self, page_width: float) -> Rect:
         """Return the rectangle mirrored about the page's vertical centre line."""
         return Rect(page_width - self.x - self.w, self.y, self.w, self.h)
+
+    def flipped(self, page_height: float) -> Rect:
+        """Return the rectangle mirrored about the page's horizontal centre line."""
+        return Rect(self.x, page_height - self.y - self.h, self.w, self.h)
+
+    def shifted(self, dx: float, dy: float) -> Rect:
+        """Return the rectangle moved by (dx, dy)."""
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
     def contains(self, other: Rect, tolerance: float = 1e-6) -> bool:
         """Return True if `other` lies entirely inside this rectangle."""
@@ -95,6 +107,14 @@ class Mark:
         """Return the mark mirrored about the page's vertical centre line."""
         return Mark(page_width - self.x1, self.y1, page_width - self.x2, self.y2)
 
+    def flipped(self, page_height: float) -> Mark:
+        """Return the mark mirrored about the page's horizontal centre line."""
+        return Mark(self.x1, page_height - self.y1, self.x2, page_height - self.y2)
+
+    def shifted(self, dx: float, dy: float) -> Mark:
+        """Return the mark moved by (dx, dy)."""
+        return Mark(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
+
 
 @dataclass(frozen=True)
 class Placed:
@@ -125,6 +145,14 @@ class Side:
         """Return the trim grown by the bleed: the page's BleedBox."""
         b = self.bleed
         return self.trim.grow(b, b, b, b)
+
+    def shifted(self, dx: float, dy: float) -> Side:
+        """Return the whole page content moved by (dx, dy): cards, clips, marks and boxes."""
+        if dx == 0 and dy == 0:
+            return self
+        placed = tuple(replace(p, trim=p.trim.shifted(dx, dy), clip=p.clip.shifted(dx, dy)) for p in self.placed)
+        marks = tuple(m.shifted(dx, dy) for m in self.marks)
+        return replace(self, placed=placed, marks=marks, trim=self.trim.shifted(dx, dy))
 
 
 @dataclass(frozen=True)
@@ -195,14 +223,34 @@ class Sheet:
         turn = 1 if self.turned else 0
         return self._side(trims, [turn] * count, back=False, marks=self.marks(count), trim=self.used(count))
 
-    def backs(self, count: int) -> Side:
-        """Return the backs page for long-edge duplex: every back behind its front once the sheet is
-        flipped on its long edge, i.e. mirrored about the page's vertical centre line."""
-        trims = [self.back_slot(*divmod(i, self.cols)) for i in range(count)]
-        # The flip turns a page-left top into a page-right one: the back's turn mirrors the front's.
-        turn = 3 if self.turned else 0
-        marks = tuple(m.mirrored(self.width) for m in self.marks(count))
-        return self._side(trims, [turn] * count, back=True, marks=marks, trim=self.used(count).mirrored(self.width))
+    def backs(self, count: int, flip: str = "long") -> Side:
+        """Return the backs page: every back behind its front once the sheet is turned over.
+
+        flip "long" (turned over on the long edge, like a book): backs mirrored about the page's vertical
+        centre line, upright. flip "short" (over the short edge): mirrored about the horizontal centre
+        line and turned upside down. A turned card's top goes where the flip takes its front's top.
+        """
+        front = 1 if self.turned else 0
+        if flip == "long":
+            trims = [self.back_slot(*divmod(i, self.cols)) for i in range(count)]
+            marks = tuple(m.mirrored(self.width) for m in self.marks(count))
+            trim, turn = self.used(count).mirrored(self.width), -front % 4
+        else:
+            trims = [self.slot(*divmod(i, self.cols)).flipped(self.height) for i in range(count)]
+            marks = tuple(m.flipped(self.height) for m in self.marks(count))
+            trim, turn = self.used(count).flipped(self.height), (2 - front) % 4
+        return self._side(trims, [turn] * count, back=True, marks=marks, trim=trim)
+
+    def sides(self, count: int, options: PrintOptions) -> tuple[Side, ...]:
+        """Return the printed pages of the first `count` cards as `options` ask: fronts then backs.
+
+        The back offset moves each backs page by what a reader of the duplex check page (page 2, text
+        upright) sees: with flip "short" that page is drawn upside down, so the page moves the other way.
+        """
+        dx, dy = options.back_offset
+        if options.duplex == "short":
+            return self.fronts(count), self.backs(count, "short").shifted(-dx, -dy)
+        return self.fronts(count), self.backs(count, "long").shifted(dx, dy)
 
     def _side(self, trims: list[Rect], turns: list[int], back: bool, marks: tuple[Mark, ...], trim: Rect) -> Side:
         placed = tuple(
@@ -294,12 +342,39 @@ def card_sheet(
 class PrintOptions:
     """How a home kit is printed; the defaults are what `cardpress build` writes.
 
-    printer_margin: mm at each paper edge the printer may not reach; cards and crop marks stay inside it.
+    duplex: "long" (default): print double-sided, flipped on the long edge; each fronts page is followed
+        by its backs page, mirrored left to right. "short": flipped on the short edge; the backs pages
+        are mirrored top to bottom and upside down, and the PDF asks the print dialog for a short-edge flip.
+    back_offset: (x, y) mm by which every backs page (the duplex check page too) is moved to make up
+        for a printer that shifts the second side. Measure it on the duplex check page (page 2), read
+        the right way up and held against the light: if its crosshair sits 1.5 mm left of and 0.5 mm
+        above the one shining through from page 1, enter (1.5, 0.5); x counts to the right and y
+        downwards, as page 2 reads.
+    printer_margin: mm at each paper edge the printer may not reach; cards and crop marks stay inside.
     grids: declared grids, deck id -> (rows, cols); a deck not named gets the most cards that fit.
     """
 
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
     printer_margin: float = PRINTER_MARGIN
     grids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.duplex not in DUPLEX:
+            raise ValueError(f"duplex must be one of {', '.join(DUPLEX)}, not {self.duplex!r}")
+        offset = tuple(self.back_offset)
+        if len(offset) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in offset):
+            raise ValueError(f"back_offset must be two lengths in mm (x, y), not {self.back_offset!r}")
+        if max(abs(v) for v in offset) > MAX_OFFSET:
+            raise ValueError(f"a back offset of {offset[0]:g}, {offset[1]:g} mm is beyond {MAX_OFFSET:g} mm")
+        if not (isinstance(self.printer_margin, (int, float)) and 0 <= self.printer_margin <= MAX_MARGIN):
+            raise ValueError(f"printer_margin must be 0 to {MAX_MARGIN:g} mm, not {self.printer_margin!r}")
+        object.__setattr__(self, "back_offset", (float(offset[0]), float(offset[1])))
+
+    @property
+    def viewer_duplex(self) -> str:
+        """Return the PDF ViewerPreferences /Duplex value that presets the print dialog."""
+        return VIEWER_DUPLEX[self.duplex]
 
 
 def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, float]], paper: str, options: PrintOptions):

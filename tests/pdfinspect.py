@@ -75,7 +75,7 @@ def normalize(text: str) -> str:
 
 
 # quarter turns of a card -> (line, character) reading directions of its text on the page
-DIRECTIONS = {0: ("ttb", "ltr"), 1: ("ltr", "btt"), 2: ("btt", "rtl"), 3: ("rtl", "ttb")}
+DIRECTIONS = {0: ("ttb", "ltr"), 1: ("ltr", "btt"), 3: ("rtl", "ttb")}
 
 
 def text_in(
@@ -87,6 +87,8 @@ def text_in(
     if box_mm:
         x0, top, x1, bottom = box_mm
         page = page.within_bbox((x0 * MM, top * MM, x1 * MM, bottom * MM))
+    if turn == 2:  # upside-down text counts as upright to pdfplumber: read it as it lies, then backwards
+        return normalize(page.extract_text() or "")[::-1]
     line, char = DIRECTIONS[turn]
     if turn % 2:  # pdfplumber reads text turned a quarter as "rotated"
         return normalize(page.extract_text(line_dir_rotated=line, char_dir_rotated=char) or "")

@@ -22,6 +22,7 @@ from .painters import PdfPainter
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
 
+DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
 MARK_HALO = 0.6  # mm of white under each mark, so marks show on dark bleed too
 
@@ -124,7 +125,8 @@ def write(
 ) -> bytes:
     """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces.
 
-    `options` (a PrintOptions) sets the printer margin and any declared grids; see PrintOptions.
+    `options` (a PrintOptions, defaults when None) chooses long- or short-edge duplex, a back offset to
+    make up for a printer's drift, the printer margin and declared grids; see PrintOptions.
     """
     options = options or PrintOptions()
     label, width, height = PAPERS[paper]
@@ -144,8 +146,8 @@ def write(
     canvas.setSubject(f"{kit.title} for {kit.players} players, {label} paper")
     canvas.setCreator(f"cardpress {__version__}")
     canvas.setViewerPreference("PrintScaling", "None")
-    canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
-    writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas)
+    canvas.setViewerPreference("Duplex", options.viewer_duplex)
+    writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
     writer.run()
     canvas.save()
     return buffer.getvalue()
@@ -154,22 +156,44 @@ def write(
 class _Writer:
     """Draws the planned pages one by one; each card face becomes one Form XObject."""
 
-    def __init__(self, kit, paper, label, layout: Plan, faces, render, fonts, icons, canvas):
-        self.kit, self.paper, self.label, self.layout = kit, paper, label, layout
+    def __init__(self, kit, paper, label, layout: Plan, faces, render, fonts, icons, canvas, options: PrintOptions):
+        self.kit, self.paper, self.label, self.layout, self.options = kit, paper, label, layout, options
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
         self.painter = PdfPainter(canvas)
 
     def run(self) -> None:
-        for page, size, drawn in _full_pages(self.kit, self.layout, self.paper):
+        for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
             self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
             self.c.setTrimBox(None)
             self.c.setBleedBox(None)
             if page.kind in ("fronts", "backs"):
                 self._cards(page)
             for face, extra in drawn:
-                self._full_page(face, size, extra)
+                if page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
+                    self.c.saveState()
+                    self._as_a_back(size)
+                    self._full_page(face, size, extra)
+                    self.c.restoreState()
+                else:
+                    self._full_page(face, size, extra)
             self.c.showPage()
+
+    def _moves_backs(self) -> bool:
+        return self.options.duplex == "short" or self.options.back_offset != (0.0, 0.0)
+
+    def _as_a_back(self, size: tuple[float, float]) -> None:
+        """Set up the duplex check page as a backs page is laid out: moved by the back offset and, for a
+        short-edge flip, turned upside down so it reads upright and its crosshair lands behind page 1's."""
+        dx, dy = self.options.back_offset
+        short = self.options.duplex == "short"
+        if short:  # the offset is measured as this page reads, which is upside down on the page
+            dx, dy = -dx, -dy
+        if dx or dy:
+            self.c.translate(dx * PT_PER_MM, -dy * PT_PER_MM)
+        if short:
+            self.c.translate(size[0] * PT_PER_MM, size[1] * PT_PER_MM)
+            self.c.rotate(180)
 
     def _full_page(self, face: Face, size: tuple[float, float], extra: dict) -> None:
         prepared = self.render(face, size[0], size[1], extra)
@@ -197,7 +221,8 @@ class _Writer:
 
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
-        side = sheet.backs(len(page.cards)) if page.kind == "backs" else sheet.fronts(len(page.cards))
+        fronts, backs = sheet.sides(len(page.cards), self.options)
+        side = backs if page.kind == "backs" else fronts
         c = self.c
         for placed in side.placed:
             card = page.cards[placed.index]
@@ -253,11 +278,12 @@ def _pages(layout: Plan, paper: str):
         )
 
 
-def _full_pages(kit: Kit, layout: Plan, paper: str):
+def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
     """Yield (page plan, size, [(face, extra context)]) for every page: the page-sized faces drawn on it
     in order (its own face for a cover, check page or component, then the sheet furniture)."""
     w, h = _cover_card(kit)
     cover = {
+        "duplex": options.duplex,
         "game": kit.context,
         "title": kit.title,
         "players": kit.players,
@@ -270,7 +296,7 @@ def _full_pages(kit: Kit, layout: Plan, paper: str):
         if page.kind == "page":
             drawn.append((page.page.face, {"page": info}))
         elif page.kind in ("cover", "duplex"):
-            template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
+            template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
         context = {**info, "credits": kit.credits, "title": kit.title, "block": None}
         if page.sheet is not None:
@@ -296,8 +322,9 @@ def _size_label(size) -> str:
 
 def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
     """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
-    layout = plan(kit, kit_sheets(kit, paper, options or PrintOptions()))
-    for page, size, drawn in _full_pages(kit, layout, paper):
+    options = options or PrintOptions()
+    layout = plan(kit, kit_sheets(kit, paper, options))
+    for page, size, drawn in _full_pages(kit, layout, paper, options):
         for face, extra in drawn:
             yield page, face, size, extra
 
