@@ -17,8 +17,12 @@ OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairl
 MAX_GRID = 20  # rows or columns a declared grid may ask for
 MAX_MARGIN = 20.0  # mm: the widest printer margin PrintOptions accepts
 MAX_OFFSET = 10.0  # mm: a back offset beyond this is a misprint to fix, not a drift to correct
-DUPLEX = ("long", "short")
-VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
+DUPLEX = ("long", "short", "gutterfold")
+VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "gutterfold": "Simplex"}
+FOLDS = ("vertical", "horizontal")  # where a gutterfold sheet folds: fronts left or on top of the line
+FOLD_GAP = 5.0  # mm between the bleed and the fold line, so the fold never creases a card (print-specs §3.5)
+FOLD_MARK_CLEAR = 1.0  # mm: crop marks on the fold side stop this short of the fold line
+FOLD_ROOM = {None: "", "vertical": " left of a vertical fold", "horizontal": " above a horizontal fold"}
 EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not refused for a rounding error
 
 
@@ -58,6 +62,11 @@ class Rect:
     def shifted(self, dx: float, dy: float) -> Rect:
         """Return the rectangle moved by (dx, dy)."""
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def union(self, other: Rect) -> Rect:
+        """Return the smallest rectangle holding both."""
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
 
     def contains(self, other: Rect, tolerance: float = 1e-6) -> bool:
         """Return True if `other` lies entirely inside this rectangle."""
@@ -139,6 +148,7 @@ class Side:
     marks: tuple[Mark, ...]
     trim: Rect  # the outer trim of the cards it holds: the page's TrimBox
     bleed: float
+    folds: tuple[Mark, ...] = ()  # fold lines, drawn dashed
 
     @property
     def bleed_box(self) -> Rect:
@@ -160,7 +170,9 @@ class Sheet:
     """A page of cards: the paper, the card grid and its bleed.
 
     `card` is the card's trim as designed (portrait or landscape); with `turned` set every card lies on
-    the sheet a quarter turn counter-clockwise, so a slot is `card` with its sides swapped.
+    the sheet a quarter turn counter-clockwise, so a slot is `card` with its sides swapped. A gutterfold
+    sheet (`fold` "vertical" or "horizontal") holds its grid left of or above the fold line through the
+    page's centre, and the backs in the mirror image on the other side.
     """
 
     paper: str
@@ -173,6 +185,7 @@ class Sheet:
     block: Rect  # the outer trim of the whole grid
     turned: bool = False
     margin: float = PRINTER_MARGIN  # mm at each paper edge the marks stay out of
+    fold: str | None = None
 
     @property
     def per_sheet(self) -> int:
@@ -195,8 +208,13 @@ class Sheet:
         rows, cols = -(-count // self.cols), min(count, self.cols)
         used = self.used(count)
         room = self.margin
-        top, bottom = _mark_span(used.y - room, self.bleed), _mark_span(self.height - used.bottom - room, self.bleed)
-        left, right = _mark_span(used.x - room, self.bleed), _mark_span(self.width - used.right - room, self.bleed)
+        below, beside = self.height - used.bottom - room, self.width - used.right - room
+        if self.fold == "horizontal":  # marks on the fold side stop short of the fold line
+            below = self.height / 2 - used.bottom - FOLD_MARK_CLEAR
+        elif self.fold == "vertical":
+            beside = self.width / 2 - used.right - FOLD_MARK_CLEAR
+        top, bottom = _mark_span(used.y - room, self.bleed), _mark_span(below, self.bleed)
+        left, right = _mark_span(used.x - room, self.bleed), _mark_span(beside, self.bleed)
         marks: list[Mark] = []
         for c in range(cols + 1):
             x = used.x + c * w
@@ -248,9 +266,29 @@ class Sheet:
         upright) sees: with flip "short" that page is drawn upside down, so the page moves the other way.
         """
         dx, dy = options.back_offset
+        if options.duplex == "gutterfold":
+            return (self.folded(count),)
         if options.duplex == "short":
             return self.fronts(count), self.backs(count, "short").shifted(-dx, -dy)
         return self.fronts(count), self.backs(count, "long").shifted(dx, dy)
+
+    def folded(self, count: int) -> Side:
+        """Return the single gutterfold page: fronts on one side of the fold line, backs on the other.
+
+        Folding along the line lays each back behind its front: across a vertical fold the backs are
+        mirrored left to right and stay upright (like a long-edge flip); across a horizontal fold they
+        are mirrored top to bottom and turned round (like a short-edge flip).
+        """
+        fronts = self.fronts(count)
+        if self.fold == "vertical":
+            backs = self.backs(count, "long")
+            line = Mark(self.width / 2, self.margin, self.width / 2, self.height - self.margin)
+        else:
+            backs = self.backs(count, "short")
+            line = Mark(self.margin, self.height / 2, self.width - self.margin, self.height / 2)
+        return Side(
+            fronts.placed + backs.placed, fronts.marks + backs.marks, fronts.trim.union(backs.trim), self.bleed, (line,)
+        )
 
     def _side(self, trims: list[Rect], turns: list[int], back: bool, marks: tuple[Mark, ...], trim: Rect) -> Side:
         placed = tuple(
@@ -282,12 +320,25 @@ def edge_room(margin: float = PRINTER_MARGIN) -> float:
     return margin + MARK_MIN_START + MARK_SHORTEST
 
 
-def grid_fits(paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN) -> tuple[int, int]:
-    """Return the most (rows, cols) of slots this size that fit on `paper` with room for marks."""
+def usable(paper: str, margin: float = PRINTER_MARGIN, fold: str | None = None, bleed: float = BLEED):
+    """Return the (width, height) a grid may fill on `paper`: inside room for marks at every edge and,
+    for a gutterfold sheet, on one side of the fold line with the bleed kept FOLD_GAP mm from it."""
     _, width, height = PAPERS[paper]
-    room = 2 * edge_room(margin)
+    room, beside = edge_room(margin), bleed + FOLD_GAP
+    if fold == "vertical":
+        return width / 2 - room - beside, height - 2 * room
+    if fold == "horizontal":
+        return width - 2 * room, height / 2 - room - beside
+    return width - 2 * room, height - 2 * room
+
+
+def grid_fits(
+    paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN, fold: str | None = None
+) -> tuple[int, int]:
+    """Return the most (rows, cols) of slots this size that fit on `paper` with room for marks."""
+    free_w, free_h = usable(paper, margin, fold)
     w, h = pitch
-    return max(0, math.floor((height - room) / h + EPSILON)), max(0, math.floor((width - room) / w + EPSILON))
+    return max(0, math.floor(free_h / h + EPSILON)), max(0, math.floor(free_w / w + EPSILON))
 
 
 def card_sheet(
@@ -298,44 +349,69 @@ def card_sheet(
     bleed: float = BLEED,
     margin: float = PRINTER_MARGIN,
     turned: bool | None = None,
+    fold: bool = False,
 ) -> Sheet:
-    """Centre a grid of cards (no gutter: neighbours share a cut) with marks in the margins.
+    """Lay out a grid of cards (no gutter: neighbours share a cut) with marks in the margins.
 
     Without `rows` and `cols` the grid is the most cards that fit inside the printer `margin` with room
     for crop marks, upright, or turned a quarter turn when that fits strictly more (`turned` forces
     either). A declared `rows` × `cols` grid is kept upright unless `turned`, and refused if it does not fit.
+    The grid is centred on the page; with `fold` (gutterfold) it is centred in the left or top half,
+    whichever holds more cards (left on a tie), and the fold line runs through the page's centre.
     """
     label, width, height = PAPERS[paper]
     w, h = card
     name = f"{card.label} cards" if hasattr(card, "label") else f"{w:g} × {h:g} mm cards"
+    folds: tuple[str | None, ...] = FOLDS if fold else (None,)
+
+    def pitch(t: bool) -> tuple[float, float]:
+        return (h, w) if t else (w, h)
+
     if (rows is None) != (cols is None):
         raise SheetError("a declared grid needs both rows and columns")
-    options = [False, True] if turned is None else [turned]
     if rows is None:
-        fits = {t: grid_fits(paper, (h, w) if t else (w, h), margin) for t in options}
-        turned = max(options, key=lambda t: (fits[t][0] * fits[t][1], not t))  # upright wins a tie
-        rows, cols = fits[turned]
+        turns = [False, True] if turned is None else [turned]
+        fits = {(t, f): grid_fits(paper, pitch(t), margin, f) for f in folds for t in turns}
+        # the most cards; then upright; then a vertical fold, whose backs stay upright
+        turned, where = max(fits, key=lambda k: (fits[k][0] * fits[k][1], not k[0], k[1] == "vertical"))
+        rows, cols = fits[turned, where]
         if rows * cols == 0:
             raise SheetError(
                 f"{name} do not fit on {label} paper ({width:g} × {height:g} mm) with "
                 f"{edge_room(margin):g} mm kept free at each edge for the printer margin and crop marks"
+                + (f", and {bleed + FOLD_GAP:g} mm between the cards and the fold" if fold else "")
             )
     else:
         turned = bool(turned)
         if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
             raise SheetError(f"a grid of {rows} × {cols} cards is not possible: rows and columns are 1 to {MAX_GRID}")
-        best = grid_fits(paper, (h, w) if turned else (w, h), margin)
-        if rows > best[0] or cols > best[1]:
-            pw, ph = (h, w) if turned else (w, h)
-            room = 2 * edge_room(margin)
-            most = f"at most {best[0]} × {best[1]}" if best[0] * best[1] else "none"
+        fits = {(turned, f): grid_fits(paper, pitch(turned), margin, f) for f in folds}
+        where = next((f for (_, f), (r, c) in fits.items() if rows <= r and cols <= c), "none")
+        if where == "none":
+            pw, ph = pitch(turned)
+            best_r, best_c = max(fits.values(), key=lambda rc: rc[0] * rc[1])
+            most = f"at most {best_r} × {best_c}" if best_r * best_c else "none"
+            room = " or ".join("{:g} × {:g} mm{}".format(*usable(paper, margin, f), FOLD_ROOM[f]) for f in folds)
             raise SheetError(
                 f"{rows} × {cols} {name} need {cols * pw:g} × {rows * ph:g} mm but {label} paper leaves "
-                f"{width - room:g} × {height - room:g} mm inside the printer margin and crop marks; {most} fit"
+                f"{room} inside the printer margin and crop marks; {most} fit"
             )
-    pw, ph = (h, w) if turned else (w, h)
-    block = Rect((width - cols * pw) / 2, (height - rows * ph) / 2, cols * pw, rows * ph)
-    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin)
+    pw, ph = pitch(turned)
+    bw, bh = cols * pw, rows * ph
+    if where == "vertical":
+        block = Rect(_beside_fold(width / 2, bw, edge_room(margin)), (height - bh) / 2, bw, bh)
+    elif where == "horizontal":
+        block = Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin)), bw, bh)
+    else:
+        block = Rect((width - bw) / 2, (height - bh) / 2, bw, bh)
+    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where)
+
+
+def _beside_fold(half: float, size: float, room: float) -> float:
+    """Return where a block starts in the half before the fold: centred in it when that leaves room for
+    the marks at the paper edge, else as close to the edge as the marks allow (the fold side has room)."""
+    centred = (half - size) / 2
+    return centred if centred >= room else room
 
 
 @dataclass(frozen=True)
@@ -345,6 +421,8 @@ class PrintOptions:
     duplex: "long" (default): print double-sided, flipped on the long edge; each fronts page is followed
         by its backs page, mirrored left to right. "short": flipped on the short edge; the backs pages
         are mirrored top to bottom and upside down, and the PDF asks the print dialog for a short-edge flip.
+        "gutterfold": print single-sided; each sheet holds the fronts on one side of a dashed fold line
+        and their backs, mirrored, on the other: fold, glue, cut. No duplex check page, no blank backs.
     back_offset: (x, y) mm by which every backs page (the duplex check page too) is moved to make up
         for a printer that shifts the second side. Measure it on the duplex check page (page 2), read
         the right way up and held against the light: if its crosshair sits 1.5 mm left of and 0.5 mm
@@ -367,6 +445,8 @@ class PrintOptions:
             raise ValueError(f"back_offset must be two lengths in mm (x, y), not {self.back_offset!r}")
         if max(abs(v) for v in offset) > MAX_OFFSET:
             raise ValueError(f"a back offset of {offset[0]:g}, {offset[1]:g} mm is beyond {MAX_OFFSET:g} mm")
+        if self.duplex == "gutterfold" and any(offset):
+            raise ValueError("a gutterfold kit prints single-sided: a back offset has nothing to correct")
         if not (isinstance(self.printer_margin, (int, float)) and 0 <= self.printer_margin <= MAX_MARGIN):
             raise ValueError(f"printer_margin must be 0 to {MAX_MARGIN:g} mm, not {self.printer_margin!r}")
         object.__setattr__(self, "back_offset", (float(offset[0]), float(offset[1])))
@@ -386,7 +466,9 @@ def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, floa
         deck = run[0]
         rows, cols = options.grids.get(deck, (None, None))
         try:
-            sheets[run] = card_sheet(paper, size, rows, cols, margin=options.printer_margin)
+            sheets[run] = card_sheet(
+                paper, size, rows, cols, margin=options.printer_margin, fold=options.duplex == "gutterfold"
+            )
         except SheetError as exc:
             problems.append(f"deck '{deck}': {exc}")
     if problems:

@@ -11,7 +11,19 @@ from pypdf import PdfReader
 
 from generator import build, pipeline
 from generator.diagnostics import Report
-from generator.imposition import PAPERS, PrintOptions, Rect, card_sheet
+from generator.imposition import (
+    BLEED,
+    FOLD_GAP,
+    FOLD_MARK_CLEAR,
+    MARK_MIN_START,
+    MARK_SHORTEST,
+    PAPERS,
+    Mark,
+    PrintOptions,
+    Rect,
+    SheetError,
+    card_sheet,
+)
 from generator.render import kitpdf
 from generator.sizes import PRESETS
 
@@ -25,7 +37,11 @@ def sheet_of(name, orientation, paper):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"duplex": "both"}, "duplex must be one of long, short, not 'both'"),
+        ({"duplex": "both"}, "duplex must be one of long, short, gutterfold, not 'both'"),
+        (
+            {"duplex": "gutterfold", "back_offset": (1, 0)},
+            "a gutterfold kit prints single-sided: a back offset has nothing to correct",
+        ),
         ({"back_offset": (1.0,)}, "back_offset must be two lengths in mm (x, y), not (1.0,)"),
         ({"back_offset": (1.0, float("nan"))}, "back_offset must be two lengths in mm (x, y), not (1.0, nan)"),
         ({"back_offset": (12, 0)}, "a back offset of 12, 0 mm is beyond 10 mm"),
@@ -43,6 +59,7 @@ def test_default_options_are_long_edge_no_offset_and_a_5_mm_margin():
     assert (options.duplex, options.back_offset, options.printer_margin) == ("long", (0.0, 0.0), 5.0)
     assert options.viewer_duplex == "DuplexFlipLongEdge"
     assert PrintOptions(duplex="short").viewer_duplex == "DuplexFlipShortEdge"
+    assert PrintOptions(duplex="gutterfold").viewer_duplex == "Simplex"
     assert PrintOptions(back_offset=[1, -2]).back_offset == (1.0, -2.0)
 
 
@@ -97,12 +114,116 @@ def test_a_back_offset_moves_every_back_and_nothing_else(paper, duplex, shift):
     )
 
 
+# (preset, orientation) -> {paper: (rows, cols, turned, fold)} of the fronts half of a gutterfold sheet
+FOLDED = {
+    ("poker", "portrait"): {"a4": (2, 2, True, "horizontal"), "letter": (4, 1, True, "vertical")},
+    ("poker", "landscape"): {"a4": (2, 2, False, "horizontal"), "letter": (4, 1, False, "vertical")},
+    ("poker-euro", "portrait"): {"a4": (4, 1, True, "vertical"), "letter": (4, 1, True, "vertical")},
+    ("poker-euro", "landscape"): {"a4": (4, 1, False, "vertical"), "letter": (4, 1, False, "vertical")},
+    ("bridge", "portrait"): {"a4": (2, 2, True, "horizontal"), "letter": (4, 1, True, "vertical")},
+    ("bridge", "landscape"): {"a4": (2, 2, False, "horizontal"), "letter": (4, 1, False, "vertical")},
+    ("tarot", "portrait"): {"a4": (2, 1, False, "vertical"), "letter": (2, 1, False, "vertical")},
+    ("tarot", "landscape"): {"a4": (2, 1, True, "vertical"), "letter": (2, 1, True, "vertical")},
+    ("mini-american", "portrait"): {"a4": (2, 4, False, "horizontal"), "letter": (4, 2, False, "vertical")},
+    ("mini-american", "landscape"): {"a4": (2, 4, True, "horizontal"), "letter": (4, 2, True, "vertical")},
+    ("mini-euro", "portrait"): {"a4": (4, 2, False, "vertical"), "letter": (3, 2, False, "vertical")},
+    ("mini-euro", "landscape"): {"a4": (4, 2, True, "vertical"), "letter": (3, 2, True, "vertical")},
+    ("euro", "portrait"): {"a4": (2, 2, True, "horizontal"), "letter": (2, 2, True, "horizontal")},
+    ("euro", "landscape"): {"a4": (2, 2, False, "horizontal"), "letter": (2, 2, False, "horizontal")},
+    ("square", "portrait"): {"a4": (1, 2, False, "horizontal"), "letter": (2, 1, False, "vertical")},
+    ("square", "landscape"): {"a4": (1, 2, False, "horizontal"), "letter": (2, 1, False, "vertical")},
+    ("euro-square", "portrait"): {"a4": (3, 1, False, "vertical"), "letter": (3, 1, False, "vertical")},
+    ("euro-square", "landscape"): {"a4": (3, 1, False, "vertical"), "letter": (3, 1, False, "vertical")},
+    ("jumbo", "portrait"): {"a4": (1, 1, True, "horizontal"), "letter": (1, 1, False, "vertical")},
+    ("jumbo", "landscape"): {"a4": (1, 1, False, "horizontal"), "letter": (1, 1, False, "horizontal")},
+    ("business-us", "portrait"): {"a4": (2, 2, True, "horizontal"), "letter": (5, 1, True, "vertical")},
+    ("business-us", "landscape"): {"a4": (2, 2, False, "horizontal"), "letter": (5, 1, False, "vertical")},
+    ("business-eu", "portrait"): {"a4": (5, 1, True, "vertical"), "letter": (4, 1, True, "vertical")},
+    ("business-eu", "landscape"): {"a4": (5, 1, False, "vertical"), "letter": (4, 1, False, "vertical")},
+}
+
+
+@pytest.mark.parametrize("name, orientation, paper", CASES)
+def test_gutterfold_backs_fold_onto_their_fronts(name, orientation, paper):
+    sheet = card_sheet(paper, PRESETS[name].oriented(orientation), fold=True)
+    assert (sheet.rows, sheet.cols, sheet.turned, sheet.fold) == FOLDED[name, orientation][paper]
+    width, height = sheet.width, sheet.height
+    printable = Rect(5, 5, width - 10, height - 10)
+    for count in sorted({1, sheet.cols, sheet.per_sheet}):
+        (page,) = sheet.sides(count, PrintOptions(duplex="gutterfold"))
+        fronts, backs = page.placed[:count], page.placed[count:]
+        assert [p.back for p in page.placed] == [False] * count + [True] * count
+        (line,) = page.folds
+        vertical = sheet.fold == "vertical"
+        assert line == (
+            Mark(width / 2, 5, width / 2, height - 5) if vertical else Mark(5, height / 2, width - 5, height / 2)
+        )
+        for front, back in zip(fronts, backs, strict=True):
+            # folding along the line lays the back exactly behind the front, its top where the front's is
+            if vertical:
+                assert back.trim == Rect(
+                    pytest.approx(width - front.trim.right), front.trim.y, front.trim.w, front.trim.h
+                )
+                assert front.trim.right <= width / 2 - BLEED - FOLD_GAP + 1e-9
+                assert back.turn == -front.turn % 4
+            else:
+                assert back.trim == Rect(
+                    front.trim.x, pytest.approx(height - front.trim.bottom), front.trim.w, front.trim.h
+                )
+                assert front.trim.bottom <= height / 2 - BLEED - FOLD_GAP + 1e-9
+                assert back.turn == (2 - front.turn) % 4
+            assert printable.contains(front.trim) and printable.contains(back.trim)
+            assert line.distance_to(front.trim) >= BLEED + FOLD_GAP - 1e-9
+        trims = [p.trim for p in page.placed]
+        assert not any(a.overlaps(b) for i, a in enumerate(trims) for b in trims[i + 1 :])
+        rows, cols = -(-count // sheet.cols), min(count, sheet.cols)
+        assert len(page.marks) == 2 * (2 * (rows + 1) + 2 * (cols + 1))  # both ends of every cut, both halves
+        for mark in page.marks:  # printable, off the cards, clear of the fold
+            assert printable.contains(mark.bounds)
+            assert min(mark.distance_to(t) for t in trims) >= MARK_MIN_START - 1e-9
+            assert mark.length >= MARK_SHORTEST - 1e-9
+            assert mark.distance_to(line.bounds) >= FOLD_MARK_CLEAR - 1e-9
+        assert page.trim == Rect(
+            min(t.x for t in trims),
+            min(t.y for t in trims),
+            pytest.approx(max(t.right for t in trims) - min(t.x for t in trims)),
+            pytest.approx(max(t.bottom for t in trims) - min(t.y for t in trims)),
+        )
+
+
+def test_the_gutterfold_poker_sheets_of_the_specification():
+    # print-specs §3.5: four poker cards a sheet, turned, 2 × 2 above a horizontal fold on A4
+    a4 = card_sheet("a4", PRESETS["poker"], fold=True)
+    assert a4.block == Rect(pytest.approx(16.1), pytest.approx(10.75), pytest.approx(177.8), 127.0)
+    (page,) = a4.sides(4, PrintOptions(duplex="gutterfold"))
+    assert page.placed[4].trim == Rect(pytest.approx(16.1), pytest.approx(222.75), 88.9, 63.5)  # below the fold
+    assert (page.placed[0].turn, page.placed[4].turn) == (1, 1)
+    letter = card_sheet("letter", PRESETS["poker"], fold=True)  # 1 × 4 left of a vertical fold
+    (page,) = letter.sides(4, PrintOptions(duplex="gutterfold"))
+    assert page.placed[0].trim == Rect(pytest.approx(9.525), pytest.approx(12.7), 88.9, 63.5)
+    assert page.placed[4].trim == Rect(pytest.approx(117.475), pytest.approx(12.7), 88.9, 63.5)
+    assert (page.placed[0].turn, page.placed[4].turn) == (1, 3)
+
+
+def test_a_declared_grid_that_cannot_fold_is_refused():
+    assert card_sheet("a4", PRESETS["poker"], 3, 1, fold=True).fold == "vertical"
+    with pytest.raises(SheetError) as caught:
+        card_sheet("a4", PRESETS["poker"], 2, 2, fold=True)
+    assert str(caught.value) == (
+        "2 × 2 poker, 63.5 × 88.9 mm cards need 127 × 177.8 mm but A4 paper leaves 88 × 279 mm left of a "
+        "vertical fold or 192 × 131.5 mm above a horizontal fold inside the printer margin and crop marks; "
+        "at most 3 × 1 fit"
+    )
+
+
 VARIANTS = {
     "long": PrintOptions(),
     "short": PrintOptions(duplex="short"),
     "offset": PrintOptions(back_offset=(2.0, 1.0)),
     "short-offset": PrintOptions(duplex="short", back_offset=(2.0, 1.0)),
+    "gutterfold": PrintOptions(duplex="gutterfold"),
 }
+DUPLEXED = sorted(set(VARIANTS) - {"gutterfold"})
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +254,7 @@ def test_the_pdf_presets_the_flip_edge(variants, name, flip):
         assert (prefs["/Duplex"], prefs["/PrintScaling"]) == (flip, "/None")
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", DUPLEXED)
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_every_back_in_the_pdf_sits_behind_its_front(variants, name, paper):
     options = VARIANTS[name]
@@ -170,7 +291,7 @@ def crosshair(path, index: int, region: tuple[float, float, float, float]) -> tu
     return (x0 + (found[0] + found[2]) / 2 / px, y0 + (found[1] + found[3]) / 2 / px)
 
 
-@pytest.mark.parametrize("name", sorted(VARIANTS))
+@pytest.mark.parametrize("name", DUPLEXED)
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_the_duplex_check_crosshair_lands_behind_page_1s(variants, name, paper):
     options = VARIANTS[name]
@@ -193,3 +314,67 @@ def test_the_cover_and_check_page_name_the_flip_edge(variants, name, flip, other
         cover, check = text_in(pdf, 0), text_in(pdf, 1, (0, 0, 210, 270), turn)  # above the footer, as printed
     assert f"2. Print double-sided, flipped on the {flip} edge (“{flip}-edge binding”)." in cover
     assert f"your printer flipped on the {other} edge: choose flip on {flip} edge and print again." in check
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_a_gutterfold_kit_is_single_sided_with_one_page_a_sheet(variants, paper):
+    reader = PdfReader(variants["gutterfold", paper])
+    # cover; 16 market cards and 2 starters at 4 a sheet: 4 + 1 pages; 2 mats and the lap record, no blanks
+    assert len(reader.pages) == 1 + 4 + 1 + 2 + 1
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/Duplex"] == "/Simplex"
+    assert [len(placements(reader, i)) for i in range(1, 6)] == [8, 8, 8, 8, 4]  # fronts and their backs
+    with pdfplumber.open(variants["gutterfold", paper]) as pdf:
+        cover = text_in(pdf, 0)
+        assert "Page 1 This sheet · print settings and rulers" in cover
+        assert "Pages 2–5 Market cards · 16 cards on 4 sheets, fronts beside their backs: fold, glue, cut" in cover
+        assert "Page 6 Starter Feeders (one per player) · 2 cards on 1 sheet" in cover
+        assert "2. Print single-sided. Each card sheet holds the fronts and, across the dashed fold line" in cover
+        assert "duplex mark" not in cover and "flipped on the" not in cover
+        _, width, height = PAPERS[paper]
+        folds = [ln for ln in pdf.pages[1].lines if ln.get("dash") and ln["dash"][0]]
+        assert len(folds) == 1
+        fold = tuple(round(ln / kitpdf.PT_PER_MM, 2) for ln in (folds[0]["x0"], folds[0]["top"], folds[0]["x1"]))
+        # A4: a horizontal fold through the middle, margin to margin; Letter: a vertical one
+        assert fold == ((5.0, height / 2, width - 5) if paper == "a4" else (width / 2, 5.0, width / 2))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_folding_the_printed_page_lays_each_back_behind_its_front(variants, paper):
+    """Fold the rastered page in code: the point behind a front's (x, y) is the page's mirror image
+    across the fold line. Every front's trim must land on dark back art, and a little past its block's
+    bleed on plain paper."""
+    path = variants["gutterfold", paper]
+    reader = PdfReader(path)
+    _, width, height = PAPERS[paper]
+    dpi = 100
+    image = pdfium.PdfDocument(str(path))[1].render(scale=dpi / 72).to_pil().convert("L")
+    px = dpi / 25.4
+    cards = placements(reader, 1)
+    fronts, backs = cards[:4], cards[4:]
+    vertical = paper == "letter"
+
+    def behind(x: float, y: float) -> int:
+        fx, fy = (width - x, y) if vertical else (x, height - y)
+        return image.getpixel((round(fx * px), round(fy * px)))
+
+    for f in fronts:
+        top = f.bottom - f.h
+        for x, y in (
+            (f.x + 1, top + 1),
+            (f.x + f.w - 1, top + 1),
+            (f.x + 1, f.bottom - 1),
+            (f.x + f.w - 1, f.bottom - 1),
+        ):
+            assert behind(x, y) < 120, (paper, f, x, y)  # the market back's dark navy
+    left, top = min(f.x for f in fronts), min(f.bottom - f.h for f in fronts)
+    right, bottom = max(f.x + f.w for f in fronts), max(f.bottom for f in fronts)
+    # the backs' 3 mm bleed ends where the fronts' does: dark 2.5 mm past the trim, paper at 3.5 mm
+    for inside, outside in (
+        ((left - 2.5, top + 1.5), (left - 3.5, top + 1.5)),
+        ((right + 2.5, top + 1.5), (right + 3.5, top + 1.5)),
+        ((left + 1.5, top - 2.5), (left + 1.5, top - 3.5)),
+        ((left + 1.5, bottom + 2.5), (left + 1.5, bottom + 3.5)),
+    ):
+        assert behind(*inside) < 120 and behind(*outside) > 230, (paper, inside)
+    assert len(backs) == 4

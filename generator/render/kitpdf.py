@@ -25,6 +25,8 @@ Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
 DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
 MARK_HALO = 0.6  # mm of white under each mark, so marks show on dark bleed too
+FOLD_DASH = (3.0, 2.0)  # mm on, mm off
+FOLD_COLOUR = "#6b6560"  # the furniture's grey: a guide, quieter than the crop marks
 
 
 @dataclass(frozen=True)
@@ -48,14 +50,19 @@ class Plan:
     contents: list[dict] = field(default_factory=list)
 
 
-def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet]) -> Plan:
+def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
     """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
 
-    `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them.
+    `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
+    kit (`duplex` "gutterfold") prints single-sided: no duplex check, one page per sheet, no blank backs.
     """
+    fold = duplex == "gutterfold"
     result = Plan()
-    result.pages += [PagePlan("cover", "print settings and calibration"), PagePlan("duplex", "duplex check")]
-    result.contents.append({"pages": "1–2", "title": "This sheet", "detail": "print settings, duplex check and rulers"})
+    result.pages.append(PagePlan("cover", "print settings and calibration"))
+    if not fold:
+        result.pages.append(PagePlan("duplex", "duplex check"))
+    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
+    result.contents.append({"pages": _span(1, len(result.pages)), "title": "This sheet", "detail": detail})
     groups = card_runs(kit)
     mixed = len({size for _, size in groups}) > 1
     for (deck, size), cards in groups.items():
@@ -66,15 +73,19 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet]) -> Plan
         for n, chunk in enumerate(chunks, 1):
             group = tuple(cards[i] for i in chunk)
             label = f"{name}, sheet {n} of {len(chunks)}"
+            if fold:
+                result.pages.append(PagePlan("folded", f"{label}: fold", group, None, n, len(chunks), sheet))
+                continue
             result.pages.append(PagePlan("fronts", f"{label}: fronts", group, None, n, len(chunks), sheet))
             result.pages.append(PagePlan("backs", f"{label}: backs", group, None, n, len(chunks), sheet))
         sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
         what = f"{len(cards)} cards ({_size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
         result.contents.append(
             {
-                "pages": f"{first}–{len(result.pages)}",
+                "pages": _span(first, len(result.pages)),
                 "title": name[:1].upper() + name[1:],
-                "detail": f"{what} on {sheets_text}, each fronts page followed by its backs",
+                "detail": f"{what} on {sheets_text}, {how}",
             }
         )
     runs: dict[str, list[Page]] = {}
@@ -83,17 +94,24 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet]) -> Plan
     for pages in runs.values():
         first = len(result.pages) + 1
         for page in pages:
-            result.pages += [PagePlan("page", page.name, page=page), PagePlan("blank", f"back of {page.name}")]
+            result.pages.append(PagePlan("page", page.name, page=page))
+            if not fold:  # a blank back keeps the next page off this one's back in a duplex print
+                result.pages.append(PagePlan("blank", f"back of {page.name}"))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         result.contents.append(
             {
-                "pages": f"{first}–{len(result.pages)}",
+                "pages": _span(first, len(result.pages)),
                 "title": f"{title}{count}",
                 "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
             }
         )
     return result
+
+
+def _span(first: int, last: int) -> str:
+    """Return a page range as the cover prints it: '3–6', or '3' for one page."""
+    return f"{first}–{last}" if last > first else f"{first}"
 
 
 def card_runs(kit: Kit) -> dict[tuple[str, tuple[float, float]], list[Card]]:
@@ -130,7 +148,7 @@ def write(
     """
     options = options or PrintOptions()
     label, width, height = PAPERS[paper]
-    layout = plan(kit, kit_sheets(kit, paper, options))
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
     canvas = Canvas(
@@ -167,7 +185,7 @@ class _Writer:
             self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
             self.c.setTrimBox(None)
             self.c.setBleedBox(None)
-            if page.kind in ("fronts", "backs"):
+            if page.kind in ("fronts", "backs", "folded"):
                 self._cards(page)
             for face, extra in drawn:
                 if page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
@@ -221,8 +239,8 @@ class _Writer:
 
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
-        fronts, backs = sheet.sides(len(page.cards), self.options)
-        side = backs if page.kind == "backs" else fronts
+        sides = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
+        side = sides[1] if page.kind == "backs" else sides[0]
         c = self.c
         for placed in side.placed:
             card = page.cards[placed.index]
@@ -239,6 +257,7 @@ class _Writer:
             c.restoreState()
         self._boxes(side, sheet.height)
         _marks(self.c, sheet, side.marks)
+        _folds(self.c, sheet, side.folds)
 
     def _boxes(self, side: Side, height: float) -> None:
         self.c.setTrimBox(_box(side.trim, height))
@@ -300,8 +319,13 @@ def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
             drawn.append((Face(template, cover, page.kind), {"page": info}))
         context = {**info, "credits": kit.credits, "title": kit.title, "block": None}
         if page.sheet is not None:
-            # the footer sits in a margin between two crop marks, so it needs the grid as well as the block
-            context.update(block=_rect(page.sheet.block), rows=page.sheet.rows, cols=page.sheet.cols)
+            # the footer sits in a margin between two crop marks, so it needs the grid as well as the block;
+            # on a gutterfold page, by the backs' block, in the right or bottom half
+            block = page.sheet.block
+            if page.kind == "folded":
+                sheet = page.sheet
+                block = block.mirrored(sheet.width) if sheet.fold == "vertical" else block.flipped(sheet.height)
+            context.update(block=_rect(block), rows=page.sheet.rows, cols=page.sheet.cols)
         drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 
@@ -323,7 +347,7 @@ def _size_label(size) -> str:
 def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
     """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
     options = options or PrintOptions()
-    layout = plan(kit, kit_sheets(kit, paper, options))
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
     for page, size, drawn in _full_pages(kit, layout, paper, options):
         for face, extra in drawn:
             yield page, face, size, extra
@@ -350,6 +374,20 @@ def _box(rect, page_height: float) -> tuple[float, float, float, float]:
         rect.right * PT_PER_MM,
         (page_height - rect.y) * PT_PER_MM,
     )
+
+
+def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
+    """Draw every fold line dashed, so it reads as a fold, not a cut."""
+    if not folds:
+        return
+    c.saveState()
+    c.setLineCap(0)
+    c.setStrokeColor(FOLD_COLOUR)
+    c.setLineWidth(MARK_WIDTH * PT_PER_MM)
+    c.setDash([d * PT_PER_MM for d in FOLD_DASH])
+    for m in folds:
+        c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM)
+    c.restoreState()
 
 
 def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
