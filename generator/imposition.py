@@ -399,19 +399,18 @@ def card_sheet(
     pw, ph = pitch(turned)
     bw, bh = cols * pw, rows * ph
     if where == "vertical":
-        block = Rect(_beside_fold(width / 2, bw, edge_room(margin)), (height - bh) / 2, bw, bh)
+        block = Rect(_beside_fold(width / 2, bw, edge_room(margin), bleed + FOLD_GAP), (height - bh) / 2, bw, bh)
     elif where == "horizontal":
-        block = Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin)), bw, bh)
+        block = Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin), bleed + FOLD_GAP), bw, bh)
     else:
         block = Rect((width - bw) / 2, (height - bh) / 2, bw, bh)
     return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where)
 
 
-def _beside_fold(half: float, size: float, room: float) -> float:
-    """Return where a block starts in the half before the fold: centred in it when that leaves room for
-    the marks at the paper edge, else as close to the edge as the marks allow (the fold side has room)."""
-    centred = (half - size) / 2
-    return centred if centred >= room else room
+def _beside_fold(half: float, size: float, room: float, beside: float) -> float:
+    """Return where a block starts in the half before the fold: centred in it, unless that leaves less
+    than `room` for the marks at the paper edge or less than `beside` between it and the fold."""
+    return min(max((half - size) / 2, room), half - size - beside)
 
 
 @dataclass(frozen=True)

@@ -146,3 +146,12 @@ def test_a_deck_of_two_sizes_is_refused_before_anything_is_drawn(mixed):
     odd = dataclasses.replace(kit, cards=[*kit.cards[:3], dataclasses.replace(kit.cards[3], size=PRESETS["poker"])])
     with pytest.raises(ValueError, match=r"^deck 'market' mixes card sizes: .* differs from its 69.85 × 120.65 mm"):
         kitpdf.kit_sheets(odd, "a4", PrintOptions())
+
+
+def test_a_cover_shows_a_poker_card_when_every_card_is_taller(mixed):
+    kit, _ = mixed
+    jumbo = dataclasses.replace(kit, cards=[dataclasses.replace(c, size=PRESETS["jumbo"]) for c in kit.cards])
+    covers = [face for page, face, _, _ in kitpdf.page_faces(jumbo, "a4") if page.kind == "cover"]
+    assert [face.context["card"] for face in covers[:1]] == [{"w": 63.5, "h": 88.9}]
+    mixed_cover = next(face for page, face, _, _ in kitpdf.page_faces(kit, "a4") if page.kind == "cover")
+    assert mixed_cover.context["card"] == {"w": 44.45, "h": 63.5}  # the smaller card of the kit

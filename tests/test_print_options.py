@@ -6,6 +6,8 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pdfinspect import placements, text_in
 from pypdf import PdfReader
 
@@ -378,3 +380,46 @@ def test_folding_the_printed_page_lays_each_back_behind_its_front(variants, pape
     ):
         assert behind(*inside) < 120 and behind(*outside) > 230, (paper, inside)
     assert len(backs) == 4
+
+
+@pytest.mark.parametrize("duplex", ["long", "short", "gutterfold"])
+@pytest.mark.parametrize("name, orientation, paper", CASES)
+def test_every_crop_mark_prints_at_a_5_mm_margin(name, orientation, paper, duplex):
+    options = PrintOptions(duplex=duplex)
+    sheet = card_sheet(paper, PRESETS[name].oriented(orientation), fold=duplex == "gutterfold")
+    edge = Rect(5, 5, sheet.width - 10, sheet.height - 10)
+    for count in range(1, sheet.per_sheet + 1):
+        for side in sheet.sides(count, options):
+            assert side.marks
+            for mark in side.marks:
+                assert edge.contains(mark.bounds), (count, mark)
+                assert mark.length >= 3.0 - 1e-9
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(
+    paper=st.sampled_from(sorted(PAPERS)),
+    card=st.tuples(st.floats(15, 200), st.floats(15, 280)),
+    margin=st.floats(0, 12),
+    duplex=st.sampled_from(["long", "short", "gutterfold"]),
+    data=st.data(),
+)
+def test_any_size_prints_cleanly_in_every_variant(paper, card, margin, duplex, data):
+    options = PrintOptions(duplex=duplex, printer_margin=margin)
+    try:
+        sheet = card_sheet(paper, card, margin=margin, fold=duplex == "gutterfold")
+    except SheetError:
+        return  # too big for this paper; the grid tests check the refusal itself
+    count = data.draw(st.integers(1, sheet.per_sheet))
+    edge = Rect(margin, margin, sheet.width - 2 * margin, sheet.height - 2 * margin)
+    for side in sheet.sides(count, options):
+        trims = [p.trim for p in side.placed]
+        assert all(edge.contains(t) for t in trims)
+        assert not any(a.overlaps(b) for i, a in enumerate(trims) for b in trims[i + 1 :])
+        for mark in side.marks:
+            assert edge.contains(mark.bounds)
+            assert all(mark.distance_to(t) >= MARK_MIN_START - 1e-9 for t in trims)
+            assert mark.length >= MARK_SHORTEST - 1e-9
+        for fold in side.folds:
+            assert all(fold.distance_to(t) >= BLEED + FOLD_GAP - 1e-9 for t in trims)
+            assert all(mark.distance_to(fold.bounds) >= FOLD_MARK_CLEAR - 1e-9 for mark in side.marks)

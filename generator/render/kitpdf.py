@@ -331,9 +331,11 @@ def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
 
 
 def _cover_card(kit: Kit) -> tuple[float, float]:
-    """Return the card the cover draws at trim size to check the scale: the kit's smallest, so it fits."""
-    sizes = [tuple(size) for _, size in card_runs(kit)] or [tuple(POKER)]
-    return min(sizes, key=lambda s: (s[1], s[0]))
+    """Return the card the cover draws at trim size to check the scale: the kit's smallest, or a poker
+    card when even that is taller (the cover keeps a poker card's height free for it; any card measured
+    at its printed size proves the scale)."""
+    smallest = min([tuple(size) for _, size in card_runs(kit)] or [tuple(POKER)], key=lambda s: (s[1], s[0]))
+    return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else tuple(POKER)
 
 
 def _size_label(size) -> str:
