@@ -265,6 +265,8 @@ class Sheet:
         The back offset moves each backs page by what a reader of the duplex check page (page 2, text
         upright) sees: with flip "short" that page is drawn upside down, so the page moves the other way.
         """
+        if (options.duplex == "gutterfold") != (self.fold is not None):
+            raise ValueError(f"a {'gutterfold' if self.fold else 'duplex'} sheet cannot print {options.duplex}")
         dx, dy = options.back_offset
         if options.duplex == "gutterfold":
             return (self.folded(count),)

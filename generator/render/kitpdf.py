@@ -143,8 +143,9 @@ def write(
 ) -> bytes:
     """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces.
 
-    `options` (a PrintOptions, defaults when None) chooses long- or short-edge duplex, a back offset to
-    make up for a printer's drift, the printer margin and declared grids; see PrintOptions.
+    `options` (a PrintOptions, defaults when None) chooses long- or short-edge duplex or gutterfold, a
+    back offset to make up for a printer's drift, the printer margin and declared grids; see PrintOptions.
+    Raises ValueError for a deck whose cards differ in size and SheetError for a grid that cannot be.
     """
     options = options or PrintOptions()
     label, width, height = PAPERS[paper]
