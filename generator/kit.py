@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .contract import LoadedGame
 
-POKER = (63.5, 88.9)  # mm, trim
+from .sizes import POKER, CardSize
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Card:
     deck: str  # cards of one deck are shuffled together and must share one back
     front: Face
     back: Face
-    size: tuple[float, float] = POKER
+    size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
 
 
 @dataclass(frozen=True)
