@@ -19,6 +19,7 @@ from .layout.icons import IconSet, load_icons
 from .layout.templates import Templates
 from .render.draw import Prepared, prepare
 from .render.fonts import FontSet, load_fonts
+from .render.trace import trace
 
 PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
 
@@ -115,9 +116,6 @@ class Studio:
                 result, problems = prepare(doc, self.fonts)
                 for element, message in problems:
                     self._problem(report, face, element, "L100", message)
-                if safe is not None:
-                    for element, code, message in lint.check(doc, self.icons, safe):
-                        self._problem(report, face, element, code, message)
                 for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
                     placed, dep = self.art.place(
                         element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
@@ -125,6 +123,15 @@ class Studio:
                     result.images[id(element)] = placed
                     if dep:
                         deps.append(dep)
+                game = self.art.game.sources.get("game.yaml")
+                limits = lint.thresholds(game.data if game else None)
+                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), limits):
+                    where = self._locate(face, found.element)
+                    report.add(
+                        Diagnostic(
+                            found.severity, found.code, f"{face.key}: {found.message}", loc=where, hint=found.hint
+                        )
+                    )
                 result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         self.report.extend(report.items)
         self.cache[key] = Rendered(result, tuple(report.items), tuple(deps))

@@ -1,14 +1,56 @@
-"""Layout lint, pure geometry: elements outside the safe zone, unknown icons."""
+"""Layout lint, pure geometry: the safe zone, unknown icons, and, on the traced face, text that collides,
+prints too small or lacks contrast."""
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 
-from .document import Element, LayoutDoc
+from . import contrast
+from .boxes import Box, union
+from .document import Element, LayoutDoc, walk
 from .icons import IconSet
+from .ink import Mark
 
 SAFE = 3.0  # mm inside the trim that only bleed art may use (print-shop safe zone)
+TOUCH = 0.05  # mm: set lines that overlap less than this in either direction only touch
+SAMPLE = 0.8  # mm between the points where the backdrop of a text is sampled
+PAPER = "#ffffff"  # what shows where nothing is drawn
+LARGE_PT, LARGE_BOLD_PT = 18.0, 14.0  # WCAG "large text": 18 pt, or 14 pt bold
+SEVERITIES = ("warning", "error")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """What a game asks of its printed text (game.yaml `lint:`); sizes in points, contrast as ratios."""
+
+    min_text_pt: float = 6.0
+    min_rules_text_pt: float = 7.0
+    min_contrast: float = 4.5
+    min_contrast_large: float = 3.0
+    severity: str = "warning"  # of small or faint text; colliding text is always an error
+
+
+def thresholds(game: dict | None) -> Thresholds:
+    """Return the thresholds game.yaml data sets under `lint:` (its schema checked them), defaults elsewhere."""
+    given = game.get("lint") if isinstance(game, dict) else None
+    if not isinstance(given, dict):
+        return Thresholds()
+    known = {f.name for f in fields(Thresholds)}
+    return Thresholds(**{key: value for key, value in given.items() if key in known})
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One layout problem: the element to locate it at, a code, a message naming the element, a severity."""
+
+    element: Element
+    code: str
+    message: str
+    severity: str = "error"
+    hint: str | None = None
 
 
 def bbox(el: Element) -> tuple[float, float, float, float] | None:
@@ -26,8 +68,27 @@ def bbox(el: Element) -> tuple[float, float, float, float] | None:
     return None
 
 
-def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[Element, str, str]]:
-    """Yield (element, code, message) for each element that breaks a layout rule."""
+def check(
+    doc: LayoutDoc,
+    icons: IconSet,
+    safe: float | None = SAFE,
+    ink: list[Mark] | None = None,
+    limits: Thresholds = Thresholds(),
+) -> Iterator[Finding]:
+    """Yield every problem of a face: the safe zone (unless `safe` is None), unknown icons, and, when its
+    traced `ink` is given, text that collides, prints below the minimum size or lacks contrast."""
+    if safe is not None:
+        yield from _safe_zone(doc, safe)
+    for el in doc.elements:
+        yield from _icons(el, icons)
+    if ink is not None:
+        yield from _references(doc)
+        yield from collisions(ink)
+        yield from sizes(ink, limits)
+        yield from contrasts(ink, limits)
+
+
+def _safe_zone(doc: LayoutDoc, safe: float) -> Iterator[Finding]:
     limit = (safe, safe, doc.width - safe, doc.height - safe)
     for el in doc.elements:
         box = bbox(el)
@@ -41,28 +102,206 @@ def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[
                 or box[3] > limit[3] + 1e-6
             )
         ):
-            yield (
+            yield Finding(
                 el,
                 "L101",
                 (
-                    f"{el.kind} reaches within {safe:g} mm of the trim "
+                    f"{el.name}: {el.kind} reaches within {safe:g} mm of the trim "
                     f"(box {box[0]:.1f},{box[1]:.1f} to {box[2]:.1f},{box[3]:.1f} mm; "
                     f"safe zone {limit[0]:g},{limit[1]:g} to {limit[2]:g},{limit[3]:g} mm)"
                 ),
             )
-        yield from _icons(el, icons)
 
 
-def _icons(el: Element, icons: IconSet) -> Iterator[tuple[Element, str, str]]:
+def _icons(el: Element, icons: IconSet) -> Iterator[Finding]:
+    def unknown(what: str) -> Finding:
+        return Finding(el, "L012", f"{el.name}: {what}")
+
     if el.kind == "icon" and icons.get(el.props["name"]) is None:
-        yield el, "L012", f"unknown icon '{el.props['name']}'"
+        yield unknown(f"unknown icon '{el.props['name']}'")
     if el.kind == "pattern" and icons.get(el.props["icon"]) is None:
-        yield el, "L012", f"unknown icon '{el.props['icon']}'"
+        yield unknown(f"unknown icon '{el.props['icon']}'")
     if el.kind == "image" and el.props.get("glyph") and icons.get(el.props["glyph"]) is None:
-        yield el, "L012", f"unknown glyph '{el.props['glyph']}' for the stand-in art"
+        yield unknown(f"unknown glyph '{el.props['glyph']}' for the stand-in art")
     if el.kind == "text" and "rich" in el.props:
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:
-                yield el, "L012", f"unknown icon '{name}' in text"
+                yield unknown(f"unknown icon '{name}' in text")
     for child in el.children:
         yield from _icons(child, icons)
+
+
+def _references(doc: LayoutDoc) -> Iterator[Finding]:
+    """A text's `over` must name icons or images of the same face."""
+    targets = {el.props["id"]: el.kind for el in walk(doc.elements) if el.props.get("id")}
+    for el in walk(doc.elements):
+        for name in el.props.get("over", ()):
+            if targets.get(name) not in ("icon", "image"):
+                what = f"is a {targets[name]}" if name in targets else "is not the id of any element on this face"
+                yield Finding(
+                    el,
+                    "L013",
+                    f"{el.name}: `over` names '{name}', which {what}",
+                    hint="`over` lists the ids of the icons and images a text is meant to sit on",
+                )
+
+
+def ref(el: Element) -> str:
+    """Return how messages name an element: its id in quotes, or its kind and place in the document."""
+    return f"'{el.props['id']}'" if el.props.get("id") else el.name
+
+
+def _by_element(ink: Iterable[Mark]) -> dict[int, tuple[Element, list[Mark]]]:
+    """Group marks by the element they belong to, in drawing order."""
+    groups: dict[int, tuple[Element, list[Mark]]] = {}
+    for mark in ink:
+        groups.setdefault(id(mark.element), (mark.element, []))[1].append(mark)
+    return groups
+
+
+def set_lines(marks: list[Mark]) -> list[Box]:
+    """Return the boxes of a text element's set lines (ascent to descent) and of the icons set in them."""
+    lines: dict[int, list[Box]] = {}
+    for mark in marks:
+        if mark.paint == "text":
+            lines.setdefault(mark.line, []).append(mark.box)
+    return [union(boxes) for boxes in lines.values()] + [m.box for m in marks if m.paint in ("fill", "stroke")]
+
+
+def collisions(ink: list[Mark]) -> Iterator[Finding]:
+    """Text whose set lines overlap another text's lines, or an icon or image it does not own (L110)."""
+    groups = list(_by_element(ink).values())
+    texts = [(el, set_lines(marks)) for el, marks in groups if el.kind == "text"]
+    solids = [(el, [m.box for m in marks]) for el, marks in groups if el.kind in ("icon", "image")]
+    for i, (el, lines) in enumerate(texts):
+        for other, boxes in texts[i + 1 :]:
+            hit = largest_overlap(lines, boxes)
+            if hit:
+                yield _overlap(el, f"{ref(el)} and {ref(other)} overlap", hit)
+        owned = set(el.props.get("over", ()))
+        for other, boxes in solids:
+            if other.props.get("id") not in owned:
+                hit = largest_overlap(lines, boxes)
+                if hit:
+                    yield _overlap(el, f"{ref(el)} overlaps {other.kind} {ref(other)}", hit)
+
+
+def _overlap(el: Element, what: str, hit: Box) -> Finding:
+    return Finding(
+        el,
+        "L110",
+        f"{what} by {hit.width:.1f} × {hit.height:.1f} mm at ({hit.left:.1f}, {hit.top:.1f})",
+        hint="move or shrink one of them; a text meant to sit on an icon or image lists its id in `over`",
+    )
+
+
+def largest_overlap(a: Iterable[Box], b: Iterable[Box], touch: float = TOUCH) -> Box | None:
+    """Return the largest box where a box of `a` overlaps one of `b` by at least `touch` both ways, or None."""
+    best: Box | None = None
+    others = list(b)
+    for box in a:
+        for other in others:
+            hit = box.intersection(other)
+            if hit and hit.width >= touch and hit.height >= touch and (best is None or hit.area > best.area):
+                best = hit
+    return best
+
+
+def sizes(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
+    """Text set below the minimum printed size (L111); rules text (`role: rules`) has a higher minimum."""
+    for el, marks in _by_element(ink).values():
+        set_sizes = [m.size for m in marks if m.paint == "text"]
+        if el.kind != "text" or not set_sizes:
+            continue
+        rules = el.props.get("role") == "rules"
+        minimum = limits.min_rules_text_pt if rules else limits.min_text_pt
+        smallest = min(set_sizes)
+        if smallest < minimum - 1e-6:
+            declared = el.props.get("size", 9.0)
+            shrunk = f" (shrunk from {declared:g} pt to fit)" if max(set_sizes) < declared - 1e-6 else ""
+            yield Finding(
+                el,
+                "L111",
+                f"{ref(el)} is {'rules text' if rules else 'text'} set at {smallest:.3g} pt{shrunk}; "
+                f"the minimum is {minimum:g} pt",
+                limits.severity,
+                f"set it at {minimum:g} pt or more: raise `size` and `min_size`, or give it more room",
+            )
+
+
+def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
+    """Text whose colour stands out too little from what is drawn behind it (L112), or sits on art (L113)."""
+    worst: dict[int, tuple[float, Mark, str, str, float]] = {}  # element -> (shortfall, mark, fg, bg, ratio)
+    on_art: dict[int, Mark] = {}
+    for index, mark in enumerate(ink):
+        if mark.paint != "text" or mark.colour is None:
+            continue
+        behind = [
+            m
+            for m in ink[:index]
+            if m.paint in ("fill", "image") and m.element is not mark.element and m.box.intersection(mark.box)
+        ]
+        needed = limits.min_contrast_large if large(mark) else limits.min_contrast
+        for x, y in samples(mark.box):
+            backdrop = backdrop_at(behind, x, y)
+            if backdrop is None:
+                on_art.setdefault(id(mark.element), mark)
+                continue
+            text = contrast.over(contrast.rgb(mark.colour), backdrop, mark.opacity)
+            value = contrast.ratio(text, backdrop)
+            shortfall = value / needed
+            if shortfall < 1 - 1e-9 and shortfall < worst.get(id(mark.element), (math.inf,))[0]:
+                worst[id(mark.element)] = (
+                    shortfall,
+                    mark,
+                    contrast.hex_colour(text),
+                    contrast.hex_colour(backdrop),
+                    value,
+                )
+    for _shortfall, mark, fg, bg, value in worst.values():
+        needed = limits.min_contrast_large if large(mark) else limits.min_contrast
+        kind = "large text" if large(mark) else f"text below {LARGE_PT:g} pt ({LARGE_BOLD_PT:g} pt bold)"
+        yield Finding(
+            mark.element,
+            "L112",
+            f"{ref(mark.element)} is {fg} on {bg}, contrast {value:.2f}:1; {kind} needs {needed:g}:1",
+            limits.severity,
+            "darken the text or lighten what is behind it (or the reverse)",
+        )
+    for mark in on_art.values():
+        yield Finding(
+            mark.element,
+            "L113",
+            f"{ref(mark.element)} is set on art, so its contrast cannot be measured",
+            "warning",
+            "check it on a proof, or give the text a plain backdrop",
+        )
+
+
+def large(mark: Mark) -> bool:
+    """Return True for text WCAG counts as large: 18 pt, or 14 pt bold."""
+    return mark.size >= LARGE_PT - 1e-6 or (mark.bold and mark.size >= LARGE_BOLD_PT - 1e-6)
+
+
+def samples(box: Box, step: float = SAMPLE) -> Iterator[tuple[float, float]]:
+    """Yield the centres of a grid of cells about `step` wide covering `box`."""
+    columns, rows = max(2, math.ceil(box.width / step)), max(2, math.ceil(box.height / step))
+    for i in range(columns):
+        for j in range(rows):
+            yield box.left + (i + 0.5) * box.width / columns, box.top + (j + 0.5) * box.height / rows
+
+
+def backdrop_at(behind: list[Mark], x: float, y: float) -> contrast.RGB | None:
+    """Return the colour the marks `behind` (in drawing order) leave at (x, y), or None where art shows."""
+    stack: list[Mark] = []
+    for mark in reversed(behind):  # topmost first, down to the first opaque fill
+        if mark.covers(x, y):
+            if mark.paint == "image":
+                return None
+            stack.append(mark)
+            if mark.opacity >= 1:
+                break
+    colour = contrast.rgb(PAPER)
+    for mark in reversed(stack):
+        colour = contrast.over(contrast.rgb(mark.colour or PAPER), colour, mark.opacity)
+    return colour
