@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 RGB = tuple[float, float, float]  # sRGB channels in 0..1
 
 
+@lru_cache(maxsize=4096)
 def rgb(colour: str) -> RGB:
     """Return the channels of a #rrggbb colour."""
     value = colour.lstrip("#")
@@ -16,6 +19,7 @@ def hex_colour(channels: RGB) -> str:
     return "#" + "".join(f"{round(min(1.0, max(0.0, c)) * 255):02x}" for c in channels)
 
 
+@lru_cache(maxsize=4096)
 def luminance(channels: RGB) -> float:
     """Return WCAG relative luminance, 0 (black) to 1 (white)."""
 

@@ -242,8 +242,7 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
             if m.paint in ("fill", "image") and m.element is not mark.element and m.box.intersection(mark.box)
         ]
         needed = limits.min_contrast_large if large(mark) else limits.min_contrast
-        for x, y in samples(mark.box):
-            backdrop = backdrop_at(behind, x, y)
+        for backdrop in backdrops(behind, mark.box):
             if backdrop is None:
                 on_art.setdefault(id(mark.element), mark)
                 continue
@@ -283,24 +282,47 @@ def large(mark: Mark) -> bool:
     return mark.size >= LARGE_PT - 1e-6 or (mark.bold and mark.size >= LARGE_BOLD_PT - 1e-6)
 
 
-def samples(box: Box, step: float = SAMPLE) -> Iterator[tuple[float, float]]:
-    """Yield the centres of a grid of cells about `step` wide covering `box`."""
-    columns, rows = max(2, math.ceil(box.width / step)), max(2, math.ceil(box.height / step))
-    for i in range(columns):
-        for j in range(rows):
-            yield box.left + (i + 0.5) * box.width / columns, box.top + (j + 0.5) * box.height / rows
+def samples(box: Box, step: float = SAMPLE) -> list[tuple[float, float]]:
+    """Return the centres of a grid of cells about `step` wide covering `box`."""
+    width, height = box.width, box.height
+    columns, rows = max(2, math.ceil(width / step)), max(2, math.ceil(height / step))
+    xs = [box.left + (i + 0.5) * width / columns for i in range(columns)]
+    ys = [box.top + (j + 0.5) * height / rows for j in range(rows)]
+    return [(x, y) for x in xs for y in ys]
 
 
-def backdrop_at(behind: list[Mark], x: float, y: float) -> contrast.RGB | None:
-    """Return the colour the marks `behind` (in drawing order) leave at (x, y), or None where art shows."""
-    stack: list[Mark] = []
-    for mark in reversed(behind):  # topmost first, down to the first opaque fill
-        if mark.covers(x, y):
-            if mark.paint == "image":
-                return None
-            stack.append(mark)
-            if mark.opacity >= 1:
-                break
+def backdrops(behind: list[Mark], box: Box) -> set[contrast.RGB | None]:
+    """Return every colour the marks `behind` (in drawing order) leave inside `box`, None where art shows.
+
+    Marks that surely cover the whole box (a panel or disc around the text) are taken at once, topmost
+    first; only below the first mark that covers part of it is the box sampled on a grid.
+    """
+    above = list(reversed(behind))
+    common: list[Mark] = []
+    depth = 0
+    while depth < len(above) and above[depth].covers_box(box):
+        common.append(above[depth])
+        depth += 1
+        if common[-1].paint == "image" or common[-1].opacity >= 1:
+            return {_composite(common)}
+    if depth == len(above):
+        return {_composite(common)}
+    stacks: dict[tuple[int, ...], list[Mark]] = {}
+    for x, y in samples(box):
+        stack = list(common)
+        for mark in above[depth:]:
+            if mark.covers(x, y):
+                stack.append(mark)
+                if mark.paint == "image" or mark.opacity >= 1:
+                    break
+        stacks.setdefault(tuple(map(id, stack)), stack)
+    return {_composite(stack) for stack in stacks.values()}
+
+
+def _composite(stack: list[Mark]) -> contrast.RGB | None:
+    """Return the colour a stack of marks (topmost first) shows on paper, or None when it shows art."""
+    if any(mark.paint == "image" for mark in stack):
+        return None
     colour = contrast.rgb(PAPER)
     for mark in reversed(stack):
         colour = contrast.over(contrast.rgb(mark.colour or PAPER), colour, mark.opacity)

@@ -8,7 +8,7 @@ from ..art.place import Placed
 from ..layout.boxes import Box, around
 from ..layout.document import Element
 from ..layout.icons import IconSet
-from ..layout.ink import Mark, Polygon
+from ..layout.ink import Mark, Polygon, is_convex
 from ..units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
@@ -77,7 +77,8 @@ class Tracer:
             return
         box = around(points)
         if fill:
-            self._add(Mark(self.owner(), "fill", box, fill, opacity, tuple(polygons)))
+            convex = len(polygons) == 1 and is_convex(polygons[0])
+            self._add(Mark(self.owner(), "fill", box, fill, opacity, tuple(polygons), convex=convex))
         if stroke:
             self._add(Mark(self.owner(), "stroke", box.grown(width * self._unit() / 2), stroke, opacity))
 
