@@ -70,7 +70,7 @@ def test_elements_in_the_safe_zone_are_reported_unless_they_are_bleed_art(projec
     override(
         project,
         "- {{ m.text(S + 2, S + 73.7,",
-        "- {{ m.rect(-3, 80, W + 6, 11.9, fill=c, bleed=true) }}\n- {{ m.text(S + 2, S + 75.7,",
+        "- {{ m.rect(-3, 80, W + 6, 11.9, fill=paper, bleed=true) }}\n- {{ m.text(S + 2, S + 75.7,",
     )
     problems = [d for d in lint(project).errors if d.message.startswith("feed-belt-1/front")]
     assert [(d.code, d.message) for d in problems] == [
