@@ -151,6 +151,11 @@ def ref(el: Element) -> str:
     return f"'{el.props['id']}'" if el.props.get("id") else el.name
 
 
+def kind_ref(el: Element) -> str:
+    """Return an element named with its kind: "icon 'gear'", or "icon at elements[3]"."""
+    return f"{el.kind} '{el.props['id']}'" if el.props.get("id") else el.name
+
+
 def _by_element(ink: Iterable[Mark]) -> dict[int, tuple[Element, list[Mark]]]:
     """Group marks by the element they belong to, in drawing order."""
     groups: dict[int, tuple[Element, list[Mark]]] = {}
@@ -168,30 +173,61 @@ def set_lines(marks: list[Mark]) -> list[Box]:
     return [union(boxes) for boxes in lines.values()] + [m.box for m in marks if m.paint in ("fill", "stroke")]
 
 
+SHAPES = ("rect", "ellipse", "polygon", "path", "pattern")  # what may lie behind text, never over it
+
+
 def collisions(ink: list[Mark]) -> Iterator[Finding]:
-    """Text whose set lines overlap another text's lines, or an icon or image it does not own (L110)."""
+    """Text whose set lines overlap another text's lines, or an icon or image it does not own, or that a
+    shape drawn after it paints over (L110)."""
     groups = list(_by_element(ink).values())
+    last = {id(mark.element): index for index, mark in enumerate(ink)}
     texts = [(el, set_lines(marks)) for el, marks in groups if el.kind == "text"]
-    solids = [(el, [m.box for m in marks]) for el, marks in groups if el.kind in ("icon", "image")]
+    solids = [(el, marks) for el, marks in groups if el.kind in ("icon", "image")]
     for i, (el, lines) in enumerate(texts):
-        for other, boxes in texts[i + 1 :]:
-            hit = largest_overlap(lines, boxes)
+        for other, other_lines in texts[i + 1 :]:
+            hit = largest_overlap(lines, other_lines)
             if hit:
                 yield _overlap(el, f"{ref(el)} and {ref(other)} overlap", hit)
         owned = set(el.props.get("over", ()))
-        for other, boxes in solids:
+        for other, marks in solids:
             if other.props.get("id") not in owned:
-                hit = largest_overlap(lines, boxes)
+                hit = _painted(lines, marks)
                 if hit:
-                    yield _overlap(el, f"{ref(el)} overlaps {other.kind} {ref(other)}", hit)
+                    yield _overlap(el, f"{ref(el)} overlaps {kind_ref(other)}", hit)
+        later = [
+            m for m in ink[last[id(el)] + 1 :] if m.paint == "fill" and m.opacity >= 1 and m.element.kind in SHAPES
+        ]
+        for other, marks in _by_element(later).values():
+            hit = _painted(lines, marks)
+            if hit:
+                yield _overlap(
+                    el,
+                    f"{ref(el)} is painted over by {kind_ref(other)}",
+                    hit,
+                    "draw shapes before the text they sit behind, or move one of them",
+                )
 
 
-def _overlap(el: Element, what: str, hit: Box) -> Finding:
+def _painted(lines: list[Box], marks: list[Mark]) -> Box | None:
+    """Return the largest overlap of set lines with marks where the marks really paint (not just their box)."""
+    best: Box | None = None
+    for mark in marks:
+        hit = largest_overlap(lines, [mark.box])
+        if (
+            hit
+            and (best is None or hit.area > best.area)
+            and (mark.paint != "fill" or any(mark.covers(x, y) for x, y in samples(hit, SAMPLE / 4)))
+        ):
+            best = hit
+    return best
+
+
+def _overlap(el: Element, what: str, hit: Box, hint: str | None = None) -> Finding:
     return Finding(
         el,
         "L110",
         f"{what} by {hit.width:.1f} × {hit.height:.1f} mm at ({hit.left:.1f}, {hit.top:.1f})",
-        hint="move or shrink one of them; a text meant to sit on an icon or image lists its id in `over`",
+        hint=hint or "move or shrink one of them; a text meant to sit on an icon or image lists its id in `over`",
     )
 
 
@@ -241,8 +277,12 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
             for m in ink[:index]
             if m.paint in ("fill", "image") and m.element is not mark.element and m.box.intersection(mark.box)
         ]
+        owned = set(mark.element.props.get("over", ()))
+        colliding = {  # where an icon or image the text does not own lies under it, L110 has said it all
+            id(m) for m in behind if m.element.kind in ("icon", "image") and m.element.props.get("id") not in owned
+        }
         needed = limits.min_contrast_large if large(mark) else limits.min_contrast
-        for backdrop in backdrops(behind, mark.box):
+        for backdrop in backdrops(behind, mark.box, colliding):
             if backdrop is None:
                 on_art.setdefault(id(mark.element), mark)
                 continue
@@ -291,18 +331,22 @@ def samples(box: Box, step: float = SAMPLE) -> list[tuple[float, float]]:
     return [(x, y) for x in xs for y in ys]
 
 
-def backdrops(behind: list[Mark], box: Box) -> set[contrast.RGB | None]:
-    """Return every colour the marks `behind` (in drawing order) leave inside `box`, None where art shows.
+def backdrops(behind: list[Mark], box: Box, skip: set[int] | None = None) -> set[contrast.RGB | None]:
+    """Return every colour the marks `behind` (in drawing order) leave inside `box`, None where art shows;
+    points under a mark whose id() is in `skip` are left out.
 
     Marks that surely cover the whole box (a panel or disc around the text) are taken at once, topmost
     first; only below the first mark that covers part of it is the box sampled on a grid.
     """
+    skip = skip or set()
     above = list(reversed(behind))
     common: list[Mark] = []
     depth = 0
     while depth < len(above) and above[depth].covers_box(box):
         common.append(above[depth])
         depth += 1
+        if id(common[-1]) in skip:
+            return set()
         if common[-1].paint == "image" or common[-1].opacity >= 1:
             return {_composite(common)}
     if depth == len(above):
@@ -316,7 +360,7 @@ def backdrops(behind: list[Mark], box: Box) -> set[contrast.RGB | None]:
                 if mark.paint == "image" or mark.opacity >= 1:
                     break
         stacks.setdefault(tuple(map(id, stack)), stack)
-    return {_composite(stack) for stack in stacks.values()}
+    return {_composite(stack) for key, stack in stacks.items() if not skip.intersection(key)}
 
 
 def _composite(stack: list[Mark]) -> contrast.RGB | None:
