@@ -126,12 +126,7 @@ class Studio:
                 game = self.art.game.sources.get("game.yaml")
                 limits = lint.thresholds(game.data if game else None)
                 for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), limits):
-                    where = self._locate(face, found.element)
-                    report.add(
-                        Diagnostic(
-                            found.severity, found.code, f"{face.key}: {found.message}", loc=where, hint=found.hint
-                        )
-                    )
+                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
                 result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         self.report.extend(report.items)
         self.cache[key] = Rendered(result, tuple(report.items), tuple(deps))

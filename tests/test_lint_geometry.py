@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lintkit import FONTS, ICONS, laid_out
 
-from generator.layout import contrast, lint
+from generator.layout import contrast, legibility
 from generator.layout.boxes import Box, union
 from generator.layout.ink import inside, is_convex
 from generator.render.trace import trace
@@ -41,11 +41,11 @@ def test_boxes_overlap_exactly_when_both_spans_overlap(a, b):
 
 @given(st.lists(boxes(), min_size=1, max_size=5), st.lists(boxes(), min_size=1, max_size=5))
 def test_largest_overlap_is_the_same_either_way_round(a, b):
-    one, other = lint.largest_overlap(a, b), lint.largest_overlap(b, a)
+    one, other = legibility.largest_overlap(a, b), legibility.largest_overlap(b, a)
     assert (one is None) == (other is None)
     if one is not None:
         assert one.area == pytest.approx(other.area)
-        assert one.width >= lint.TOUCH and one.height >= lint.TOUCH
+        assert one.width >= legibility.TOUCH and one.height >= legibility.TOUCH
 
 
 @given(colour, colour)
@@ -111,7 +111,7 @@ def test_traced_lines_turn_with_their_box_and_stay_inside_it(rotate):
         f'- text: {{id: t, x: 10, y: 20, w: {w}, h: {h}, text: "Centre line", size: 9, align: center, '
         f"valign: middle, rotate: {rotate}}}\n"
     )
-    (line,) = lint.set_lines(trace(prepared, FONTS, ICONS))
+    (line,) = legibility.set_lines(trace(prepared, FONTS, ICONS))
     assert line.left >= 10 and line.right <= 10 + w
     assert line.top >= 20 and line.bottom <= 20 + h
     assert (line.left + line.right) / 2 == pytest.approx(10 + w / 2, abs=0.01)

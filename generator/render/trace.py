@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..art.place import Placed
 from ..layout.boxes import Box, around
@@ -93,8 +94,10 @@ class Tracer:
             (x + width, y + DESCENT * em),
         ]
         line = self.lines.setdefault((id(owner), round(y, 6)), sum(1 for k in self.lines if k[0] == id(owner)))
-        mark = Mark(owner, "text", around(map(self._map, corners)), colour, opacity, (), size, font in self.fonts.bold)
-        self._add(Mark(**{**mark.__dict__, "line": line, "text": text}))
+        box = around(map(self._map, corners))
+        self._add(
+            Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
+        )
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         x, y, w, h = placed.box
@@ -103,7 +106,7 @@ class Tracer:
     def _add(self, mark: Mark) -> None:
         box = self._clipped(mark.box)
         if box is not None:
-            self.marks.append(mark if box == mark.box else Mark(**{**mark.__dict__, "box": box}))
+            self.marks.append(mark if box == mark.box else replace(mark, box=box))
 
     def _clipped(self, box: Box) -> Box | None:
         return box if self.clip_box is None else box.intersection(self.clip_box)
