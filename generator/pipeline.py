@@ -16,6 +16,7 @@ from .header import read_header
 from .imposition import PAPERS as PAPER_SIZES
 from .imposition import PrintOptions, SheetError
 from .kit import Card, Kit, Page
+from .layout import lint
 from .project import GameDir, game_dir, list_games
 from .render.draw import Prepared
 from .sizes import size_conflicts
@@ -181,7 +182,8 @@ class Pipeline:
         if game is None:
             return None
         policy = self.missing_art or game.header.missing_art
-        return Studio.for_game(game.dir, policy, self.report, self.cache)
+        limits = lint.thresholds(game.dir.sources["game.yaml"].data)
+        return Studio.for_game(game.dir, policy, self.report, self.cache, limits)
 
     def layout(self, cards: Sequence[Card] | None = None) -> dict[str, Prepared | None] | None:
         """Lay out the front and back of every card (or of `cards`) once per distinct face: {face key: layout}."""
