@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from .sizes import CardSize
+from .sizes import size_label
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
@@ -365,7 +365,7 @@ def card_sheet(
     """
     label, width, height = PAPERS[paper]
     w, h = card
-    name = f"{card.label} cards" if isinstance(card, CardSize) else f"{w:g} × {h:g} mm cards"
+    name = f"{size_label(card)} cards"
     folds: tuple[str | None, ...] = FOLDS if fold else (None,)
 
     def pitch(t: bool) -> tuple[float, float]:

@@ -234,6 +234,14 @@ class SizeConflict:
         return f"deck '{self.deck}' mixes card sizes: {', '.join(self.cards)} {verb} from its {w:g} × {h:g} mm cards"
 
 
+def size_label(size: CardSize | tuple[float, float]) -> str:
+    """Return how a size is named for people: its preset and millimetres, or just the millimetres."""
+    if isinstance(size, CardSize):
+        return size.label
+    w, h = size
+    return f"{w:g} × {h:g} mm"
+
+
 def size_conflicts(cards: Iterable[Any]) -> list[SizeConflict]:
     """Return every deck (in first-seen order) whose cards differ in size; `cards` have id, deck and size."""
     sizes: dict[str, dict[tuple[float, float], list[str]]] = {}

@@ -11,8 +11,6 @@ from hypothesis import strategies as st
 from pdfinspect import placements, text_in
 from pypdf import PdfReader
 
-from generator import build, pipeline
-from generator.diagnostics import Report
 from generator.imposition import (
     BLEED,
     FOLD_GAP,
@@ -26,6 +24,7 @@ from generator.imposition import (
     SheetError,
     card_sheet,
 )
+from generator.pipeline import Pipeline
 from generator.render import kitpdf
 from generator.sizes import PRESETS
 
@@ -231,21 +230,15 @@ DUPLEXED = sorted(set(VARIANTS) - {"gutterfold"})
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory):
     """Pocket Foundry for two players on both papers, once per variant: {(variant, paper): path}."""
-    loaded, _ = pipeline.validate(ROOT, "pocket-foundry")
-    report = Report()
-    kit, studio, faces = build.prepare_kit(loaded, 2, report)
     out = tmp_path_factory.mktemp("variants")
-
-    def render(face, w, h, extra):
-        return studio.render(face, w, h, extra, safe=build.page_safe(face))
-
     paths = {}
     for name, options in VARIANTS.items():
-        for paper in PAPERS:
-            path = out / f"{name}-{paper}.pdf"
-            path.write_bytes(kitpdf.write(kit, paper, faces, render, studio.fonts, studio.icons, options))
-            paths[name, paper] = path
-    assert report.ok(), report.render()
+        pipeline = Pipeline(ROOT, "pocket-foundry", players=2, options=options)
+        pdfs = pipeline.render(PAPERS)
+        assert pdfs is not None, pipeline.report.render()
+        for paper, data in pdfs.items():
+            paths[name, paper] = out / f"{name}-{paper}.pdf"
+            paths[name, paper].write_bytes(data)
     return paths
 
 

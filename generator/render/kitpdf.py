@@ -13,7 +13,7 @@ from .. import __version__
 from ..imposition import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
 from ..kit import Card, Face, Kit, Page
 from ..layout.icons import IconSet
-from ..sizes import POKER, size_conflicts
+from ..sizes import POKER, size_conflicts, size_label
 from ..units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
@@ -79,7 +79,7 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex:
             result.pages.append(PagePlan("fronts", f"{label}: fronts", group, None, n, len(chunks), sheet))
             result.pages.append(PagePlan("backs", f"{label}: backs", group, None, n, len(chunks), sheet))
         sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
-        what = f"{len(cards)} cards ({_size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
         how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
         result.contents.append(
             {
@@ -337,14 +337,6 @@ def _cover_card(kit: Kit) -> tuple[float, float]:
     at its printed size proves the scale)."""
     smallest = min([tuple(size) for _, size in card_runs(kit)] or [tuple(POKER)], key=lambda s: (s[1], s[0]))
     return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else tuple(POKER)
-
-
-def _size_label(size) -> str:
-    """Return a card size as the cover names it: its preset and millimetres."""
-    if hasattr(size, "label"):
-        return size.label
-    w, h = size
-    return f"{w:g} × {h:g} mm"
 
 
 def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
