@@ -241,7 +241,7 @@ def _header(row: _Row, table: Table, report: Report) -> bool:
     table.header_line = row.line
     names = []
     good = 0
-    for value, where in row.cells:
+    for value, _ in row.cells:
         name = value.strip()
         names.append(name)
         if COLUMN_NAME.match(name):
