@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 POKER = (63.5, 88.9)
+_KNOWN = {"poker": POKER, "mini-american": (44.45, 63.5)}  # until the core's size parser lands
 
 
 class SizeError(ValueError):
@@ -17,6 +18,8 @@ class SizeError(ValueError):
 
 def card_size(value: Any) -> tuple[float, float]:
     """Return the (w, h) in mm a deck's `size:` names (poker when it names none)."""
-    if value is None or (isinstance(value, str) and value.strip().lower() == "poker"):
+    if value is None:
         return POKER
-    raise SizeError(f"unknown card size {value!r}", hint="this build knows poker only")
+    if isinstance(value, str) and value.strip().lower() in _KNOWN:
+        return _KNOWN[value.strip().lower()]
+    raise SizeError(f"unknown card size {value!r}", hint=f"sizes: {', '.join(_KNOWN)}")
