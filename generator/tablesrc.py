@@ -62,10 +62,10 @@ def load_file(path: Path, display: str, report: Report) -> Table:
         size = path.stat().st_size
     except OSError:
         report.error("Y004", f"file not found: {display}", loc=Location(display, 1, 1))
-        return Table(display, "")
+        return Table(display, "", data=[])
     if size > MAX_BYTES:
         report.error("Y003", f"file is {size} bytes; the limit is {MAX_BYTES}", loc=Location(display, 1, 1))
-        return Table(display, "")
+        return Table(display, "", data=[])
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -81,7 +81,7 @@ def load_file(path: Path, display: str, report: Report) -> Table:
             loc=loc,
             hint="save the sheet as 'CSV UTF-8' (spreadsheets offer it under Save as / Export)",
         )
-        return Table(display, "")
+        return Table(display, "", data=[])
     return load_text(text, display, report)
 
 
@@ -246,10 +246,10 @@ def _header(row: _Row, table: Table, report: Report) -> bool:
         names.append(name)
         if COLUMN_NAME.match(name):
             good += 1
-    if not good:
+    if good * 2 <= len(names):  # mostly not names: a row of card data, not a header
         report.error(
             "C002",
-            "the first row must name the columns; this one holds no column name",
+            "the first row must name the columns; this one looks like a card",
             loc=table.location(row.line, 0),
             hint="add a header row such as: name,copies,text (lower-case names: letters, digits, _)",
         )

@@ -153,9 +153,8 @@ class _Loader:
         name = name.strip()
         if self.templates.source_of(name) is not None:
             return name
-        known = sorted(
-            {p.name for folder in self.templates.folders for p in folder.glob("*.j2") if not p.name.startswith("_")}
-        )
+        own = [f for f in self.templates.folders if f.name != "common"]  # cover and sheet furniture are no cards
+        known = sorted({p.name for folder in own for p in folder.glob("*.j2") if not p.name.startswith("macros")})
         searched = ", ".join(self.templates.display(str(f)) for f in self.templates.folders)
         self.report.error(
             "S005",
@@ -209,8 +208,10 @@ class _Loader:
         columns = set(getattr(table, "columns", ()))
         needs: dict[str, str] = {}
         for template in [front, *{r.text("template") for r in records if r.text("template")}]:
-            for name in sorted(self.uses(template).required - set(COMPUTED)):
-                needs.setdefault(name, f"the template {template} reads card.{name}")
+            uses = self.uses(template)
+            for name in sorted(uses.required - set(COMPUTED)):
+                owner = "rich" if name in uses.rich and name not in uses.card else "card"
+                needs.setdefault(name, f"the template {template} reads {owner}.{name}")
         for name in required:
             needs.setdefault(name, f"deck '{entry.get('id')}' requires it")
         for name in show:
@@ -332,7 +333,7 @@ class _Loader:
             shown = f"'{value}'" if isinstance(value, str) else str(value).lower()
             self.report.error(
                 "S004",
-                f"copies must be a whole number from 1 to {MAX_COPIES}, got {shown}",
+                f"must be a whole number from 1 to {MAX_COPIES}, got {shown}",
                 path=record.where("copies"),
                 loc=record.loc("copies"),
             )
@@ -341,10 +342,12 @@ class _Loader:
 
     def _keys(self, record: Record, template: str | None, back: Back) -> None:
         """Report a field a YAML card lacks but its templates read or its back shows."""
-        needs = sorted((self.uses(template).required - set(COMPUTED)) | set(back.show))
+        uses = self.uses(template)
+        needs = sorted((uses.required - set(COMPUTED)) | set(back.show))
         for name in needs:
             if name not in record.fields:
-                why = f"the template {template} reads card.{name}" if name not in back.show else "its back shows it"
+                owner = "rich" if name in uses.rich and name not in uses.card else "card"
+                why = f"the template {template} reads {owner}.{name}" if name not in back.show else "its back shows it"
                 self.report.error(
                     "S002",
                     f"missing key '{name}' ({why})",

@@ -9,6 +9,7 @@ from ...diagnostics import did_you_mean
 from ...layout.markup import MarkupError, parse
 
 SHORT_ICON = re.compile(r":([a-z][a-z0-9-]{0,47}):")
+ICON_TAG = re.compile(r"<icon\s+([^<>\s]+)\s*>")
 
 
 def to_markup(value: object) -> str:
@@ -23,11 +24,10 @@ def to_markup(value: object) -> str:
 def problems(markup: str, icons: Collection[str]) -> Iterator[tuple[str, str, str | None]]:
     """Yield (code, message, hint) for every way `markup` cannot be set: bad tags, unknown icons."""
     try:
-        runs = parse(markup)
+        parse(markup)
     except MarkupError as exc:
         yield "S004", f"text markup: {exc}", "write &lt; for a literal <; tags are b, i, small, nobr, color, icon, br"
-        return
-    unknown = sorted({r.icon for r in runs if r.icon and r.icon not in icons})
+    unknown = sorted({name for name in ICON_TAG.findall(markup) if name not in icons})
     for name in unknown:
         hint = did_you_mean(name, icons) or f"icons: {', '.join(sorted(icons))}"
         yield "S005", f"unknown icon '{name}' in text", hint
