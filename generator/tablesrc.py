@@ -246,7 +246,7 @@ def _header(row: _Row, table: Table, report: Report) -> bool:
         names.append(name)
         if COLUMN_NAME.match(name):
             good += 1
-    if good * 2 <= len(names):  # mostly not names: a row of card data, not a header
+    if good * 2 <= len([n for n in names if n]):  # mostly not names: a row of card data, not a header
         report.error(
             "C002",
             "the first row must name the columns; this one looks like a card",
