@@ -1,0 +1,109 @@
+"""Hedgerow, the game made with no Python: every card prints its CSV row, backs are right, builds are repeatable."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+
+import pdfplumber
+import pytest
+from conftest import ROOT, run_cli
+from pdfinspect import normalize, placements, text_in
+from pypdf import PdfReader
+
+from generator.build import build
+from generator.pipeline import Pipeline
+
+GAME = ROOT / "cards" / "hedgerow"
+POKER = (63.5, 88.9)
+
+
+def rows(name: str) -> list[dict]:
+    with open(GAME / name, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def printed(text: str) -> str:
+    """Return card text as it reads on the page: icons are drawings, not letters."""
+    return normalize(re.sub(r":[a-z-]+:", " ", text))
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("hedgerow")
+    result = build(ROOT, "hedgerow", papers=["a4", "letter"], players=None, out=out)
+    assert result.ok and not result.report.items, result.report.render()
+    return {p.stem.rsplit("-", 1)[1]: str(p) for p in result.written}
+
+
+def test_hedgerow_is_data_and_templates_only():
+    assert not list(GAME.rglob("*.py"))
+    assert sorted(p.name for p in GAME.glob("*.csv")) == ["critters.csv", "goals.csv"]
+    critters, goals = rows("critters.csv"), rows("goals.csv")
+    assert sum(int(r["copies"]) for r in critters) == 40 and len(critters) == 16
+    assert len(goals) == 9 and sorted({r["season"] for r in goals}) == ["autumn", "spring", "summer"]
+    assert all(sum(r["season"] == s for r in goals) == 3 for s in ("spring", "summer", "autumn"))
+    for habitat in ("pond", "meadow", "wood", "hedge", "orchard"):
+        assert sum(int(r["copies"]) for r in critters if r["habitat"] == habitat) == 8
+    rulebook = (GAME / "rulebook.txt").read_text()
+    for row in critters:  # the rulebook's component list names every critter with its count
+        assert f"{row['name']} x{row['copies']}" in rulebook
+
+
+def test_the_kit_holds_both_decks_with_their_backs():
+    pipeline = Pipeline(ROOT, "hedgerow")
+    kit = pipeline.kit()
+    assert pipeline.report.ok()
+    critters = [c for c in kit.cards if c.deck == "critters"]
+    goals = [c for c in kit.cards if c.deck == "goals"]
+    assert len(critters) == 40 and len(goals) == 9
+    assert {tuple(c.size) for c in critters} == {POKER} and {tuple(c.size) for c in goals} == {(44.45, 63.5)}
+    assert {c.back.key for c in critters} == {"critters-back"}  # one back: the critters are shuffled face down
+    assert kit.per_card_backs == {"goals"}
+    by_season = {}
+    for card in goals:
+        by_season.setdefault(card.back.key, set()).add(card.back.context["card"]["season"])
+    assert sorted(map(sorted, by_season.values())) == [
+        ["autumn"],
+        ["spring"],
+        ["summer"],
+    ]  # one back per season, no more
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_critter_prints_its_row(kits, paper):
+    expected = sorted(
+        f"{r['name']} {r['points']} {r['kind'].upper()} {printed(r['text'])} {r['habitat'].upper()}"
+        for r in rows("critters.csv")
+        for _ in range(int(r["copies"]))
+    )
+    reader = PdfReader(kits[paper])
+    found = []
+    with pdfplumber.open(kits[paper]) as pdf:
+        for index, page in enumerate(reader.pages):
+            if "fronts" not in (page.extract_text() or "") or "critter cards" not in page.extract_text():
+                continue
+            for p in placements(reader, index):
+                found.append(text_in(pdf, index, (p.x, p.bottom - POKER[1], p.x + POKER[0], p.bottom)))
+    assert sorted(found) == expected
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_goal_prints_its_name_season_and_text(kits, paper):
+    reader = PdfReader(kits[paper])
+    pages = [normalize(p.extract_text() or "") for p in reader.pages]
+    goal_pages = " ".join(t for t in pages if "season goals" in t and "fronts" in t)
+    for row in rows("goals.csv"):
+        for part in (row["name"], f"{row['season'].upper()} GOAL", printed(row["text"])):
+            assert part in goal_pages
+    backs = " ".join(t for t in pages if "season goals" in t and "backs" in t)
+    assert all(backs.count(f"{season.upper()} SEASON GOAL") == 3 for season in ("spring", "summer", "autumn"))
+
+
+def test_two_builds_are_byte_identical(kits, tmp_path):
+    result = run_cli("build", "hedgerow", "--out", str(tmp_path), cwd=ROOT)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    for paper, path in kits.items():
+        again = tmp_path / "hedgerow" / f"hedgerow-{paper}.pdf"
+        assert hashlib.sha256(again.read_bytes()).digest() == hashlib.sha256(open(path, "rb").read()).digest()
