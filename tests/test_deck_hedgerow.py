@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -106,4 +107,4 @@ def test_two_builds_are_byte_identical(kits, tmp_path):
     assert result.returncode == 0 and result.stderr == "", result.stderr
     for paper, path in kits.items():
         again = tmp_path / "hedgerow" / f"hedgerow-{paper}.pdf"
-        assert hashlib.sha256(again.read_bytes()).digest() == hashlib.sha256(open(path, "rb").read()).digest()
+        assert hashlib.sha256(again.read_bytes()).digest() == hashlib.sha256(Path(path).read_bytes()).digest()
