@@ -218,3 +218,15 @@ def test_the_command_line_reports_and_exits_1_without_a_traceback(tmp_path):
         "   |\n 2 | Ant,lots,1,x\n   |     ^\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_deck_level_template_problems(tmp_path):
+    assert errors(tmp_path, game_yaml=GAME_YAML.replace("template: front.yaml.j2", "template: frnt.yaml.j2")) == [
+        "cards/tiny/game.yaml:9:15: error[S005] decks[0].template: unknown template 'frnt.yaml.j2'"
+    ]
+    assert errors(tmp_path / "b", game_yaml=GAME_YAML.replace("    template: front.yaml.j2\n", "")) == [
+        "cards/tiny/game.yaml:6:9: error[S002] decks[0]: deck 'main' has no template, and card 'Ant' names none"
+    ]
+    assert errors(tmp_path / "c", "name,cost,text\n") == [
+        "cards/tiny/game.yaml:8:12: error[S004] decks[0].cards: deck 'main' has no cards"
+    ]

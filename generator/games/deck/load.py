@@ -114,24 +114,32 @@ class _Loader:
         records = self._records(entry.get("cards"), path + ("cards",))
         if records is None:
             return None
+        if not records and self.report.ok():
+            self.report.error(
+                "S004",
+                f"deck '{deck_id}' has no cards",
+                path=format_path(path + ("cards",)),
+                loc=self.g.loc(path + ("cards",)),
+                hint="add a row per card below the header (or a card to the list)",
+            )
         required = ["name", *(f for f in _list(entry.get("required")) if isinstance(f, str))]
         if records and records[0].table:
-            self._columns(records[0].source, records, front, back, show, required, entry, path)
+            self._columns(records[0].source, records, front, show, required, deck_id)
         cards = []
         for record in records:
-            card = self._card(record, entry, path, front, Back(back or "", show), per_card, required)
+            card = self._card(record, deck_id, front, Back(back or "", show), per_card, required)
             if card is not None:
                 cards.append(card)
-        if front is None and any(not r.text("template") for r in records):
-            first = next(r for r in records if not r.text("template"))
+        untemplated = [r for r in records if not r.text("template")]
+        if "template" not in entry and untemplated:
             self.report.error(
                 "S002",
-                f"deck '{deck_id}' has no template, and card '{first.text('name')}' names none",
+                f"deck '{deck_id}' has no template, and card '{untemplated[0].text('name')}' names none",
                 path=format_path(path),
                 loc=self.g.loc(path + ("id",)),
                 hint="give the deck `template: <front>.yaml.j2`, or every card a template field",
             )
-        if size is None or front is None and any(not r.text("template") for r in records) or back is None:
+        if size is None or back is None or (front is None and untemplated):
             return None
         name = entry.get("name") if isinstance(entry.get("name"), str) else deck_id
         return Deck(deck_id, name, size, per_card, tuple(cards))
@@ -203,7 +211,7 @@ class _Loader:
         rows = source.data if isinstance(source.data, list) else []
         return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
 
-    def _columns(self, table, records, front, back, show, required, entry, path) -> None:
+    def _columns(self, table, records, front, show, required, deck_id) -> None:
         """Check a CSV's header once: every column a template reads, the deck requires or its back shows."""
         columns = set(getattr(table, "columns", ()))
         needs: dict[str, str] = {}
@@ -213,7 +221,7 @@ class _Loader:
                 owner = "rich" if name in uses.rich and name not in uses.card else "card"
                 needs.setdefault(name, f"the template {template} reads {owner}.{name}")
         for name in required:
-            needs.setdefault(name, f"deck '{entry.get('id')}' requires it")
+            needs.setdefault(name, f"deck '{deck_id}' requires it")
         for name in show:
             needs.setdefault(name, "the deck's back shows it")
         for name, why in needs.items():
@@ -230,8 +238,7 @@ class _Loader:
     def _card(
         self,
         record: Record,
-        entry: dict,
-        path: KeyPath,
+        deck_id: str,
         front: str | None,
         back: Back,
         per_card: bool,
@@ -257,7 +264,7 @@ class _Loader:
             if not per_card:
                 report.error(
                     "S004",
-                    f"deck '{entry.get('id')}' shares one back, so a card cannot name its own",
+                    f"deck '{deck_id}' shares one back, so a card cannot name its own",
                     path=record.where("back"),
                     loc=record.loc("back"),
                     hint="set `backs: per-card` on the deck when its backs differ (they then give the card away)",
