@@ -108,3 +108,56 @@ def test_two_builds_are_byte_identical(kits, tmp_path):
     for paper, path in kits.items():
         again = tmp_path / "hedgerow" / f"hedgerow-{paper}.pdf"
         assert hashlib.sha256(again.read_bytes()).digest() == hashlib.sha256(Path(path).read_bytes()).digest()
+
+
+def forms(reader: PdfReader, index: int) -> list[tuple[float, float, float, float]]:
+    """Return the trim of every card form placed on a page, (x, top, w, h) in mm, turned cards included."""
+    from pypdf.generic import ContentStream
+
+    page = reader.pages[index]
+    height = float(page.mediabox.height)
+    sizes = {}
+    for name, ref in page["/Resources"]["/XObject"].items():
+        bbox = [float(v) for v in ref.get_object()["/BBox"]]
+        sizes[name] = (bbox[2] - bbox[0], bbox[3] - bbox[1])  # trim + 2 × bleed
+    found, matrix = [], None
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"cm":
+            matrix = [float(v) for v in operands]
+        elif op == b"Do":
+            a, b, c, d, e, f = matrix
+            bw, bh = sizes[str(operands[0])]
+            w, h = bw - 6 * MM, bh - 6 * MM  # 3 mm of bleed on every side
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
+            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+            found.append((min(xs) / MM, (height - max(ys)) / MM, (max(xs) - min(xs)) / MM, (max(ys) - min(ys)) / MM))
+    return found
+
+
+MM = 72 / 25.4
+RUNS = {"critters": ((63.5, 88.9), [9, 9, 9, 9, 4]), "goals": ((44.45, 63.5), [9])}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_deck_prints_on_sheets_of_its_own_size(kits, paper):
+    pytest.importorskip("generator.sizes", reason="per-size sheets arrive with generator.sizes")
+    reader = PdfReader(kits[paper])
+    assert len(reader.pages) == 2 + 2 * (5 + 1)  # cover and duplex check, then fronts and backs per sheet
+    index = 2
+    for deck, (size, counts) in RUNS.items():
+        for count in counts:
+            for side in ("fronts", "backs"):
+                page = reader.pages[index]
+                assert f"{deck[:-1]}" in (page.extract_text() or "").lower() and side in page.extract_text()
+                trims = forms(reader, index)
+                assert len(trims) == count, (deck, side)
+                for _, _, w, h in trims:
+                    assert sorted((round(w, 2), round(h, 2))) == sorted(size)  # its own size, turned or not
+                left = min(t[0] for t in trims)
+                top = min(t[1] for t in trims)
+                right = max(t[0] + t[2] for t in trims)
+                bottom = max(t[1] + t[3] for t in trims)
+                box = [float(v) / MM for v in page.trimbox]
+                sheet_h = float(page.mediabox.height) / MM
+                assert box == pytest.approx([left, sheet_h - bottom, right, sheet_h - top], abs=0.02)
+                index += 1

@@ -31,7 +31,8 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
 
 
 def _deck(deck: Deck) -> dict:
-    return {"id": deck.id, "name": deck.name, "size": {"w": deck.size[0], "h": deck.size[1]}}
+    w, h = deck.size
+    return {"id": deck.id, "name": deck.name, "size": {"w": w, "h": h}}
 
 
 def _back(deck: Deck, card: DeckCard, context: dict, backs: dict[tuple, Face]) -> Face:
