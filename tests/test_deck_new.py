@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from conftest import copy_project, run_cli
 
 
@@ -101,3 +102,24 @@ def test_new_from_a_bad_csv_is_located_in_that_file_and_writes_nothing(tmp_path)
         f"{table}:2:7: error[S004] copies: must be a whole number from 1 to 500, got 'many'\n"
     )
     assert not (project / "cards" / "sky").exists()
+
+
+def test_a_bad_size_is_refused_before_anything_is_written(tmp_path):
+    project = empty_project(tmp_path / "project")
+    result = run_cli("new", "star-port", "--size", "pokr", cwd=project)
+    assert result.returncode == 1 and "error[N003] --size: unknown card size 'pokr'" in result.stderr
+    assert not (project / "cards" / "star-port").exists()
+
+
+@pytest.mark.parametrize("size", ["mini-american", "tarot", "square", "bridge", "business-us", "70x120mm landscape"])
+def test_new_games_of_every_size_lay_out_cleanly(tmp_path, size):
+    pytest.importorskip("generator.sizes", reason="sizes other than poker arrive with generator.sizes")
+    from generator.pipeline import Pipeline
+    from generator.scaffold import new_game
+
+    project = empty_project(tmp_path / "project")
+    new_game(project, "sized", size=size)
+    pipeline = Pipeline(project, "sized")
+    pipeline.lint()
+    assert pipeline.report.items == [], pipeline.report.render()
+    assert pipeline.render(["a4"]) is not None
