@@ -59,6 +59,7 @@ class Kit:
     pages: list[Page] = field(default_factory=list)
     credits: str = ""  # printed at the foot of every page
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
+    per_card_backs: set[str] = field(default_factory=set)  # decks not shuffled face down: their backs may differ
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
 
     @classmethod

@@ -253,7 +253,7 @@ def check_backs(kit: Kit, report: Report) -> None:
     for card in kit.cards:
         backs.setdefault(card.deck, {}).setdefault(card.back.identity, []).append(card.id)
     for deck, variants in backs.items():
-        if len(variants) > 1:
+        if len(variants) > 1 and deck not in kit.per_card_backs:
             groups = sorted(variants.values(), key=len)
             report.error(
                 "B002",
