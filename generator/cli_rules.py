@@ -86,14 +86,29 @@ def simulate(
     variant: List[str] = typer.Option(
         [], "--variant", help="Play a rulebook variant (repeatable), e.g. quick or travel for micro-engine."
     ),
+    scheduler: Optional[str] = typer.Option(
+        None,
+        "--scheduler",
+        help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local "
+        "workers. The report is the same as a local run's.",
+        show_default=False,
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play many seeded games with bots and write a designer report (Markdown and JSON)."""
+    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
     import inspect
 
+    from .sim import progress
     from .sim import report as writer
+    from .sim.cluster import ClusterError, check_address
+    from .sim.executors import Interrupted, executor_for
     from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
+
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise _usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
 
     loaded, plugin_for = _load(game, root, "simulation")
     if variant:
@@ -124,16 +139,28 @@ def simulate(
     except BotSpecError as exc:
         raise _usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
     workers = jobs or min(os.cpu_count() or 1, 8)
+    executor = executor_for(workers, scheduler)
     began = time.perf_counter()
-    result = run(plugin, n, specs, games, seed, workers, skill_games)
+    try:
+        with progress.reporting("games"):
+            result = run(plugin, n, specs, games, seed, workers, skill_games, executor)
+        where = (
+            f"Dask cluster {scheduler}, {executor.workers} workers"
+            if scheduler
+            else f"{workers} process" + ("es" if workers > 1 else "")
+        )
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise _usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
     seats = result.document.sections[0].data["seats"]
-    typer.echo(
-        f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {workers} "
-        f"process{'es' if workers > 1 else ''})"
-    )
+    typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")
@@ -162,10 +189,17 @@ def analyze(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Analyse a card set: exact searches (Pocket Foundry) or card-set tables and balance experiments (Micro-Engine)."""
+    from .sim import progress
     from .sim import report as writer
+    from .sim.executors import Interrupted
 
     loaded, analyze_game = _load(game, root, "analyze")
-    document = analyze_game(loaded, turns, restricted=not quick, jobs=jobs or min(os.cpu_count() or 1, 8))
+    try:
+        with progress.reporting("games"):
+            document = analyze_game(loaded, turns, restricted=not quick, jobs=jobs or min(os.cpu_count() or 1, 8))
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games of this batch finished; nothing written", err=True)
+        raise typer.Exit(130) from None
     typer.echo(json.dumps(writer.to_json(document), indent=1) if as_json else writer.to_markdown(document))
     if out is not None:
         for path in writer.write(document, out if out.is_absolute() else Path.cwd() / out, stem="analysis"):
