@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -22,6 +23,20 @@ def _usage(code: str, message: str, hint: str | None = None) -> CardpressError:
     report = Report()
     report.error(code, message, hint=hint)
     return CardpressError(report)
+
+
+def _interruptible(command):
+    """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("interrupted before any game finished; nothing written", err=True)
+            raise typer.Exit(130) from None
+
+    return run
 
 
 def _load(game: str, root: Optional[Path], hook: str):
@@ -80,7 +95,9 @@ def simulate(
         None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
     ),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Folder for report.md and report.json (default: output/<game>/simulation)."
+        None,
+        "--out",
+        help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
     ),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
     variant: List[str] = typer.Option(
@@ -158,7 +175,11 @@ def simulate(
         executor.close()
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
-    paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    try:
+        paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
+        raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
     typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
@@ -209,5 +230,5 @@ def analyze(
 def register(app: typer.Typer) -> None:
     """Add the rules-engine commands to the cardpress CLI."""
     app.command()(explain)
-    app.command()(simulate)
-    app.command()(analyze)
+    app.command()(_interruptible(simulate))
+    app.command()(_interruptible(analyze))

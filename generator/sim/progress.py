@@ -24,11 +24,12 @@ class Progress:
         self._live = None
         self._task = None
         self._last = 0.0
+        self._began = 0.0
         self.done = 0  # units finished in every batch so far
         self.total = 0
         if console is None or not console.is_terminal:
             return
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RichProgress
 
         self._live = RichProgress(
@@ -38,8 +39,7 @@ class Progress:
             TextColumn(unit),
             TextColumn("[progress.data.speed]{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TextColumn("[progress.remaining]{task.fields[eta]}"),
             console=console,
             auto_refresh=False,
             transient=False,
@@ -50,7 +50,8 @@ class Progress:
         """Begin a batch of `total` units (the previous batch's bar stays on screen, complete)."""
         self.total += total
         if self._live is not None:
-            self._task = self._live.add_task(label, total=total, rate="")
+            self._task = self._live.add_task(label, total=total, rate="", eta="")
+            self._began = time.monotonic()
             self._draw(force=True)
 
     def advance(self, count: int = 1) -> None:
@@ -86,6 +87,16 @@ class Progress:
                     self._task, rate=f"{speed:,.1f} {self.unit}/s" if speed < 10 else f"{speed:,.0f} {self.unit}/s"
                 )
         self._live.refresh()
+
+
+def _duration(seconds: float) -> str:
+    """Return `45 s`, `3 min 20 s` or `2 h 05 min`."""
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 _CURRENT: contextvars.ContextVar[Progress | None] = contextvars.ContextVar("cardpress_progress", default=None)

@@ -151,11 +151,14 @@ def run_matches(
     Progress goes to the running command's display (see `progress.reporting`). Ctrl-C raises
     `Interrupted` with the number of games finished, once every worker has stopped.
     """
-    for match in matches:
-        plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
+    total = sum(m.games for m in matches)
+    try:
+        for match in matches:
+            plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
+    except KeyboardInterrupt:
+        raise Interrupted(0, total) from None
     owned = executor is None
     executor = executor or (executor_for(jobs) if jobs > 1 else Serial())
-    total = sum(m.games for m in matches)
     chunk = chunk_size(total, executor.workers)
     tasks = [(m, i, min(i + chunk, m.games)) for m in matches for i in range(0, m.games, chunk)]
     if len(tasks) <= 1 and owned:
