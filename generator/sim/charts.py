@@ -10,7 +10,7 @@ with matplotlib; `html` puts each one beside a table of the same numbers. Three 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 INTERVALS = "intervals"  # one row per category: a point per series with its 95 % interval
@@ -265,7 +265,11 @@ def comparison(a: dict[str, Any], b: dict[str, Any], labels: Sequence[str] = ("A
         ca, cb = build(a), build(b)
         if ca is None or cb is None:
             continue
-        categories = list(dict.fromkeys([*ca.categories, *cb.categories]))
+        if build is seats_chart:  # seats pair up by number, whichever bots sat in them
+            categories = [f"Seat {i + 1}" for i in range(max(len(ca.categories), len(cb.categories)))]
+            ca, cb = (replace(c, categories=categories[: len(c.categories)]) for c in (ca, cb))
+        else:
+            categories = list(dict.fromkeys([*ca.categories, *cb.categories]))
         series = [_realign(ca, categories, labels[0]), _realign(cb, categories, labels[1])]
         out.append(
             Chart(
