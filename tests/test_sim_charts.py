@@ -69,8 +69,9 @@ def expected(report: dict, key: str) -> list[list[float | None]]:
     if key == "score-distribution":
         return [[b[2] for b in s["scores"]["data"]["histogram"]]]
     if key == "game-length":
-        data = s["length"]["data"]
-        return [[b[2] for b in data.get("turns", data["decisions"])["histogram"]]]
+        data = s["length"]["data"]  # turns when they vary, else decisions
+        varying = [m for m in ("turns", "decisions") if m in data and len(data[m]["histogram"]) > 1]
+        return [[b[2] for b in data[varying[0]]["histogram"]]]
     if key == "points-by-round":
         rows = s["tempo"]["data"]
         return [[r["mean"] for r in rows], [r["eventual_winner"] for r in rows]]

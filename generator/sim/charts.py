@@ -206,10 +206,11 @@ def length_chart(report: dict[str, Any]) -> Chart | None:
     data = _data(report, "length")
     if not data:
         return None
-    measure = "turns" if "turns" in data else "decisions"
-    bins = data[measure]["histogram"]
-    if len(bins) < 2:
+    varying = [m for m in ("turns", "decisions") if m in data and len(data[m]["histogram"]) > 1]
+    if not varying:
         return None  # every game had the same length: the section says so, a single bar would not
+    measure = varying[0]
+    bins = data[measure]["histogram"]
     return Chart(
         "game-length",
         f"Game length ({measure} per game)",

@@ -12,7 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .charts import Chart
-from .report import Document
+from .report import BAR_CHARS, Document
+
+BAR_WIDTH = 20  # `report.bar`'s default width in cells
+BAR_SET = set(BAR_CHARS.strip())
 
 CSS = """
 :root { --ink: #1f2933; --muted: #616e7c; --line: #e4e7eb; --accent: #1f6f8b; --soft: #f5f7fa; }
@@ -42,6 +45,8 @@ figcaption { font-size: .85rem; color: var(--muted); margin-top: .4rem; }
 figcaption a { color: var(--accent); }
 details { margin-top: .4rem; font-size: .85rem; }
 summary { cursor: pointer; color: var(--accent); }
+td.bar { width: 9rem; min-width: 6rem; padding-left: .4rem; }
+td.bar span { display: block; height: .7rem; background: var(--accent); border-radius: 2px; opacity: .75; }
 code { background: var(--soft); padding: 0 .25rem; border-radius: 3px; font-size: .9em; }
 footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media print { figure.chart { break-inside: avoid; } details { display: none; } }
@@ -67,7 +72,7 @@ def render(doc: Document, charts: Sequence[tuple[Chart, bytes]], files: dict[str
         "<header>",
         f"<h1>{_esc(doc.title)}</h1>",
         *[f'<p class="intro">{_inline(p)}</p>' for p in doc.intro],
-        "<nav>" + "".join(f'<a href="#{_esc(s.key)}">{_esc(s.title)}</a>' for s in doc.sections) + "</nav>",
+        "<nav>" + "\n".join(f'<a href="#{_esc(s.key)}">{_esc(s.title)}</a>' for s in doc.sections) + "</nav>",
         "</header>",
     ]
     if doc.meta:
@@ -124,6 +129,11 @@ def _figure(chart: Chart, svg: bytes, files: tuple[str, str] | None) -> str:
 
 
 def _td(value: Any, raw: bool = False) -> str:
+    if isinstance(value, str) and value and set(value) <= BAR_SET:
+        # A Markdown text bar becomes a drawn one of the same length (bars are BAR_WIDTH cells wide).
+        eighths = sum(8 if c == "█" else BAR_CHARS.index(c) for c in value)
+        width = 100 * eighths / (8 * BAR_WIDTH)
+        return f'<td class="bar"><span style="width:{width:.1f}%"></span></td>'
     text = (repr(value) if raw and isinstance(value, float) else _fmt(value)) if value is not None else "–"
     cls = "" if isinstance(value, (int, float)) or _numeric(text) else ' class="text"'
     return f"<td{cls}>{_inline(text)}</td>"

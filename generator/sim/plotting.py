@@ -73,8 +73,9 @@ def figure(chart: Chart) -> Any:
         ax.set_title(chart.title, color=INK, pad=10)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
-        if len(chart.series) > 1 or chart.reference is not None:
-            ax.legend(frameon=False, fontsize=8.5, loc="best")
+        handles, labels = ax.get_legend_handles_labels()
+        if handles:  # below the plot, so it never hides a point
+            fig.legend(handles, labels, loc="outside lower center", ncol=len(handles), frameon=False, fontsize=8.5)
         if chart.percent:
             from matplotlib.ticker import PercentFormatter
 
@@ -132,6 +133,7 @@ def _intervals(ax: Any, chart: Chart) -> None:
                 fontsize=8,
                 color=MUTED,
                 style="italic",
+                bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none"},
             )
 
 
