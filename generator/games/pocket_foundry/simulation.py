@@ -85,7 +85,7 @@ class PocketFoundrySim:
 
     def prepare(self, specs: Sequence[str]) -> None:
         """Build the planner's value table (scripted bots use it too) once, before worker processes start."""
-        if any(self.check_spec(s) != "random" for s in (*specs, self.strong_bot)):
+        if any(self.check_spec(s) != "random" for s in specs):  # random-only matches need no table
             t = tables_for(self.model)
             solver_for(t).layer(t.laps)
 
