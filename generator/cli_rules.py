@@ -219,7 +219,9 @@ def analyze(
         with progress.reporting("games"):
             document = analyze_game(loaded, turns, restricted=not quick, jobs=jobs or min(os.cpu_count() or 1, 8))
     except Interrupted as stop:
-        typer.echo(f"interrupted: {stop.done} of {stop.total} games of this batch finished; nothing written", err=True)
+        typer.echo(
+            f"interrupted: {stop.done} of {stop.total} {stop.unit} of this step finished; nothing written", err=True
+        )
         raise typer.Exit(130) from None
     typer.echo(json.dumps(writer.to_json(document), indent=1) if as_json else writer.to_markdown(document))
     if out is not None:

@@ -19,12 +19,13 @@ OnResult = Callable[[int, Any], None]
 
 
 class Interrupted(Exception):
-    """The user pressed Ctrl-C: every worker is stopped; `done` of `total` tasks had finished."""
+    """The user pressed Ctrl-C: every worker is stopped; `done` of `total` units (games, searches) had finished."""
 
-    def __init__(self, done: int, total: int):
-        super().__init__(f"interrupted after {done} of {total} tasks")
+    def __init__(self, done: int, total: int, unit: str = "tasks"):
+        super().__init__(f"interrupted after {done} of {total} {unit}")
         self.done = done
         self.total = total
+        self.unit = unit
 
 
 class Executor(Protocol):
@@ -118,6 +119,25 @@ class LocalProcesses:
 
     def close(self) -> None:
         """Nothing to release: each run's pool is joined before it returns."""
+
+
+def _call_plain(fn: Callable[[Any], Any], task: Any) -> Any:
+    return fn(task)
+
+
+def parallel_map(fn: Callable[[Any], Any], tasks: Sequence[Any], jobs: int, label: str, unit: str) -> list[Any]:
+    """Return [fn(t) for t in tasks], in `jobs` local processes when > 1, with progress and a clean Ctrl-C.
+
+    For a game's own long computations (searches, sweeps); `fn` must be a module-level function."""
+    from . import progress
+
+    shown = progress.current()
+    shown.start(label, len(tasks), unit)
+    executor: Executor = LocalProcesses(jobs) if jobs > 1 and len(tasks) > 1 else Serial()
+    try:
+        return executor.run(_call_plain, fn, tasks, lambda _i, _r: shown.advance(1), shown.poll)
+    except Interrupted as stop:
+        raise Interrupted(stop.done, stop.total, unit) from None
 
 
 def executor_for(jobs: int = 1, scheduler: str | None = None) -> Executor:

@@ -21,6 +21,7 @@ class Progress:
 
     def __init__(self, console: Any | None = None, unit: str = "games"):
         self.unit = unit
+        self._unit = unit
         self._live = None
         self._task = None
         self._last = 0.0
@@ -36,7 +37,7 @@ class Progress:
             TextColumn("[progress.description]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn(unit),
+            TextColumn("{task.fields[unit]}"),
             TextColumn("[progress.data.speed]{task.fields[rate]}"),
             TimeElapsedColumn(),
             TextColumn("[progress.remaining]{task.fields[eta]}"),
@@ -46,11 +47,12 @@ class Progress:
         )
         self._live.start()
 
-    def start(self, label: str, total: int) -> None:
+    def start(self, label: str, total: int, unit: str | None = None) -> None:
         """Begin a batch of `total` units (the previous batch's bar stays on screen, complete)."""
         self.total += total
+        self._unit = unit or self.unit
         if self._live is not None:
-            self._task = self._live.add_task(label, total=total, rate="", eta="")
+            self._task = self._live.add_task(label, total=total, rate="", eta="", unit=self._unit)
             self._began = time.monotonic()
             self._draw(force=True)
 
@@ -80,12 +82,15 @@ class Progress:
         self._last = now
         assert self._live is not None
         if self._task is not None:
+            # The mean rate since the batch began: results arrive in chunks, so a windowed rate would jump.
             task = self._live.tasks[-1]
-            speed = task.finished_speed or task.speed
-            if speed:
-                self._live.update(
-                    self._task, rate=f"{speed:,.1f} {self.unit}/s" if speed < 10 else f"{speed:,.0f} {self.unit}/s"
-                )
+            elapsed = now - self._began
+            if task.completed and elapsed > 0:
+                speed = task.completed / elapsed
+                left = (task.total or 0) - task.completed
+                eta = "" if left <= 0 else f"about {_duration(left / speed)} left"
+                rate = f"{speed:,.{1 if speed < 10 else 0}f} {self._unit}/s"
+                self._live.update(self._task, rate=rate, eta=eta)
         self._live.refresh()
 
 

@@ -156,7 +156,7 @@ def run_matches(
         for match in matches:
             plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
     except KeyboardInterrupt:
-        raise Interrupted(0, total) from None
+        raise Interrupted(0, total, "games") from None
     owned = executor is None
     executor = executor or (executor_for(jobs) if jobs > 1 else Serial())
     chunk = chunk_size(total, executor.workers)
@@ -164,7 +164,7 @@ def run_matches(
     if len(tasks) <= 1 and owned:
         executor = Serial()
     shown = progress_display.current()
-    shown.start(label or ", ".join(dict.fromkeys(m.label for m in matches)), total)
+    shown.start(label or ", ".join(dict.fromkeys(m.label for m in matches)), total, "games")
     finished = 0
 
     def on_result(_index: int, records: list[dict[str, Any]]) -> None:
@@ -176,7 +176,7 @@ def run_matches(
     try:
         chunks = executor.run(_play_chunk, (token, plugin), tasks, on_result, shown.poll)
     except Interrupted:
-        raise Interrupted(finished, total) from None
+        raise Interrupted(finished, total, "games") from None
     finally:
         if owned:
             executor.close()
