@@ -37,6 +37,8 @@ def check_address(address: str) -> str | None:
 class DaskCluster:
     """An executor on a Dask cluster: an existing scheduler, or a LocalCluster of N single-threaded processes."""
 
+    shares_memory = False  # each worker builds its tables on its first chunk
+
     def __init__(self, address: str):
         self.address = address
         self._client: Any = None

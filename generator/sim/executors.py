@@ -32,6 +32,7 @@ class Executor(Protocol):
     """Runs tasks and returns their results in task order."""
 
     workers: int
+    shares_memory: bool  # True when workers see what this process prepared (itself, or forked children)
 
     def run(
         self,
@@ -51,6 +52,7 @@ class Serial:
     """Runs every task in this process."""
 
     workers = 1
+    shares_memory = True
 
     def run(self, fn, shared, tasks, on_result, poll) -> list[Any]:
         """Run the tasks one by one."""
@@ -86,6 +88,7 @@ class LocalProcesses:
 
     def __init__(self, workers: int):
         self.workers = workers
+        self.shares_memory = "fork" in multiprocessing.get_all_start_methods()
 
     def run(self, fn, shared, tasks, on_result, poll) -> list[Any]:
         """Run the tasks in a process pool; results are collected as they finish and returned in task order."""

@@ -152,13 +152,14 @@ def run_matches(
     `Interrupted` with the number of games finished, once every worker has stopped.
     """
     total = sum(m.games for m in matches)
-    try:
-        for match in matches:
-            plugin.prepare(match.bots)  # shared tables are built once here and inherited by forked workers
-    except KeyboardInterrupt:
-        raise Interrupted(0, total, "games") from None
     owned = executor is None
     executor = executor or (executor_for(jobs) if jobs > 1 else Serial())
+    try:
+        if executor.shares_memory:  # tables built here are inherited by forked workers; a cluster builds its own
+            for match in matches:
+                plugin.prepare(match.bots)
+    except KeyboardInterrupt:
+        raise Interrupted(0, total, "games") from None
     chunk = chunk_size(total, executor.workers)
     tasks = [(m, i, min(i + chunk, m.games)) for m in matches for i in range(0, m.games, chunk)]
     if len(tasks) <= 1 and owned:
