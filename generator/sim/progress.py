@@ -50,6 +50,8 @@ class Progress:
     def start(self, label: str, total: int, unit: str | None = None) -> None:
         """Begin a batch of `total` units (the previous batch's bar stays on screen, complete)."""
         self.total += total
+        if self._live is not None and self._task is not None:
+            self._draw(force=True)  # the finished bar keeps its final rate and loses its estimate
         self._unit = unit or self.unit
         if self._live is not None:
             self._task = self._live.add_task(label, total=total, rate="", eta="", unit=self._unit)
@@ -75,9 +77,13 @@ class Progress:
             self._live.stop()
             self._live = None
 
+    def _finished(self) -> bool:
+        assert self._live is not None
+        return self._task is not None and self._live.tasks[-1].finished
+
     def _draw(self, force: bool = False) -> None:
         now = time.monotonic()
-        if not force and now - self._last < REFRESH_SECONDS:
+        if not force and now - self._last < REFRESH_SECONDS and not self._finished():
             return
         self._last = now
         assert self._live is not None
