@@ -7,8 +7,12 @@ Workers need cardpress installed (the same version), since tasks name its functi
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+import signal
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from .executors import POLL_SECONDS, Interrupted
@@ -32,6 +36,19 @@ def check_address(address: str) -> str | None:
     if ADDRESS.fullmatch(address):
         return None
     return f"'{address}' is not a scheduler address"
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while child processes start: an ignored signal stays ignored in them (Python keeps SIG_IGN)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class DaskCluster:
@@ -64,13 +81,14 @@ class DaskCluster:
         try:
             if local:
                 n = int(local.group(1) or 2)
-                self._cluster = LocalCluster(
-                    n_workers=n,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.ERROR,
-                )
+                with _sigint_ignored():  # workers start with Ctrl-C ignored: this process stops them cleanly
+                    self._cluster = LocalCluster(
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(self.address, timeout=CONNECT_TIMEOUT)
