@@ -268,6 +268,14 @@ def test_a_comparison_plots_both_runs_from_their_json(pf_report, tmp_path):
         total = sum(bins.values())
         assert got == pytest.approx([bins.get(k, 0) / total for k in built["compare-score-distribution"].categories])
     assert [s.name for s in built["compare-win-share-by-card"].series] == ["edition", "base"]
+    # A comparison report that holds both runs in its JSON gets the same charts from the generic writer.
+    doc = writer.Document(
+        "compare", {}, [writer.Section("Runs", "runs", [], [], {"labels": ["edition", "base"], "a": a, "b": b})]
+    )
+    paths = writer.write(doc, tmp_path, stem="compare")
+    page = paths[0].read_text()
+    assert all(f'data-chart="{key}"' in page for key in built)
+    assert (tmp_path / "charts" / "compare-compare-win-share-by-seat.png").is_file()
 
 
 def test_a_sweep_curve_plots_its_points_and_interval_band(tmp_path):

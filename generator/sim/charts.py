@@ -365,12 +365,21 @@ def sweep(curve: dict[str, Any], key: str = "sweep", section: str = "sweep", sou
 
 
 def for_report(report: dict[str, Any]) -> list[Chart]:
-    """Return the charts of any report: the simulation charts, plus a curve for every section holding a sweep."""
+    """Return the charts of any report, found by the shape of its sections' data.
+
+    The simulation sections get their charts; a section holding a sweep curve (see `sweep`) gets its
+    curve; a section holding two runs, {"labels": [A, B], "a": report A's JSON, "b": report B's JSON},
+    gets the comparison charts, so a comparison's numbers are in its own JSON file too."""
     out = simulation(report)
     for key, section in report.get("sections", {}).items():
         data = section.get("data")
-        if isinstance(data, dict) and "points" in data and "parameter" in data and "measure" in data:
+        if not isinstance(data, dict):
+            continue
+        if {"points", "parameter", "measure"} <= data.keys():
             out.append(sweep(data, key=f"sweep-{key}", section=key))
+        elif {"labels", "a", "b"} <= data.keys():
+            for chart in comparison(data["a"], data["b"], data["labels"]):
+                out.append(replace(chart, section=key, source=f"sections.{key}.data.{{a,b}}." + chart.source))
     return out
 
 
