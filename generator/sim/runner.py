@@ -152,6 +152,7 @@ def run_matches(
     `Interrupted` with the number of games finished, once every worker has stopped.
     """
     total = sum(m.games for m in matches)
+    _WORKERS.clear()  # each run builds its bots afresh here and in forked workers
     owned = executor is None
     executor = executor or (executor_for(jobs) if jobs > 1 else Serial())
     try:
