@@ -86,10 +86,14 @@ def one_case(case: str, jobs: int, scheduler: str | None) -> dict:
     plugin = loaded.ruleset.rules_commands().simulation(loaded)
     executor = executor_for(jobs, scheduler)
     workers = executor.workers  # a Dask cluster starts here, outside the timed part
+    cluster_cpu = (lambda: sum(executor.client().run(_own_cpu).values())) if scheduler else (lambda: 0.0)
+    cluster_before = cluster_cpu()
     loaded_at = time.perf_counter()
     cpu = time.process_time()
     run_matches(plugin, [Match("bench", 4, bots, games, 1)], jobs, executor)
     wall = time.perf_counter() - loaded_at
+    parent_cpu = time.process_time() - cpu
+    cluster_used = cluster_cpu() - cluster_before
     executor.close()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
@@ -98,9 +102,15 @@ def one_case(case: str, jobs: int, scheduler: str | None) -> dict:
         "games": games,
         "load_s": loaded_at - began,
         "wall_s": wall,
-        "parent_cpu_s": time.process_time() - cpu,
-        "worker_cpu_s": children.ru_utime + children.ru_stime,
+        "parent_cpu_s": parent_cpu,
+        "worker_cpu_s": cluster_used if scheduler else children.ru_utime + children.ru_stime,
     }
+
+
+def _own_cpu() -> float:
+    """Return this process's CPU seconds (run on each Dask worker)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def scaling(cases: list[str], dask: bool, repeats: int) -> None:
@@ -109,24 +119,25 @@ def scaling(cases: list[str], dask: bool, repeats: int) -> None:
         f"{os.cpu_count()} cores; load average before: {os.getloadavg()[0]:.2f}; median of {repeats} fresh processes\n"
     )
     print(f"{'case':14s} {'workers':>13s} {'games':>6s} {'wall s':>7s} {'games/s':>8s} {'speed-up':>8s} {'CPU s':>7s}")
+    print("(CPU s: this process and its workers while the games run; a Dask cluster's worker processes are asked)")
     for case in cases:
-        base = None
-        for label, extra in [("local 1", ["--jobs", "1"]), ("local 2", ["--jobs", "2"])] + (
-            [("dask 2", ["--jobs", "2", "--scheduler", "local:2"])] if dask else []
-        ):
-            runs = []
-            for _ in range(repeats):
+        configs = [("local 1", ["--jobs", "1"]), ("local 2", ["--jobs", "2"])]
+        configs += [("dask 2", ["--jobs", "2", "--scheduler", "local:2"])] if dask else []
+        runs: dict[str, list[dict]] = {label: [] for label, _ in configs}
+        for _ in range(repeats):  # interleaved, so a change in the machine's load hits every configuration alike
+            for label, extra in configs:
                 out = subprocess.run(
                     [sys.executable, __file__, "--one", case, *extra], capture_output=True, text=True, check=True
                 )
-                runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-            r = sorted(runs, key=lambda x: x["wall_s"])[len(runs) // 2]
+                runs[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+        base = None
+        for label, _ in configs:
+            r = sorted(runs[label], key=lambda x: x["wall_s"])[len(runs[label]) // 2]
             rate = r["games"] / r["wall_s"]
             base = base or rate
-            cpu = r["parent_cpu_s"] + (r["worker_cpu_s"] if label != "dask 2" else 0)
+            cpu = r["parent_cpu_s"] + r["worker_cpu_s"]
             print(
-                f"{case:14s} {label:>13s} {r['games']:6d} {r['wall_s']:7.2f} {rate:8.1f} {rate / base:7.2f}× "
-                + (f"{cpu:7.2f}" if label != "dask 2" else "      –")
+                f"{case:14s} {label:>13s} {r['games']:6d} {r['wall_s']:7.2f} {rate:8.1f} {rate / base:7.2f}× {cpu:7.2f}"
             )
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
