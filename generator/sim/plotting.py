@@ -121,7 +121,8 @@ def _intervals(ax: Any, chart: Chart) -> None:
     ax.set_axisbelow(True)
     known = [v for s in chart.series for v in (s.high or s.values) if v is not None]
     right = max([*known, chart.reference or 0, 0.05])
-    ax.set_xlim(0, min(1.0, right * 1.08) if chart.percent else right * 1.08)
+    right = min(1.0, right * 1.08) if chart.percent else right * 1.08
+    ax.set_xlim(-0.02 * right, right * 1.02)  # a little room, so points at 0 % or 100 % show whole
     for i, note in enumerate(chart.notes):
         if note:
             ax.annotate(
