@@ -83,7 +83,7 @@ def one_case(case: str, jobs: int, scheduler: str | None) -> dict:
     began = time.perf_counter()
     game, bots, games = SCALING[case]
     loaded = pipeline.load(ROOT, game)
-    plugin = loaded.ruleset.rules_commands().simulation(loaded)
+    plugin = loaded.ruleset.simulation(loaded)
     executor = executor_for(jobs, scheduler)
     workers = executor.workers  # a Dask cluster starts here, outside the timed part
     cluster_cpu = (lambda: sum(executor.client().run(_own_cpu).values())) if scheduler else (lambda: 0.0)

@@ -129,7 +129,7 @@ def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
 
     monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())
     with pytest.raises(CardpressError) as info:
-        simulate("pocket-foundry", root=ROOT)
+        simulate("pocket-foundry", scheduler=None, root=ROOT)
     assert info.value.report.items[0].code == "U005"
 
 

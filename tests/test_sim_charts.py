@@ -19,7 +19,7 @@ from generator.sim.simulate import simulate
 
 def _plugin(game: str):
     loaded = pipeline.load(ROOT, game)
-    return loaded.ruleset.rules_commands().simulation(loaded)
+    return loaded.ruleset.simulation(loaded)
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ def cluster():
 
 def _plugin(game: str):
     loaded = pipeline.load(ROOT, game)
-    return loaded.ruleset.rules_commands().simulation(loaded)
+    return loaded.ruleset.simulation(loaded)
 
 
 @pytest.mark.parametrize(
