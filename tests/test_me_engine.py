@@ -189,6 +189,95 @@ def test_extra_actions_allow_several_research_actions():
     assert s.stats.research[0] == 2
 
 
+DRAW_TWO = ("take the top card of the deck", "take the top card of the deck")
+
+
+def legal_words(s: State) -> set[str]:
+    return {s.describe(a) for a in s.legal_actions()}
+
+
+def run_dry(s: State) -> None:
+    """Move the deck and the discard pile into player 1's hand, as if both had run out."""
+    s.hands[1] += s.deck + s.discard
+    s.deck.clear()
+    s.discard.clear()
+    s.legal_cache = None
+
+
+def test_phase_b_action_must_be_spent_while_a_play_is_possible():
+    s = position([{"hand": ["gear-train"]}, {}])
+    act(s, *DRAW_TWO)
+    assert "play Part Gear Train" in legal_words(s) and "end the turn" not in legal_words(s)
+    with pytest.raises(IllegalActionError, match=r"illegal action \d+ \(end the turn\) in phase play for player 0"):
+        s.apply_action(s.tables.A_END)
+
+
+def test_with_no_card_playable_research_spends_the_action():
+    # Three gated Parts and an empty chain: nothing can be played, but there are cards to draw.
+    s = position([{"hand": ["differential"]}, {}], deck_top=["grand-orrery", "flux-stabilizer"])
+    act(s, *DRAW_TWO)
+    assert list(s.legal_actions()) == [s.tables.A_RESEARCH]
+    act(s, "Research")
+    assert len(s.hands[0]) == 6 and s.current == 1
+
+
+def test_with_nothing_playable_and_nothing_to_draw_the_action_is_lost():
+    s = position([{"hand": ["differential"]}, {}], deck_top=["grand-orrery", "flux-stabilizer"])
+    act(s, *DRAW_TWO)
+    run_dry(s)
+    assert list(s.legal_actions()) == [s.tables.A_END]  # Research has nothing to draw
+    act(s, "end the turn")
+    assert s.current == 1 and s.stats.research[0] == 0 and len(s.hands[0]) == 3
+
+
+def test_research_needs_a_card_to_draw_even_with_an_extra_action():
+    s = position([{"hand": ["double-shift", "gear-train", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Double Shift")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
+    run_dry(s)
+    assert "Research" not in legal_words(s) and "end the turn" in legal_words(s)
+
+
+def test_the_action_after_a_calibration_is_an_extra_action_and_optional():
+    s = position([{"hand": ["overclock", "gear-train", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Overclock")
+    assert s.actions_left == 1 and s.actions_taken == 1
+    assert {"play Part Gear Train", "Research", "end the turn"} <= legal_words(s)
+    act(s, "end the turn")
+    assert s.current == 1
+
+
+def test_extra_actions_from_double_shift_are_optional():
+    s = position([{"hand": ["double-shift", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Double Shift")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
+    assert s.actions_left == 2 and "end the turn" in legal_words(s)
+    act(s, "Research")
+    assert s.actions_left == 1 and "end the turn" in legal_words(s)
+
+
+def test_a_part_that_gives_an_action_leaves_an_optional_extra_action():
+    s = position([{"hand": ["capacitor-bank", "gear-train", "gear-train"]}, {}], deck_top=["cam-shaft", "piston-rod"])
+    act(s, *DRAW_TWO, "play Part Capacitor Bank")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 2
+    s.apply_action(s.legal_actions()[0])
+    assert s.phase == Phase.PLAY and s.actions_left == 1 and s.actions_taken == 1
+    assert "end the turn" in legal_words(s)
+
+
+def test_an_upgrade_played_as_the_bonus_can_give_an_extra_action():
+    s = position(
+        [{"hand": ["gear-train", "auxiliary-battery", "cam-shaft", "flywheel"]}, {}], deck_top=["gearbox", "piston-rod"]
+    )
+    act(s, *DRAW_TWO, "play Part Gear Train")
+    assert s.phase == Phase.BONUS and s.actions_left == 0
+    act(s, "play Upgrade Auxiliary Battery under Part 1")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 2
+    s.apply_action(s.legal_actions()[0])
+    assert s.phase == Phase.PLAY and s.actions_left == 1 and s.actions_taken == 1  # the Bonus spent no action
+    assert "end the turn" in legal_words(s)
+
+
 def test_hand_limit_discards_down_to_ten_at_end_of_turn():
     s = position([{"hand": ["gear-train"] * 4 + ["cam-shaft"] * 2 + ["flywheel"] * 2}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "Research")
@@ -246,16 +335,16 @@ def test_patents_are_claimed_on_your_turn_and_licenses_need_three_players():
     chain = ["dynamo-coil", "relay-switch", "capacitor-bank"]
     s = position([{"hand": ["gear-train"]}, {"chain": chain}], patents=["power-grid", "clockwork", "steam-works"])
     assert s.patent_owner == [-1, -1, -1]  # player 1 qualifies, but it is player 0's turn
-    act(s, "take the top card of the deck", "take the top card of the deck", "end the turn")
+    act(s, "take the top card of the deck", "take the top card of the deck", "Research")
     assert s.patent_owner[0] == 1
     s3 = position(
         [{"chain": chain}, {"chain": chain}, {}], patents=["power-grid", "clockwork", "steam-works", "full-spectrum"]
     )
     assert s3.patent_owner[0] == 0 and s3.patent_licensee[0] == -1
-    act(s3, "take the top card of the deck", "take the top card of the deck", "end the turn")
+    act(s3, "take the top card of the deck", "take the top card of the deck", "Research")
     assert s3.patent_licensee[0] == 1 and len(s3.licenses[1]) == 1  # the top Workshop card, face down
     s2 = position([{"chain": chain}, {"chain": chain}], patents=["power-grid", "clockwork", "steam-works"])
-    act(s2, "take the top card of the deck", "take the top card of the deck", "end the turn")
+    act(s2, "take the top card of the deck", "take the top card of the deck", "Research")
     assert s2.patent_owner[0] == 0 and s2.patent_licensee[0] == -1  # no Licenses in a 2-player game
 
 

@@ -11,7 +11,7 @@ def choices(board: Board) -> list[int]:
     """Return the picks: a Row card by type, or the top of the deck (at most `draw_picks` from the deck)."""
     tables = board.tables
     actions = sorted({tables.A_ROW + tables.itype[card] for card in board.row})
-    if board.deck_picks < tables.rules.draw_picks and (board.deck or board.discard):
+    if board.deck_picks < tables.rules.draw_picks and zones.can_draw(board):
         actions.append(tables.A_DECK)
     return actions
 
@@ -37,7 +37,7 @@ def pick(board: Board, action: int) -> None:
 def maybe_end(board: Board, player: int) -> None:
     """End Phase A once the picks are taken (or none is possible); an extra Row pick is paid back first."""
     rules = board.tables.rules
-    deck_ok = board.deck_picks < rules.draw_picks and (board.deck or board.discard)
+    deck_ok = board.deck_picks < rules.draw_picks and zones.can_draw(board)
     if board.picks_left > 0 and (board.row or deck_ok):
         return
     taken = rules.draw_picks + board.abilities[player].row_pick - board.picks_left

@@ -46,7 +46,16 @@ def check(state: State) -> None:
     assert state.calibrations_played <= rules.calibrations_per_turn and state.actions_left >= 0
     per_turn = Counter(turn for turn, _, card_type, _ in state.stats.plays if tables.kind[card_type] == CALIBRATION)
     assert all(v <= rules.calibrations_per_turn for v in per_turn.values()), "two Calibrations in one turn"
-    # 6. Patents: one owner, one License, never the owner, none at 2 players, claims only on your turn.
+    # 6. Phase B: the turn's action must be spent; ending is legal once it is, or when nothing can spend it.
+    if state.phase == PLAY:
+        legal = list(state.legal_actions())
+        spent = state.actions_taken >= rules.actions
+        assert (tables.A_END in legal) == (spent or legal == [tables.A_END]), (
+            f"ending Phase B is {'' if tables.A_END in legal else 'not '}legal with {state.actions_taken} "
+            f"actions spent and {legal}"
+        )
+        assert (tables.A_RESEARCH in legal) == bool(state.deck or state.discard), "Research without cards, or none"
+    # 7. Patents: one owner, one License, never the owner, none at 2 players, claims only on your turn.
     for owner, licensee in zip(state.patent_owner, state.patent_licensee):
         if licensee >= 0:
             assert tables.licenses and owner >= 0 and licensee != owner, "bad License"
@@ -55,7 +64,7 @@ def check(state: State) -> None:
             f"P{player + 1} claimed on turn {turn}, not their turn"
         )
     assert sum(len(x) for x in state.licenses) == sum(1 for x in state.patent_licensee if x >= 0)
-    # 7. Equal turns at the end; the score recounted independently equals the reported one.
+    # 8. Equal turns at the end; the score recounted independently equals the reported one.
     if state.phase == OVER:
         assert state.stats.turns == [tables.rounds] * state.num_players, f"turns per player {state.stats.turns}"
         assert all(

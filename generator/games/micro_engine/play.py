@@ -1,4 +1,17 @@
-"""Phase B, Play: spend actions on a Part, an Upgrade, a Calibration or Research; pay Costs; the Bonus Upgrade."""
+"""Phase B, Play: spend actions on a Part, an Upgrade, a Calibration or Research; pay Costs; the Bonus Upgrade.
+
+Rulings on "You have 1 action. Spend it on one of: …" and "Extra actions" (also in the README's Rulings):
+- The turn's action must be spent. Ending Phase B is legal only once `rules.actions` (1) actions have been
+  spent this turn, or when no way to spend one is possible.
+- Research is a way to spend an action while the deck or the discard pile holds a card (it draws what there
+  is). With both empty there is nothing to research, so it is not offered.
+- The action is lost only when no Part, Upgrade or Calibration can be played and there is nothing to draw:
+  ending the turn is then the only legal action.
+- Every action gained during the turn is an extra action, optional to spend ("unused actions are lost at the
+  end of your turn"): the +1 action after a Calibration and "+1 action" effects (Double Shift, Capacitor
+  Bank, Auxiliary Battery). Playing a Calibration spends the turn's action, so the turn may end after it.
+- The Bonus Upgrade spends no action, so it never counts toward the action that must be spent.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +22,8 @@ from .tables import CALIBRATION, PART, RESEARCH, UPGRADE
 
 
 def choices(board: Board) -> list[int]:
-    """Return the plays the current player can pay for and meet, then Research and ending the turn."""
+    """Return the plays the current player can pay for and meet, then Research if there is a card to draw,
+    then ending the turn once the turn's action is spent (or when nothing can spend it)."""
     tables = board.tables
     player = board.current
     hand = board.hands[player]
@@ -35,8 +49,10 @@ def choices(board: Board) -> list[int]:
         else:
             actions.append(tables.A_CAL + card_type)
     actions.sort()
-    actions.append(tables.A_RESEARCH)
-    actions.append(tables.A_END)
+    if zones.can_draw(board):
+        actions.append(tables.A_RESEARCH)
+    if board.actions_taken >= tables.rules.actions or not actions:
+        actions.append(tables.A_END)
     return actions
 
 

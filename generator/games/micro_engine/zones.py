@@ -19,6 +19,11 @@ def draw_card(board: Board) -> int | None:
     return board.deck.pop()
 
 
+def can_draw(board: Board) -> bool:
+    """Return True while the deck or the discard pile holds a card."""
+    return bool(board.deck or board.discard)
+
+
 def draw_to_hand(board: Board, player: int) -> None:
     """Draw one card into `player`'s hand (nothing if deck and discard are both empty)."""
     card = draw_card(board)
