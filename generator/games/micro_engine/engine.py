@@ -1,9 +1,10 @@
 """The Micro-Engine rules model: an OpenSpiel-style game state with hidden hands and a hidden deck.
 
-The rules live in one module per part of the game, each acting on the `Board` (board.py):
-setup.py (Setup 1–5), turn.py (a turn's start and end, the hand limit), draw.py (Phase A),
-play.py (Phase B: actions, Costs, the Bonus Upgrade), effects.py (triggers and their resolution),
-patents.py (claims and Licenses), tableau.py (abilities, conditions and Costs), scoring.py, views.py.
+The rules live in one module per part of the game, each acting on the `Board` (board.py, every zone and
+counter) in the `Phase` it waits in (phase.py): setup.py (Setup 1–5), turn.py (a turn's start and end, the
+hand limit), draw.py (Phase A), play.py (Phase B: actions, Costs, the Bonus Upgrade), effects.py (triggers
+and their resolution), patents.py (claims and Licenses), tableau.py (abilities, conditions and Costs),
+zones.py (deck, discard pile, Row, hands), rng.py (the seeded shuffle), scoring.py and views.py.
 This module dispatches each decision to the phase waiting for it and keeps the public API.
 """
 
