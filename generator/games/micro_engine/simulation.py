@@ -103,14 +103,14 @@ class Recorder(GameRecorder):
     def finish(self, state) -> dict:
         """Return the game's facts with `played_by` (card id -> seats) and `offers` (per seat, Core ids)."""
         facts = super().finish(state)
-        T = state.T
+        T = state.tables
         played: dict[str, list[int]] = {}
-        for _turn, p, t, _paid in state.stats["plays"]:
+        for _turn, p, t, _paid in state.stats.plays:
             seats = played.setdefault(T.ids[t], [])
             if p not in seats:
                 seats.append(p)
         facts["played_by"] = played
-        facts["offers"] = [[T.ids[T.T + c] for c in offer] for offer in state.offers]
+        facts["offers"] = [[T.ids[T.T + c] for c in offer] for offer in state.core_offers]
         return facts
 
 
