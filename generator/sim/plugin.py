@@ -32,6 +32,7 @@ class Plugin(Protocol):
     strong_bot: str  # compared against `random` in the skill-gap section
     default_bots: str
     round_name: str  # what the report calls a round ("lap")
+    turn_order: str  # one sentence for the report: who starts and how the start moves
 
     def new_game(self, players: int) -> Game:
         """Return the engine for `players` seats."""

@@ -47,7 +47,12 @@ def simulate(
             lineup = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
             matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
     main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}")
-    sections = [summary.seats(main), summary.starting_player(main), summary.scores(main), summary.length(main)]
+    sections = [
+        summary.seats(main, plugin.turn_order),
+        summary.starting_player(main),
+        summary.scores(main),
+        summary.length(main),
+    ]
     tempo = summary.tempo(main, plugin.round_name)
     if tempo is not None:
         sections.append(tempo)

@@ -10,7 +10,7 @@ from .report import Section, Table, bar, interval, pct
 from .runner import MatchResult
 
 
-def seats(result: MatchResult) -> Section:
+def seats(result: MatchResult, turn_order: str) -> Section:
     """Return win shares per seat with 95 % intervals, outright wins and tied wins."""
     n = result.match.players
     games = len(result.records)
@@ -47,13 +47,8 @@ def seats(result: MatchResult) -> Section:
         )
     tie_sizes = Counter(sum(1 for x in r["returns"] if x > 0) for r in result.records)
     shared = sum(c for k, c in tie_sizes.items() if k > 1)
-    order = (
-        "The first player is drawn at random each game (see the starting player below)."
-        if _random_first(result)
-        else "Seat 1 starts lap 1; the marker then moves one seat clockwise each lap."
-    )
     text = [
-        f"{games} games. {order} A win shared by k tied leaders counts 1/k for each. A fair seat wins {pct(1 / n)}.",
+        f"{games} games. {turn_order} A win shared by k tied leaders counts 1/k for each. A fair seat wins {pct(1 / n)}.",
         f"Shared wins: {pct(shared / games)} of games"
         + (
             " (" + ", ".join(f"{k}-way {pct(c / games)}" for k, c in sorted(tie_sizes.items()) if k > 1) + ")"

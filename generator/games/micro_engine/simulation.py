@@ -37,6 +37,7 @@ class MicroEngineSim:
     strong_bot: str = "heuristic"  # the skill-gap match plays it against random bots; rollout is too slow
     default_bots: str = "heuristic"
     round_name: str = "round"
+    turn_order: str = "The first player is drawn at random each game (see the starting player below)."
 
     @property
     def players(self) -> tuple[int, ...]:

@@ -41,6 +41,7 @@ class PocketFoundrySim:
     strong_bot: str = "lookahead"
     default_bots: str = "lookahead"
     round_name: str = "lap"
+    turn_order: str = "Seat 1 starts lap 1; the marker then moves one seat clockwise each lap."
 
     @property
     def players(self) -> tuple[int, ...]:
