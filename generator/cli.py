@@ -8,7 +8,7 @@ import sys
 import traceback
 from enum import StrEnum
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -23,8 +23,8 @@ app = typer.Typer(
     help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
 )
 
-GameArg = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
-RootOpt = typer.Option(
+GameArg: Any = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
+RootOpt: Any = typer.Option(
     None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
 )
 
@@ -37,7 +37,9 @@ class MissingArt(StrEnum):
     error = "error"
 
 
-MissingArtOpt = typer.Option(None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False)
+MissingArtOpt: Any = typer.Option(
+    None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False
+)
 
 
 class Paper(StrEnum):
@@ -171,14 +173,15 @@ def main() -> None:
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
         # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
-        kinds = []
+        kinds: list[type[Any]] = []
         for module in ("typer._click.exceptions", "click.exceptions"):
             with contextlib.suppress(ImportError):
                 kinds.append(importlib.import_module(module).ClickException)
 
         if isinstance(exc, tuple(kinds)):
-            exc.show()
-            sys.exit(exc.exit_code)
+            clicked: Any = exc  # one of click's exception classes, found at run time
+            clicked.show()
+            sys.exit(clicked.exit_code)
         typer.echo(
             "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True
         )

@@ -8,6 +8,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
 MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million
@@ -47,7 +48,7 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
-_CHECKED: dict[tuple, ArtFile] = {}
+_CHECKED: dict[tuple[Any, ...], ArtFile] = {}
 
 
 def open_art(path: Path) -> ArtFile:
@@ -73,7 +74,7 @@ def open_art(path: Path) -> ArtFile:
     return art
 
 
-def _remember(cache: dict, key, value, limit: int = 64) -> None:
+def _remember(cache: dict[str, Any], key, value, limit: int = 64) -> None:
     """Keep a value in a small cache, dropping the oldest (a long watch session sees many versions)."""
     cache[key] = value
     while len(cache) > limit:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .proofs import Entry
@@ -31,7 +31,7 @@ def contact_sheet(thumbs: Sequence[tuple[Entry, object]], title: str, fonts_dir:
     """Return PNG bytes of a contact sheet of (entry, thumbnail) pairs, in rows, each labelled."""
     from PIL import Image, ImageDraw
 
-    rows: list[list] = [[]]
+    rows: list[list[Any]] = [[]]
     used = 0
     for entry, thumb in thumbs:
         if rows[-1] and used + GAP + thumb.width > ROW_WIDTH:

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..kit import Kit
 from ..layout.lint import SAFE
@@ -39,7 +40,7 @@ class Entry:
 
 def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepared | None]) -> list[Entry]:
     """Return one entry per distinct face: card fronts in print order, then their backs, then full pages."""
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for side in ("front", "back"):
         for card in kit.cards:
             face = card.front if side == "front" else card.back
@@ -82,7 +83,7 @@ class ProofFolder:
         self.folder, self.dpi, self.overlay = folder, dpi, overlay
         self._thumbs: dict[str, tuple[str, object]] = {}  # face key -> (stamp, contact-sheet thumbnail)
         try:
-            self.manifest: dict = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            self.manifest: dict[str, Any] = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             self.manifest = {}
         if not isinstance(self.manifest.get("faces"), dict):

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .session import Session
@@ -34,7 +35,7 @@ class PreviewServer(ThreadingHTTPServer):
         """Return a token that changes whenever any session publishes a rebuild."""
         return ".".join(str(s.version) for s in self.sessions.values())
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """Return everything the page shows."""
         return {"version": self.version(), "games": [s.snapshot() for s in self.sessions.values()]}
 

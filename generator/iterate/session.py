@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..build import kit_path
 from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
@@ -58,7 +59,7 @@ class Session:
         self.cache = RenderCache()  # shared by every rebuild: renders by a digest of what they read
         self.version = 0
         self._lock = threading.Lock()
-        self._state: dict = {
+        self._state: dict[str, Any] = {
             "game": game_id,
             "title": game_id,
             "version": 0,
@@ -218,7 +219,7 @@ class Session:
             self._state = state
         return outcome
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Return the latest published state (what the preview page shows)."""
         with self._lock:
             return self._state
@@ -233,7 +234,7 @@ def _matches(ident: str, pattern: str) -> bool:
     )
 
 
-def _json(d: Diagnostic) -> dict:
+def _json(d: Diagnostic) -> dict[str, Any]:
     """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
     source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
     return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "", "source": source}

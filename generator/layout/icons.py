@@ -7,11 +7,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import schema, yamlsrc
 from ..diagnostics import CardpressError, Report
 
-Command = tuple  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
+Command = tuple[Any, ...]  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 KAPPA = 0.5522847498  # control-point distance that makes four cubic curves a circle
 
 
@@ -48,7 +49,7 @@ class IconSet:
         return self._icons.get(name)
 
 
-_CACHE: dict[tuple, tuple[IconSet, Report]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[IconSet, Report]] = {}
 
 
 def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet:
@@ -101,7 +102,7 @@ def _display(path: Path) -> str:
     return str(path)
 
 
-def shape_commands(shape: dict) -> tuple[Command, ...]:
+def shape_commands(shape: dict[str, Any]) -> tuple[Command, ...]:
     """Return the outline of one icon shape as path commands."""
     if "circle" in shape:
         cx, cy, r = shape["circle"]

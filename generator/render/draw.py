@@ -26,10 +26,10 @@ class Painter(Protocol):
     def translate(self, dx: float, dy: float) -> None: ...
     def rotate(self, degrees: float) -> None: ...
     def scale(self, factor: float) -> None: ...
-    def clip(self, commands: tuple) -> None: ...
+    def clip(self, commands: tuple[Any, ...]) -> None: ...
     def path(
         self,
-        commands: tuple,
+        commands: tuple[Any, ...],
         *,
         fill: str | None,
         stroke: str | None,
@@ -216,7 +216,7 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
     painter.restore()
 
 
-def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> None:
+def _shape(painter: Painter, cmds: tuple[Any, ...], p: dict[str, Any], opacity: float) -> None:
     fill, stroke = p.get("fill"), p.get("stroke")
     if fill is None and stroke is None:
         fill = BLACK

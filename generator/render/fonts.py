@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
@@ -71,7 +72,7 @@ def _glyphs(font: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
 
 
-_LOADED: dict[tuple, FontSet] = {}
+_LOADED: dict[tuple[Any, ...], FontSet] = {}
 
 
 def _register(name: str, path: Path) -> str:

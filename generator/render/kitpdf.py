@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
@@ -20,7 +21,7 @@ from .fonts import FontSet
 from .painters import PdfPainter
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
-Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
+Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
 
 DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
@@ -47,7 +48,7 @@ class Plan:
     """Every page in order, plus the cover's table of contents."""
 
     pages: list[PagePlan] = field(default_factory=list)
-    contents: list[dict] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
@@ -214,7 +215,7 @@ class _Writer:
             self.c.translate(size[0] * PT_PER_MM, size[1] * PT_PER_MM)
             self.c.rotate(180)
 
-    def _full_page(self, face: Face, size: tuple[float, float], extra: dict) -> None:
+    def _full_page(self, face: Face, size: tuple[float, float], extra: dict[str, Any]) -> None:
         prepared = self.render(face, size[0], size[1], extra)
         if prepared is None:
             return
@@ -350,14 +351,14 @@ def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
 
 def component_pages(kit: Kit, paper: str, options: PrintOptions | None = None):
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
-    seen: dict[str, tuple[Page, tuple[float, float], dict]] = {}
+    seen: dict[str, tuple[Page, tuple[float, float], dict[str, Any]]] = {}
     for page, face, size, extra in page_faces(kit, paper, options):
         if page.kind == "page" and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
 
 
-def _rect(rect) -> dict:
+def _rect(rect) -> dict[str, Any]:
     return {"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
@@ -53,7 +54,7 @@ class PdfPainter:
     def scale(self, factor: float) -> None:
         self.c.scale(factor, factor)
 
-    def _build(self, commands: tuple):
+    def _build(self, commands: tuple[Any, ...]):
         p = self.c.beginPath()
         for cmd in commands:
             op = cmd[0]
@@ -67,7 +68,7 @@ class PdfPainter:
                 p.close()
         return p
 
-    def clip(self, commands: tuple) -> None:
+    def clip(self, commands: tuple[Any, ...]) -> None:
         self.c.clipPath(self._build(commands), stroke=0, fill=0)
 
     def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
@@ -177,7 +178,7 @@ def _orientation(code: int, w: float, h: float) -> tuple[float, ...]:
     }[code]
 
 
-def _bbox(commands: tuple) -> str:
+def _bbox(commands: tuple[Any, ...]) -> str:
     xs, ys = [], []
     for cmd in commands:
         coords = cmd[1:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from ..art.place import Placed
 from ..layout.boxes import Box, around
@@ -67,7 +68,7 @@ class Tracer:
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
 
-    def clip(self, commands: tuple) -> None:
+    def clip(self, commands: tuple[Any, ...]) -> None:
         box = around(p for polygon in self._polygons(commands) for p in polygon)
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
 
@@ -121,7 +122,7 @@ class Tracer:
         x, y = point
         return a * x + c * y + e, b * x + d * y + f
 
-    def _polygons(self, commands: tuple) -> list[Polygon]:
+    def _polygons(self, commands: tuple[Any, ...]) -> list[Polygon]:
         """Return the subpaths of `commands` as polygons in face mm, curves flattened."""
         polygons: list[list[tuple[float, float]]] = []
         here = (0.0, 0.0)

@@ -39,6 +39,9 @@ class Plugin(Protocol):
     def bot_help(self) -> str:
         """Return one line per bot spec this game understands."""
 
+    def check_spec(self, spec: str) -> str:
+        """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
+
     def make_bot(self, spec: str, seat: int) -> Bot:
         """Return a bot for `spec`, or raise BotSpecError."""
 

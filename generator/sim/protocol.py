@@ -95,7 +95,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
     """Draw a chance outcome; engines may offer a faster exact `sample_chance(rng)` of their own."""
     fast = getattr(state, "sample_chance", None)
     if fast is not None:
-        return fast(rng)
+        return int(fast(rng))
     outcomes = state.chance_outcomes()
     x = rng.random()
     for action, p in outcomes:
