@@ -76,7 +76,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(data, "image/png", cache=True)
 
-    def _json(self, value) -> None:
+    def _json(self, value: Any) -> None:
         self._send(json.dumps(value).encode("utf-8"), "application/json")
 
     def _send(self, data: bytes, kind: str, cache: bool = False) -> None:
@@ -88,5 +88,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # the terminal is for diagnostics, not for every poll

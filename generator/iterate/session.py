@@ -14,9 +14,10 @@ from typing import Any
 
 from ..build import kit_path
 from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
-from ..studio import RenderCache
+from ..studio import RenderCache, Studio
 from .proofs import CONTACT, Entry, ProofFolder, entries
 
 
@@ -142,6 +143,7 @@ class Session:
 
     def _write_pdfs(self, outcome: Outcome) -> None:
         pipeline = self._good
+        assert pipeline is not None  # pdfs_due is set with it
         mark = time.perf_counter()
         said = len(pipeline.report.items)
         pdfs = pipeline.render(self.papers)
@@ -155,13 +157,14 @@ class Session:
             self._finish(outcome, mark, pipeline.kit(), pipeline.studio(), True)
         outcome.seconds["pdfs"] = time.perf_counter() - mark
 
-    def _select(self, kit, only: Sequence[str] | None, report: Report):
+    def _select(self, kit: Kit, only: Sequence[str] | None, report: Report) -> tuple[list[Card], list[Page]]:
         """Return the cards and pages to render: all of them, or those matching the patterns in `only`."""
         if only is None:
             return kit.cards, kit.pages
         ids = [c.id for c in kit.cards] + [p.id for p in kit.pages]
         kinds = list(dict.fromkeys(re.sub(r"-\d+$", "", i) for i in ids))  # feed-belt for feed-belt-1, -2
-        cards, pages = [], []
+        cards: list[Card] = []
+        pages: list[Page] = []
         for pattern in only:
             if not any(_matches(i, pattern) for i in ids):
                 report.error(
@@ -177,7 +180,9 @@ class Session:
                 pages.append(page)
         return cards, pages
 
-    def _finish(self, outcome: Outcome, start: float, kit, studio, complete: bool) -> Outcome:
+    def _finish(
+        self, outcome: Outcome, start: float, kit: Kit | None, studio: Studio | None, complete: bool
+    ) -> Outcome:
         """Publish what this rebuild found for the preview page; keep the last good faces on failure.
 
         After a `complete` good rebuild the face list is replaced (faces may have gone); otherwise the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ class Element:
         return self.props.get("id") or f"{self.kind} at {self.path}"
 
 
-def walk(elements: tuple[Element, ...]):
+def walk(elements: tuple[Element, ...]) -> Iterator[Element]:
     """Yield every element, depth first, those inside groups included."""
     for el in elements:
         yield el
@@ -135,7 +136,7 @@ def _normalize(kind: str, props: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _length(key: str, value: Any, convert) -> float:
+def _length(key: str, value: Any, convert: Callable[[Any], float]) -> float:
     try:
         return convert(value)
     except ValueError as exc:
