@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .sizes import size_label
+from .sizes import CardSize, size_label
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
@@ -349,7 +349,7 @@ def grid_fits(
 
 def card_sheet(
     paper: str,
-    card: tuple[float, float] = (63.5, 88.9),
+    card: CardSize | tuple[float, float] = (63.5, 88.9),
     rows: int | None = None,
     cols: int | None = None,
     bleed: float = BLEED,
@@ -464,7 +464,7 @@ class PrintOptions:
 
 
 def sheets_for(
-    sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, float]], paper: str, options: PrintOptions
+    sizes: Mapping[tuple[str, tuple[float, float]], CardSize | tuple[float, float]], paper: str, options: PrintOptions
 ) -> dict[tuple[str, tuple[float, float]], Sheet]:
     """Return the sheet of every (deck, size) run on `paper`: {run: Sheet}; `sizes` maps each run to its
     card size. Raise SheetError naming every run that cannot be laid out."""

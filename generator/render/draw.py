@@ -123,7 +123,9 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
     _draw_elements(prepared.doc.elements, prepared, painter, fonts, icon_set)
 
 
-def _draw_elements(elements, prepared, painter, fonts, icon_set) -> None:
+def _draw_elements(
+    elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
+) -> None:
     for el in elements:
         painter.enter(el)
         _draw(el, prepared, painter, fonts, icon_set)

@@ -72,7 +72,17 @@ class Tracer:
         box = around(p for polygon in self._polygons(commands) for p in polygon)
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
 
-    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+    def path(
+        self,
+        commands: tuple[Any, ...],
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None:
         polygons = self._polygons(commands)
         points = [p for polygon in polygons for p in polygon]
         if not points:
