@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import CHANCE, State
+from ...sim.protocol import CHANCE
+from .engine import State
 from .phase import PLAY
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+from ...sim.protocol import IllegalActionError
 from . import rng, tableau, turn
-from .engine import IllegalActionError, State
+from .engine import State
 from .model import MicroEngine, Scenario
 from .tables import PART, Tables
 

@@ -249,7 +249,7 @@ class Checker:
         rules = self.model.rules
         reminders: tuple = ()
         if field == "build_cost":
-            stated = {("build_cost",): textparse.build_cost(rules, line)}
+            stated: dict[tuple[str, ...], dict[str, int]] = {("build_cost",): textparse.build_cost(rules, line)}
         else:
             parsed = textparse.run(rules, line)
             stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
@@ -421,9 +421,9 @@ class Checker:
                     hint=hint,
                 )
         elif fact.name in ("caps", "start"):
-            stated = textparse.amounts(rules, fact.value)
+            amounts = textparse.amounts(rules, fact.value)
             field = "cap" if fact.name == "caps" else "start"
-            for rid, n in stated.items():
+            for rid, n in amounts.items():
                 actual = getattr(rules.resource(rid), field)
                 if n != actual:
                     self.error(
@@ -597,7 +597,7 @@ class Checker:
     def read_line(self, block: Block, owner: Any, field: str, line: str) -> list[Reading]:
         """Return (source, path, data value, value the line states, label) for each number a printed line states."""
         rules = self.model.rules
-        out = []
+        out: list[Reading] = []
         if isinstance(owner, Machine):
             hand_written = owner.build_text if field == "build_cost" else owner.run_text
             if field in PRINTED and not hand_written:  # a hand-written line is held to the data by texts()
