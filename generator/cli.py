@@ -132,6 +132,30 @@ def new(
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
 
+@app.command()
+def codes(
+    code: Optional[str] = typer.Argument(
+        None, help="One code to explain, e.g. S003 (default: every code).", show_default=False
+    ),
+) -> None:
+    """List every diagnostic code cardpress reports, with where it comes from and what it means."""
+    from .codes import registry
+    from .diagnostics import did_you_mean
+    from .gamecli import usage
+
+    known = registry()
+    if code is not None and code.upper() not in known:
+        raise usage(
+            "U009",
+            f"no diagnostic code '{code}'",
+            hint=did_you_mean(code.upper(), known) or "`cardpress codes` lists them",
+        )
+    chosen = [known[code.upper()]] if code is not None else list(known.values())
+    width = max(len(c.layer) for c in chosen)
+    for c in chosen:
+        typer.echo(f"{c.code:6} {c.layer:{width}}  {c.meaning}")
+
+
 from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
 
 _register_rules(app)

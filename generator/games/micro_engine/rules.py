@@ -18,11 +18,11 @@ from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
 from .rulebook import Facts, NamedCard, read_facts, symbol
 
-# Stable codes; README "Micro-Engine" lists them.
+# Stable codes; the README's table is made from them (`python -m generator.codes README.md`).
 CODES = {
     "ME001": "an effect uses an op, trigger or filter where the vocabulary does not allow it",
-    "ME002": "too few Cores for a player count or variant (each player draws cores_dealt)",
-    "ME003": "too few Patents to reveal players + extra_patents",
+    "ME002": "too few Cores for a player count or variant (each player draws `cores_dealt`)",
+    "ME003": "too few Patents to reveal players + `extra_patents`",
     "ME004": "the Workshop deck is too small for setup and a round of draws",
     "ME005": "a card the rulebook names is missing",
     "ME006": "a named card's stats differ from what the rulebook states",
@@ -35,11 +35,11 @@ CODES = {
     "ME013": "backs differ within a deck, or two decks share a back",
     "ME014": "a rulebook scenario does not replay as printed",
     "ME015": "Travel mode: a remaining card needs the Workshop Row, or a Row card is not removed",
-    "ME016": "a rules constant or connection type differs from the rulebook, or breaks a variant",
+    "ME016": "a rules constant or connection type (name, symbol, share) differs from the rulebook (hand of 5, limit 10, Row of 3, …), or breaks a variant",
     "ME017": "an effect that can never do anything with this card set (warning)",
-    "ME018": "a supported player count the rulebook does not cover",
-    "ME019": "rulebook.txt is missing, or no sentence in it states a fact the validator needs",
-    "ME020": "the rulebook states a rule the rules engine plays as fixed, with another number",
+    "ME018": "a supported player count the rulebook does not cover (it names 2-player games and Licenses at 3–4)",
+    "ME019": "`rulebook.txt` is missing, or no sentence in it states a fact the validator reads (the sentence form is named)",
+    "ME020": "the rulebook gives another number to a rule the engine plays as fixed (keep 1 Core, +1 action per Calibration, 1 Bonus Upgrade, one claim per Patent)",
 }
 DECK_OF = {"part": "parts", "upgrade": "upgrades", "calibration": "calibrations"}
 FILE_OF = {"core": "cores.yaml", "patent": "patents.yaml"}
