@@ -12,7 +12,7 @@ from .phase import PLAY
 class Recorder:
     """Follows a game action by action; `finish` returns the facts the Micro-Engine sections summarize."""
 
-    def __init__(self, game=None):
+    def __init__(self, game: object = None) -> None:
         self.score_by_round: list[list[int]] = []
         self.round = 0
         self.held: dict[int, int] = {}  # card type -> times held at the start of a Play phase
