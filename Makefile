@@ -16,6 +16,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests benchmarks
 	$(BIN)/ruff format --check generator tests benchmarks
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py

@@ -8,7 +8,7 @@ import sys
 import traceback
 from enum import StrEnum
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -23,8 +23,8 @@ app = typer.Typer(
     help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
 )
 
-GameArg = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
-RootOpt = typer.Option(
+GameArg: Any = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
+RootOpt: Any = typer.Option(
     None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
 )
 
@@ -37,7 +37,9 @@ class MissingArt(StrEnum):
     error = "error"
 
 
-MissingArtOpt = typer.Option(None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False)
+MissingArtOpt: Any = typer.Option(
+    None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False
+)
 
 
 class Paper(StrEnum):
@@ -130,6 +132,30 @@ def new(
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
 
+@app.command()
+def codes(
+    code: Optional[str] = typer.Argument(
+        None, help="One code to explain, e.g. S003 (default: every code).", show_default=False
+    ),
+) -> None:
+    """List every diagnostic code cardpress reports, with where it comes from and what it means."""
+    from .codes import registry
+    from .diagnostics import did_you_mean
+    from .gamecli import usage
+
+    known = registry()
+    if code is not None and code.upper() not in known:
+        raise usage(
+            "U009",
+            f"no diagnostic code '{code}'",
+            hint=did_you_mean(code.upper(), known) or "`cardpress codes` lists them",
+        )
+    chosen = [known[code.upper()]] if code is not None else list(known.values())
+    width = max(len(c.layer) for c in chosen)
+    for c in chosen:
+        typer.echo(f"{c.code:6} {c.layer:{width}}  {c.meaning}")
+
+
 from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
 
 _register_rules(app)
@@ -171,14 +197,15 @@ def main() -> None:
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
         # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
-        kinds = []
+        kinds: list[type[Any]] = []
         for module in ("typer._click.exceptions", "click.exceptions"):
             with contextlib.suppress(ImportError):
                 kinds.append(importlib.import_module(module).ClickException)
 
         if isinstance(exc, tuple(kinds)):
-            exc.show()
-            sys.exit(exc.exit_code)
+            clicked: Any = exc  # one of click's exception classes, found at run time
+            clicked.show()
+            sys.exit(clicked.exit_code)
         typer.echo(
             "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True
         )

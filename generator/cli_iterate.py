@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
 from .cli import GameArg, MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
 from .diagnostics import Report
+
+if TYPE_CHECKING:
+    from .iterate.session import Outcome, Session
+    from .render.draw import Prepared
 
 OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
 PlayersOpt = typer.Option(None, "--players", help="Player count (default: the game's).")
@@ -165,11 +170,11 @@ def art(
     echo_report(total)
 
 
-def _list_art(game_id: str, faces, folder: Path) -> None:
+def _list_art(game_id: str, faces: Iterable[Prepared], folder: Path) -> None:
     """Print one line per art file: pixels, resolution at print size, and the faces that use it."""
     from .art.place import PRINT_DPI
 
-    rows: dict[str, list] = {}
+    rows: dict[str, list[Any]] = {}
     for prepared in faces:
         for placed in prepared.images.values():
             name = str(placed.file.relative_to(folder)) if placed.file else "(none)"
@@ -185,7 +190,17 @@ def _list_art(game_id: str, faces, folder: Path) -> None:
         typer.echo(f"  {name:32} {what}  ({', '.join(users)})")
 
 
-def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):
+def _sessions(
+    base: Path,
+    game: str | None,
+    out: Path,
+    dpi: int,
+    overlay: bool,
+    paper: Paper,
+    pdf: bool,
+    players: int | None,
+    missing_art: MissingArt | None,
+) -> list[Session]:
     from .iterate.session import Session
 
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
@@ -216,7 +231,7 @@ def _games(base: Path, game: str | None) -> list[str]:
     return games
 
 
-def _print(session, outcome) -> None:
+def _print(session: Session, outcome: Outcome) -> None:
     """Print a rebuild's diagnostics at once, then what it did."""
     from .iterate.watch import describe
 
@@ -228,7 +243,7 @@ def _out(out: Path) -> Path:
     return out if out.is_absolute() else Path.cwd() / out
 
 
-def _policy(missing_art) -> str | None:
+def _policy(missing_art: MissingArt | None) -> str | None:
     return missing_art.value if missing_art else None
 
 

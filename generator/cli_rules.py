@@ -8,10 +8,11 @@ are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
 from __future__ import annotations
 
 import functools
+import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional, ParamSpec, TypeVar
 
 import typer
 
@@ -19,17 +20,20 @@ from . import rulesets
 from .contract import Capability, LoadedGame
 from .gamecli import usage, workers
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundry.", show_default=False)
 RootOpt = typer.Option(
     None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
 )
 
 
-def interruptible(command):
+def interruptible(command: Callable[P, R]) -> Callable[P, R]:
     """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
 
     @functools.wraps(command)
-    def run(*args, **kwargs):
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except KeyboardInterrupt:
@@ -190,10 +194,10 @@ def dispatch(name: str, about: str) -> Callable[..., None]:
         sub = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
         run = declared.run
 
-        def bound(**options) -> None:
+        def bound(**options: Any) -> None:
             run(loaded, **options)
 
-        bound.__signature__ = _without_first(run)  # Typer reads the command's own options from it
+        bound.__signature__ = _without_first(run)  # type: ignore[attr-defined]  # Typer reads the command's own options from it
         bound.__doc__ = run.__doc__
         sub.command(name)(bound)
         sub(args=list(ctx.args), prog_name=f"cardpress {name} {game}", standalone_mode=False)
@@ -202,9 +206,7 @@ def dispatch(name: str, about: str) -> Callable[..., None]:
     return command
 
 
-def _without_first(function):
-    import inspect
-
+def _without_first(function: Callable[..., Any]) -> inspect.Signature:
     signature = inspect.signature(function, eval_str=True)
     return signature.replace(parameters=list(signature.parameters.values())[1:])
 

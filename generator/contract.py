@@ -9,7 +9,7 @@ Rulesets register under the `cardpress.rulesets` entry-point group (see `generat
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -103,6 +103,10 @@ class Ruleset(ABC):
     def commands(self) -> Sequence[GameCommand]:
         """Return the extra commands this ruleset offers (Capability.COMMANDS)."""
         raise NotImplementedError(f"{self.name} declares no commands")
+
+    def codes(self) -> Mapping[str, str]:
+        """Return the diagnostic codes this ruleset's own checks report: {code: one-line meaning}."""
+        return {}
 
     def offers(self, capability: Capability) -> bool:
         """Return True when the ruleset declares `capability`."""

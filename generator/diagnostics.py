@@ -109,14 +109,14 @@ class CardpressError(Exception):
         super().__init__(report.summary())
         self.report = report
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[CardpressError], tuple[Report]]:
         # rebuild from the report, so the error survives pickling out of a worker process
         return (type(self), (self.report,))
 
 
 def sort_diagnostics(items: Sequence[Diagnostic]) -> list[Diagnostic]:
     """Sort by file, line and column; unlocated diagnostics keep their order at the end."""
-    located = sorted((d for d in items if d.loc), key=lambda d: (d.loc.file, d.loc.line, d.loc.col))
+    located = sorted((d for d in items if d.loc), key=lambda d: (d.loc.file, d.loc.line, d.loc.col) if d.loc else ())
     return located + [d for d in items if not d.loc]
 
 

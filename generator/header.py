@@ -16,7 +16,7 @@ def read_header(source: Source, report: Report) -> Header:
     schema cannot make (the default player count must be a supported one).
     """
     data: dict[str, Any] = source.data if isinstance(source.data, dict) else {}
-    players = data.get("players") if isinstance(data.get("players"), dict) else {}
+    players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
     supported = tuple(sorted(n for n in _list(players.get("supported")) if isinstance(n, int)))
     default = players.get("default")
     if isinstance(default, int) and supported and default not in supported:
@@ -45,5 +45,5 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []

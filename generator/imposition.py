@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from .sizes import size_label
+from .sizes import CardSize, size_label
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
@@ -112,7 +112,7 @@ class Mark:
         lo_y, hi_y = sorted((self.y1, self.y2))
         dx = max(rect.x - hi_x, lo_x - rect.right, 0.0)
         dy = max(rect.y - hi_y, lo_y - rect.bottom, 0.0)
-        return (dx * dx + dy * dy) ** 0.5
+        return float((dx * dx + dy * dy) ** 0.5)
 
     def mirrored(self, page_width: float) -> Mark:
         """Return the mark mirrored about the page's vertical centre line."""
@@ -304,7 +304,7 @@ class Sheet:
 def _clip(trim: Rect, trims: list[Rect], bleed: float) -> Rect:
     """Return the area a card may paint: its trim, plus bleed on every side with no card against it."""
 
-    def free(touching) -> float:
+    def free(touching: Callable[[Rect], bool]) -> float:
         # Neighbours' edges match (same border or same back), so the tiny overlap never shows.
         return OVERLAP if any(o is not trim and touching(o) for o in trims) else bleed
 
@@ -324,7 +324,9 @@ def edge_room(margin: float = PRINTER_MARGIN) -> float:
     return margin + MARK_MIN_START + MARK_SHORTEST
 
 
-def usable(paper: str, margin: float = PRINTER_MARGIN, fold: str | None = None, bleed: float = BLEED):
+def usable(
+    paper: str, margin: float = PRINTER_MARGIN, fold: str | None = None, bleed: float = BLEED
+) -> tuple[float, float]:
     """Return the (width, height) a grid may fill on `paper`: inside room for marks at every edge and,
     for a gutterfold sheet, on one side of the fold line with the bleed kept FOLD_GAP mm from it."""
     _, width, height = PAPERS[paper]
@@ -347,7 +349,7 @@ def grid_fits(
 
 def card_sheet(
     paper: str,
-    card: tuple[float, float] = (63.5, 88.9),
+    card: CardSize | tuple[float, float] = (63.5, 88.9),
     rows: int | None = None,
     cols: int | None = None,
     bleed: float = BLEED,
@@ -386,6 +388,7 @@ def card_sheet(
                 + (f", and {bleed + FOLD_GAP:g} mm between the cards and the fold" if fold else "")
             )
     else:
+        assert rows is not None and cols is not None  # both declared: checked above
         turned = bool(turned)
         if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
             raise SheetError(f"a grid of {rows} × {cols} cards is not possible: rows and columns are 1 to {MAX_GRID}")
@@ -395,7 +398,7 @@ def card_sheet(
             pw, ph = pitch(turned)
             best_r, best_c = max(fits.values(), key=lambda rc: rc[0] * rc[1])
             most = f"at most {best_r} × {best_c}" if best_r * best_c else "none"
-            room = " or ".join("{:g} × {:g} mm{}".format(*usable(paper, margin, f), FOLD_ROOM[f]) for f in folds)
+            room = " or ".join("{:g} × {:g} mm".format(*usable(paper, margin, f)) + FOLD_ROOM[f] for f in folds)
             raise SheetError(
                 f"{rows} × {cols} {name} need {cols * pw:g} × {rows * ph:g} mm but {label} paper leaves "
                 f"{room} inside the printer margin and crop marks; {most} fit"
@@ -460,7 +463,9 @@ class PrintOptions:
         return VIEWER_DUPLEX[self.duplex]
 
 
-def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, float]], paper: str, options: PrintOptions):
+def sheets_for(
+    sizes: Mapping[tuple[str, tuple[float, float]], CardSize | tuple[float, float]], paper: str, options: PrintOptions
+) -> dict[tuple[str, tuple[float, float]], Sheet]:
     """Return the sheet of every (deck, size) run on `paper`: {run: Sheet}; `sizes` maps each run to its
     card size. Raise SheetError naming every run that cannot be laid out."""
     sheets: dict[tuple[str, tuple[float, float]], Sheet] = {}

@@ -21,7 +21,7 @@ class Face:
     key: str  # unique and stable, e.g. "feed-belt-1/front"; also names the proof image
 
     @property
-    def identity(self) -> tuple:
+    def identity(self) -> tuple[Any, ...]:
         """Return what makes two faces print identically (template and data, not the key)."""
         return (self.template, json.dumps(self.context, sort_keys=True, default=str))
 

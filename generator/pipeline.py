@@ -6,8 +6,9 @@ Each stage runs the ones before it once and keeps its result; problems go to the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from . import rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
@@ -15,12 +16,14 @@ from .diagnostics import CardpressError, Report, did_you_mean
 from .header import read_header
 from .imposition import PAPERS as PAPER_SIZES
 from .imposition import PrintOptions, SheetError
-from .kit import Card, Kit, Page
+from .kit import Card, Face, Kit, Page
 from .layout import lint
 from .project import GameDir, game_dir, list_games
 from .render.draw import Prepared
 from .sizes import size_conflicts
 from .studio import RenderCache, Studio, page_safe
+
+T = TypeVar("T")
 
 PAPERS = ("a4", "letter")
 PAPER_NAMES = {paper: name for paper, (name, _, _) in PAPER_SIZES.items()}
@@ -48,10 +51,10 @@ class Pipeline:
         self.report = Report()
         self._done: dict[str, object] = {}
 
-    def _once(self, stage: str, run):
+    def _once(self, stage: str, run: Callable[[], T]) -> T:
         if stage not in self._done:
             self._done[stage] = run()
-        return self._done[stage]
+        return cast(T, self._done[stage])
 
     # -- load: files → model (schema layer) -------------------------------------------------------------
 
@@ -237,11 +240,19 @@ class Pipeline:
         if not all(laid_out):
             return None
 
-        def render_page(face, width: float, height: float, extra: dict) -> Prepared | None:
+        def render_page(face: Face, width: float, height: float, extra: dict[str, Any]) -> Prepared | None:
             return studio.render(face, width, height, extra, safe=page_safe(face))
 
         pdfs = {
-            paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons, options=self.options)
+            paper: kitpdf.write(
+                kit,
+                paper,
+                cast("dict[str, Prepared]", faces),
+                render_page,
+                studio.fonts,
+                studio.icons,
+                options=self.options,
+            )
             for paper in papers
         }
         return pdfs if self.report.ok() else None
@@ -249,7 +260,7 @@ class Pipeline:
 
 def check_backs(kit: Kit, report: Report) -> None:
     """Cards shuffled together must share one back, or the back gives a card away."""
-    backs: dict[str, dict[tuple, list[str]]] = {}
+    backs: dict[str, dict[tuple[Any, ...], list[str]]] = {}
     for card in kit.cards:
         backs.setdefault(card.deck, {}).setdefault(card.back.identity, []).append(card.id)
     for deck, variants in backs.items():

@@ -70,7 +70,7 @@ class Form:
     what: str  # what the sentence states, for the message: "the hand limit"
 
     @property
-    def rx(self) -> re.Pattern:
+    def rx(self) -> re.Pattern[str]:
         """Return the compiled pattern (compiled once per pattern by `re`'s own cache)."""
         return re.compile(self.pattern.replace("{N}", NUM), re.IGNORECASE)
 
@@ -105,14 +105,14 @@ class Rulebook:
         """Return the 1-based line that starts with `prefix` (a heading or a paragraph's first words), or None."""
         return next((i + 1 for i, line in enumerate(self.lines) if line.strip().startswith(prefix)), None)
 
-    def search(self, pattern: re.Pattern) -> Iterator[tuple[int, re.Match]]:
+    def search(self, pattern: re.Pattern[str]) -> Iterator[tuple[int, re.Match[str]]]:
         """Yield (1-based line, match) for every match of `pattern` in every line, in order."""
         for i, line in enumerate(self.lines):
             if len(line) <= MAX_LINE:
                 for m in pattern.finditer(line):
                     yield i + 1, m
 
-    def stated(self, line: int, m: re.Match, group: str | int, value: Any = None) -> Stated:
+    def stated(self, line: int, m: re.Match[str], group: str | int, value: Any = None) -> Stated:
         """Return the value of one group of a match, where it stands, and the sentence(s) it stands in."""
         start = m.start(group)
         return Stated(m.group(group) if value is None else value, line, start + 1, sentence(self.lines[line - 1], m))
@@ -122,7 +122,7 @@ class Rulebook:
         return f'{self.display}:{stated.line}:{stated.col} says "{stated.sentence}"'
 
 
-def sentence(line: str, m: re.Match) -> str:
+def sentence(line: str, m: re.Match[str]) -> str:
     """Return the sentence (or run of sentences) of `line` that the match spans."""
     start, end = m.span()
     out, pos = [], 0

@@ -7,9 +7,9 @@ import functools
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import fastjsonschema
 import yaml
@@ -47,7 +47,7 @@ def _registry() -> Registry:
     return Registry().with_resources(found)
 
 
-def _extended(schema: dict, schemas: dict[str, dict]) -> dict:
+def _extended(schema: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Return `schema` with the keys of the schema it `x-extends` merged in, so one check sees the whole file.
 
     (JSON Schema's own `unevaluatedProperties` would do this, but the quick validator does not know it.)
@@ -72,7 +72,7 @@ def load_schema(name: str) -> Draft202012Validator:
 
 
 @functools.cache
-def _fast(name: str):
+def _fast(name: str) -> Callable[[Any], Any]:
     """Return a quick yes/no validator: the schema compiled to Python code, cached on disk."""
     registry = _registry()
     schema = registry.contents(f"cardpress:{name}")
@@ -88,10 +88,10 @@ def _fast(name: str):
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(code, encoding="utf-8")
             os.replace(tmp, path)
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(compile(code, f"<schema {name}>", "exec"), namespace)  # code we generated from our own schemas
-    entry = re.search(r"^def (\w+)\(data", code, re.M).group(1)  # the first function is the schema's own
-    return namespace[entry]
+    entry = re.findall(r"^def (\w+)\(data", code, re.M)[0]  # the first function is the schema's own
+    return cast("Callable[[Any], Any]", namespace[entry])
 
 
 @functools.cache
@@ -118,14 +118,14 @@ def check(source: Source, schema: str, report: Report, code_prefix: str = "S") -
     if conforms(schema, source.data):
         return True
     validator = load_schema(schema)
-    explained = []
+    explained: list[Finding] = []
     for error in sorted(validator.iter_errors(source.data), key=lambda e: list(map(str, e.absolute_path))):
         for leaf in _leaves(error):
             explained.extend(_explain(leaf))
     # A misspelt key shows up twice: as unknown, and as the key it should have been, missing.
     # Report it once, as the unknown key with its "did you mean" hint.
     misspelt = {(f.path[:-1], f.about) for f in explained if f.code == "003" and f.about}
-    seen: set[tuple] = set()
+    seen: set[tuple[Any, ...]] = set()
     for f in explained:
         if (f.code == "002" and (f.path, f.about) in misspelt) or (f.code, f.path, f.message) in seen:
             continue
@@ -176,7 +176,7 @@ class Finding(NamedTuple):
     """One explained schema failure."""
 
     code: str
-    path: tuple
+    path: tuple[Any, ...]
     message: str
     hint: str | None = None
     on_key: bool = False  # point at the key rather than its value
@@ -186,21 +186,22 @@ class Finding(NamedTuple):
 def _explain(error: ValidationError) -> Iterator[Finding]:
     """Yield the findings for one schema failure."""
     path = tuple(error.absolute_path)
-    value = error.instance
+    value: Any = error.instance
     kind = error.validator
-    limit = error.validator_value
+    limit: Any = error.validator_value
+    custom_schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     custom = error.schema.get("x-message") if isinstance(error.schema, dict) else None
     if kind == "type":
         wanted = limit if isinstance(limit, list) else [limit]
-        names = " or ".join(_TYPE_NAMES.get(t, t) for t in wanted)
+        names = " or ".join(str(_TYPE_NAMES.get(t, t)) for t in wanted)
         yield Finding("001", path, f"expected {names}, got {describe(value)}")
     elif kind == "required":
         for name in limit:
             if isinstance(value, dict) and name not in value:
                 yield Finding("002", path, f"missing required key '{name}'", about=name)
     elif kind == "additionalProperties" and isinstance(value, dict):
-        known = set(error.schema.get("properties", {}))
-        patterns = error.schema.get("patternProperties", {})
+        known = set(custom_schema.get("properties", {}))
+        patterns = custom_schema.get("patternProperties", {})
         for key in value:
             if key in known or any(re.search(p, str(key)) for p in patterns):
                 continue

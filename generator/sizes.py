@@ -156,7 +156,7 @@ def _parse_text(text: str) -> CardSize:
     return size.oriented(orientation)
 
 
-def _parse_mapping(value: dict) -> CardSize:
+def _parse_mapping(value: dict[str, Any]) -> CardSize:
     for key in value:
         if key not in KEYS:
             raise SizeError(

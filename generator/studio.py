@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .art.place import ArtDesk
 from .diagnostics import Diagnostic, Location, Report
@@ -13,6 +14,7 @@ from .digest import file_digest, files_digest, text_digest
 from .kit import Face
 from .layout import document, lint
 from .layout.icons import IconSet, load_icons
+from .layout.legibility import Thresholds
 from .layout.templates import Templates
 from .project import GameDir
 from .render.draw import Prepared, prepare
@@ -87,7 +89,7 @@ class Studio:
     report: Report
     art: ArtDesk
     inputs: str = ""  # digest of the fonts and icons every face may use
-    limits: lint.Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
+    limits: Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
     cache: RenderCache = field(default_factory=lambda: RenderCache())
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
@@ -99,7 +101,7 @@ class Studio:
         policy: str,
         report: Report,
         cache: RenderCache | None = None,
-        limits: lint.Thresholds = lint.DEFAULTS,
+        limits: Thresholds = lint.DEFAULTS,
     ) -> Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
         folders = game.layout_dirs()
@@ -120,7 +122,7 @@ class Studio:
             RenderCache() if cache is None else cache,
         )
 
-    def key(self, face: Face, width: float, height: float, extra: dict | None, safe: float | None) -> str:
+    def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
         """Return the digest of what a render reads, art files aside (they are checked after)."""
         return text_digest(
             self.inputs,
@@ -132,7 +134,12 @@ class Studio:
         )
 
     def render(
-        self, face: Face, width: float, height: float, extra: dict | None = None, safe: float | None = lint.SAFE
+        self,
+        face: Face,
+        width: float,
+        height: float,
+        extra: dict[str, Any] | None = None,
+        safe: float | None = lint.SAFE,
     ) -> Prepared | None:
         """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
         key = self.key(face, width, height, extra, safe)
@@ -171,11 +178,11 @@ class Studio:
         found = self.templates.source_of(name)
         return self.templates.display(str(found[1])) if found else name
 
-    def _problem(self, report: Report, face: Face, element, code: str, message: str) -> None:
+    def _problem(self, report: Report, face: Face, element: document.Element, code: str, message: str) -> None:
         """Report a layout problem at the template line that declares the element, when it has an id."""
         report.error(code, f"{face.key}: {element.name}: {message}", loc=self._locate(face, element))
 
-    def _locate(self, face: Face, element) -> Location | None:
+    def _locate(self, face: Face, element: document.Element) -> Location | None:
         """Return the template line that declares `element` (found by its id), or the template's first line."""
         found = self.templates.source_of(face.template)
         if not found:

@@ -145,7 +145,7 @@ class _Builder:
             )
             return None
 
-    def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict:
+    def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
         try:
             self.loader.flatten_mapping(node)  # resolve `<<: *anchor` merge keys
         except yaml.constructor.ConstructorError as exc:
@@ -153,7 +153,7 @@ class _Builder:
             self.report.error(
                 "Y001", f"YAML merge error: {exc.problem}", loc=self.source.location(mark.line, mark.column)
             )
-        out: dict = {}
+        out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 self.report.error(

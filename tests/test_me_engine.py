@@ -9,10 +9,11 @@ from me_helpers import act, model, names, position
 
 from generator.games.micro_engine import tableau, zones
 from generator.games.micro_engine.board import Link
-from generator.games.micro_engine.engine import CHANCE, TERMINAL, IllegalActionError, State
+from generator.games.micro_engine.engine import State
 from generator.games.micro_engine.game import MicroEngineGame
 from generator.games.micro_engine.phase import Phase
 from generator.games.micro_engine.tables import Tables
+from generator.sim.protocol import CHANCE, TERMINAL, IllegalActionError
 
 
 def test_setup_reveals_players_plus_one_patents_and_a_row_of_three():

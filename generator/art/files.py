@@ -8,6 +8,11 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL.Image import Image as PILImage
+    from reportlab.lib.utils import ImageReader
 
 MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
 MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million
@@ -47,7 +52,7 @@ def sniff(head: bytes) -> str | None:
     return None
 
 
-_CHECKED: dict[tuple, ArtFile] = {}
+_CHECKED: dict[tuple[Any, ...], ArtFile] = {}
 
 
 def open_art(path: Path) -> ArtFile:
@@ -73,7 +78,7 @@ def open_art(path: Path) -> ArtFile:
     return art
 
 
-def _remember(cache: dict, key, value, limit: int = 64) -> None:
+def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = 64) -> None:
     """Keep a value in a small cache, dropping the oldest (a long watch session sees many versions)."""
     cache[key] = value
     while len(cache) > limit:
@@ -119,10 +124,10 @@ def _describe(path: Path, data: bytes) -> ArtFile:
     return ArtFile(path, kind, (width, height), orientation, hashlib.sha256(data).hexdigest(), declared, len(data))
 
 
-_READERS: dict[str, tuple[object, str | None]] = {}
+_READERS: dict[str, tuple[ImageReader, str | None]] = {}
 
 
-def pdf_image(art: ArtFile):
+def pdf_image(art: ArtFile) -> tuple[ImageReader, str | None]:
     """Return (ReportLab ImageReader, mask) for drawing `art`, made once per distinct file content.
 
     JPEG bytes pass through untouched (DCTDecode). PNG and WebP become lossless Flate pixels: PDF
@@ -137,17 +142,15 @@ def pdf_image(art: ArtFile):
     if hashlib.sha256(data).hexdigest() != art.digest:
         raise ArtError(f"{art.path.name} changed while it was being used; build again")
     if art.kind == "jpeg":
-        result = (ImageReader(io.BytesIO(data)), None)
+        result: tuple[ImageReader, str | None] = (ImageReader(io.BytesIO(data)), None)
     else:
-        im = Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])
-        im = ImageOps.exif_transpose(im)
-        im = _pdf_mode(im)
+        im = _pdf_mode(ImageOps.exif_transpose(Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])))
         result = (ImageReader(im), "auto" if im.mode == "RGBA" else None)
     _remember(_READERS, art.digest, result)
     return result
 
 
-def _pdf_mode(im):
+def _pdf_mode(im: PILImage) -> PILImage:
     """Convert to L, RGB or RGBA, dropping an alpha channel that is opaque everywhere."""
     if im.mode in ("I;16", "I;16B", "I;16L", "I"):
         im = im.convert("I").point(lambda v: v / 257).convert("L")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from ..layout.document import LayoutDoc, walk
 from ..layout.icons import IconSet
@@ -15,9 +16,9 @@ from . import placeholder
 from .place import PRINT_DPI
 
 
-def missing(faces: Iterable[Prepared]) -> dict[Path, dict]:
+def missing(faces: Iterable[Prepared]) -> dict[Path, dict[str, Any]]:
     """Return {file: image element props} for each art file the faces name that does not exist."""
-    found: dict[Path, dict] = {}
+    found: dict[Path, dict[str, Any]] = {}
     for prepared in faces:
         for el in walk(prepared.doc.elements):
             placed = prepared.images.get(id(el))
@@ -26,7 +27,7 @@ def missing(faces: Iterable[Prepared]) -> dict[Path, dict]:
     return found
 
 
-def stand_in_png(props: dict, fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> bytes:
+def stand_in_png(props: dict[str, Any], fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> bytes:
     """Return PNG bytes of blueprint stand-in art that fills the element's box at `dpi` or more."""
     from ..render import facepdf, raster
 

@@ -25,7 +25,7 @@ def default_art(card_id: str) -> str:
     return f"art/{card_id}.png"
 
 
-def card_art(value: str | dict | None, card_id: str) -> dict:
+def card_art(value: str | dict[str, Any] | None, card_id: str) -> dict[str, Any]:
     """Return a card's `art:` (a file, or {file, fit, focus}) as the {src, fit, focus} templates use."""
     spec = value if isinstance(value, dict) else {"file": value or default_art(card_id)}
     return {"src": spec["file"], "fit": spec.get("fit", "cover"), "focus": spec.get("focus")}
@@ -49,7 +49,7 @@ class ArtDesk:
     def __init__(self, game: GameDir, policy: str = DEFAULT_POLICY):
         self.game = game
         self.policy = policy
-        self._index: dict[tuple[str, str], tuple[str, tuple]] | None = None
+        self._index: dict[tuple[str, str], tuple[str, tuple[Any, ...]]] | None = None
 
     def place(
         self, el: Element, report: Report, prefix: str, fallback: Location | None
@@ -97,7 +97,7 @@ class ArtDesk:
         shown: str,
         art: ArtFile,
         fitted: Fit,
-        box: tuple,
+        box: tuple[Any, ...],
         loc: Location | None,
         path: str,
     ) -> None:
@@ -156,7 +156,7 @@ class ArtDesk:
         return self.game.sources[name].loc(keypath), format_path(keypath)
 
 
-def _scalars(data: Any, path: tuple) -> Iterator[tuple[tuple, Any, Any]]:
+def _scalars(data: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
     """Yield (path, key, value) for every scalar under a mapping key in loaded YAML data."""
     if isinstance(data, dict):
         for key, value in data.items():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..layout.document import Element
 from ..layout.templates import mix
 
@@ -75,7 +77,7 @@ def elements(el: Element, framed: bool = True) -> tuple[Element, ...]:
     return tuple(out)
 
 
-def _el(kind: str, **props) -> Element:
+def _el(kind: str, **props: Any) -> Element:
     return Element(kind, props, "placeholder")
 
 

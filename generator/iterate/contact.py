@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from PIL import Image, ImageDraw, ImageFont
+
     from .proofs import Entry
 
 THUMB_HEIGHT = 330  # px per row of thumbnails
@@ -19,7 +21,7 @@ INK = (42, 38, 34)
 QUIET = (110, 104, 98)
 
 
-def thumbnail(image):
+def thumbnail(image: Image.Image) -> Image.Image:
     """Return a proof scaled to the contact sheet's row height."""
     from PIL import Image
 
@@ -27,11 +29,11 @@ def thumbnail(image):
     return image.convert("RGB").resize((width, THUMB_HEIGHT), Image.Resampling.LANCZOS, reducing_gap=2.0)
 
 
-def contact_sheet(thumbs: Sequence[tuple[Entry, object]], title: str, fonts_dir: Path | None = None) -> bytes:
+def contact_sheet(thumbs: Sequence[tuple[Entry, Image.Image]], title: str, fonts_dir: Path | None = None) -> bytes:
     """Return PNG bytes of a contact sheet of (entry, thumbnail) pairs, in rows, each labelled."""
     from PIL import Image, ImageDraw
 
-    rows: list[list] = [[]]
+    rows: list[list[Any]] = [[]]
     used = 0
     for entry, thumb in thumbs:
         if rows[-1] and used + GAP + thumb.width > ROW_WIDTH:
@@ -65,7 +67,7 @@ def contact_sheet(thumbs: Sequence[tuple[Entry, object]], title: str, fonts_dir:
     return out.getvalue()
 
 
-def _font(folder: Path | None, name: str, size: int):
+def _font(folder: Path | None, name: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     from PIL import ImageFont
 
     try:
@@ -74,7 +76,7 @@ def _font(folder: Path | None, name: str, size: int):
         return ImageFont.load_default(size)
 
 
-def _fit(pen, text: str, font, width: int) -> str:
+def _fit(pen: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, width: int) -> str:
     """Shorten `text` with an ellipsis until it fits `width` pixels."""
     if pen.textlength(text, font=font) <= width:
         return text

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..kit import Kit
 from ..layout.lint import SAFE
@@ -15,6 +16,12 @@ from ..output import write_atomic
 from ..render.draw import Prepared
 from ..studio import PAGE_SAFE
 from .contact import contact_sheet, thumbnail
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from ..layout.icons import IconSet
+    from ..render.fonts import FontSet
 
 MANIFEST = "proofs.json"
 CONTACT = "contact.png"  # every proof on one sheet
@@ -39,7 +46,7 @@ class Entry:
 
 def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepared | None]) -> list[Entry]:
     """Return one entry per distinct face: card fronts in print order, then their backs, then full pages."""
-    found: dict[str, dict] = {}
+    found: dict[str, dict[str, Any]] = {}
     for side in ("front", "back"):
         for card in kit.cards:
             face = card.front if side == "front" else card.back
@@ -80,9 +87,9 @@ class ProofFolder:
 
     def __init__(self, folder: Path, dpi: int, overlay: bool = False):
         self.folder, self.dpi, self.overlay = folder, dpi, overlay
-        self._thumbs: dict[str, tuple[str, object]] = {}  # face key -> (stamp, contact-sheet thumbnail)
+        self._thumbs: dict[str, tuple[str, Image.Image]] = {}  # face key -> (stamp, contact-sheet thumbnail)
         try:
-            self.manifest: dict = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            self.manifest: dict[str, Any] = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             self.manifest = {}
         if not isinstance(self.manifest.get("faces"), dict):
@@ -101,7 +108,7 @@ class ProofFolder:
             if known.get(e.key, {}).get("stamp") != self.stamp(e) or not (self.folder / e.file).is_file()
         ]
 
-    def update(self, items: Sequence[Entry], fonts, icons, prune: bool = False) -> list[str]:
+    def update(self, items: Sequence[Entry], fonts: FontSet, icons: IconSet, prune: bool = False) -> list[str]:
         """Rasterize the stale entries and write their PNGs; return their keys.
 
         With `prune`, `items` is the whole kit: proofs of faces no longer in it are deleted.
@@ -145,7 +152,7 @@ class ProofFolder:
         write_atomic(self.folder / MANIFEST, text.encode("utf-8"))
 
 
-def png(image, dpi: float) -> bytes:
+def png(image: Image.Image, dpi: float) -> bytes:
     """Return PNG bytes that record their resolution (fast compression: proofs are rewritten often)."""
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=1, dpi=(dpi, dpi))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .session import Session
@@ -34,7 +35,7 @@ class PreviewServer(ThreadingHTTPServer):
         """Return a token that changes whenever any session publishes a rebuild."""
         return ".".join(str(s.version) for s in self.sessions.values())
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """Return everything the page shows."""
         return {"version": self.version(), "games": [s.snapshot() for s in self.sessions.values()]}
 
@@ -75,7 +76,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(data, "image/png", cache=True)
 
-    def _json(self, value) -> None:
+    def _json(self, value: Any) -> None:
         self._send(json.dumps(value).encode("utf-8"), "application/json")
 
     def _send(self, data: bytes, kind: str, cache: bool = False) -> None:
@@ -87,5 +88,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # the terminal is for diagnostics, not for every poll

@@ -10,12 +10,14 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ..build import kit_path
 from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
-from ..studio import RenderCache
+from ..studio import RenderCache, Studio
 from .proofs import CONTACT, Entry, ProofFolder, entries
 
 
@@ -58,7 +60,7 @@ class Session:
         self.cache = RenderCache()  # shared by every rebuild: renders by a digest of what they read
         self.version = 0
         self._lock = threading.Lock()
-        self._state: dict = {
+        self._state: dict[str, Any] = {
             "game": game_id,
             "title": game_id,
             "version": 0,
@@ -141,6 +143,7 @@ class Session:
 
     def _write_pdfs(self, outcome: Outcome) -> None:
         pipeline = self._good
+        assert pipeline is not None  # pdfs_due is set with it
         mark = time.perf_counter()
         said = len(pipeline.report.items)
         pdfs = pipeline.render(self.papers)
@@ -154,13 +157,14 @@ class Session:
             self._finish(outcome, mark, pipeline.kit(), pipeline.studio(), True)
         outcome.seconds["pdfs"] = time.perf_counter() - mark
 
-    def _select(self, kit, only: Sequence[str] | None, report: Report):
+    def _select(self, kit: Kit, only: Sequence[str] | None, report: Report) -> tuple[list[Card], list[Page]]:
         """Return the cards and pages to render: all of them, or those matching the patterns in `only`."""
         if only is None:
             return kit.cards, kit.pages
         ids = [c.id for c in kit.cards] + [p.id for p in kit.pages]
         kinds = list(dict.fromkeys(re.sub(r"-\d+$", "", i) for i in ids))  # feed-belt for feed-belt-1, -2
-        cards, pages = [], []
+        cards: list[Card] = []
+        pages: list[Page] = []
         for pattern in only:
             if not any(_matches(i, pattern) for i in ids):
                 report.error(
@@ -176,7 +180,9 @@ class Session:
                 pages.append(page)
         return cards, pages
 
-    def _finish(self, outcome: Outcome, start: float, kit, studio, complete: bool) -> Outcome:
+    def _finish(
+        self, outcome: Outcome, start: float, kit: Kit | None, studio: Studio | None, complete: bool
+    ) -> Outcome:
         """Publish what this rebuild found for the preview page; keep the last good faces on failure.
 
         After a `complete` good rebuild the face list is replaced (faces may have gone); otherwise the
@@ -218,7 +224,7 @@ class Session:
             self._state = state
         return outcome
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Return the latest published state (what the preview page shows)."""
         with self._lock:
             return self._state
@@ -233,7 +239,7 @@ def _matches(ident: str, pattern: str) -> bool:
     )
 
 
-def _json(d: Diagnostic) -> dict:
+def _json(d: Diagnostic) -> dict[str, Any]:
     """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
     source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
     return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "", "source": source}

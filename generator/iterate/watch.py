@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -44,7 +45,7 @@ def run(
     sessions: Sequence[Session],
     root: Path,
     listener: Listener,
-    stop_event=None,
+    stop_event: threading.Event | None = None,
     debounce_ms: int = 80,
     quiet_ms: int = QUIET_MS,
 ) -> None:

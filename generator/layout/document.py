@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +31,7 @@ class Element:
         return self.props.get("id") or f"{self.kind} at {self.path}"
 
 
-def walk(elements: tuple[Element, ...]):
+def walk(elements: tuple[Element, ...]) -> Iterator[Element]:
     """Yield every element, depth first, those inside groups included."""
     for el in elements:
         yield el
@@ -73,7 +74,7 @@ def _located(text: str, template: str, face: str, size: tuple[float, float], rep
 
 
 def _build(
-    data: dict, template: str, face: str, size: tuple[float, float], source: yamlsrc.Source, report: Report
+    data: dict[str, Any], template: str, face: str, size: tuple[float, float], source: yamlsrc.Source, report: Report
 ) -> LayoutDoc | None:
     """Normalize checked data into a LayoutDoc; None if a length does not parse."""
     before = len(report.errors)
@@ -102,7 +103,7 @@ def _build(
     return LayoutDoc(template, face, width, height, bleed, elements)
 
 
-def _elements(items: list, path: tuple, source: yamlsrc.Source, report: Report) -> tuple[Element, ...]:
+def _elements(items: list[Any], path: tuple[Any, ...], source: yamlsrc.Source, report: Report) -> tuple[Element, ...]:
     out = []
     for i, item in enumerate(items):
         ((kind, props),) = item.items()
@@ -118,7 +119,7 @@ def _elements(items: list, path: tuple, source: yamlsrc.Source, report: Report) 
     return tuple(out)
 
 
-def _normalize(kind: str, props: dict) -> dict:
+def _normalize(kind: str, props: dict[str, Any]) -> dict[str, Any]:
     """Convert every length to mm (font sizes to pt); raise ValueError naming the bad key."""
     out = dict(props)
     for key in _MM_KEYS + (("size",) if kind in ("icon", "pattern") else ()):
@@ -135,7 +136,7 @@ def _normalize(kind: str, props: dict) -> dict:
     return out
 
 
-def _length(key: str, value: Any, convert) -> float:
+def _length(key: str, value: Any, convert: Callable[[Any], float]) -> float:
     try:
         return convert(value)
     except ValueError as exc:

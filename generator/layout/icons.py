@@ -7,11 +7,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import schema, yamlsrc
 from ..diagnostics import CardpressError, Report
 
-Command = tuple  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
+Command = tuple[Any, ...]  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 KAPPA = 0.5522847498  # control-point distance that makes four cubic curves a circle
 
 
@@ -48,7 +49,7 @@ class IconSet:
         return self._icons.get(name)
 
 
-_CACHE: dict[tuple, tuple[IconSet, Report]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[IconSet, Report]] = {}
 
 
 def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet:
@@ -75,7 +76,7 @@ def _parse(files: list[Path]) -> tuple[IconSet, Report]:
         if not local.ok() or not schema.check(source, "icons", local):
             continue
         for name, spec in source.data["icons"].items():
-            paints = []
+            paints: list[Paint] = []
             for i, shape in enumerate(spec["shapes"]):
                 try:
                     commands = shape_commands(shape)
@@ -101,7 +102,7 @@ def _display(path: Path) -> str:
     return str(path)
 
 
-def shape_commands(shape: dict) -> tuple[Command, ...]:
+def shape_commands(shape: dict[str, Any]) -> tuple[Command, ...]:
     """Return the outline of one icon shape as path commands."""
     if "circle" in shape:
         cx, cy, r = shape["circle"]
@@ -272,7 +273,9 @@ def parse_path(d: str) -> tuple[Command, ...]:
     return tuple(out)
 
 
-def _arc(x1, y1, rx, ry, rot, large, sweep, x2, y2) -> list[Command]:
+def _arc(
+    x1: float, y1: float, rx: float, ry: float, rot: float, large: bool, sweep: bool, x2: float, y2: float
+) -> list[Command]:
     """Convert an SVG elliptical arc to cubic curves (SVG spec, appendix F.6)."""
     if rx == 0 or ry == 0 or (x1, y1) == (x2, y2):
         return [("L", x2, y2)]
@@ -291,7 +294,7 @@ def _arc(x1, y1, rx, ry, rot, large, sweep, x2, y2) -> list[Command]:
     cx = cos * cxp - sin * cyp + (x1 + x2) / 2
     cy = sin * cxp + cos * cyp + (y1 + y2) / 2
 
-    def angle(ux, uy, vx, vy):
+    def angle(ux: float, uy: float, vx: float, vy: float) -> float:
         return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
 
     t1 = angle(1, 0, (x1p - cxp) / rx, (y1p - cyp) / ry)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import fields
+from typing import Any
 
 from .document import Element, LayoutDoc, walk
 from .icons import IconSet
@@ -16,7 +17,7 @@ SAFE = 3.0  # mm inside the trim that only bleed art may use (print-shop safe zo
 DEFAULTS = Thresholds()
 
 
-def thresholds(game: dict | None) -> Thresholds:
+def thresholds(game: dict[str, Any] | None) -> Thresholds:
     """Return the thresholds game.yaml data sets under `lint:` (its schema checked them), defaults elsewhere."""
     given = game.get("lint") if isinstance(game, dict) else None
     if not isinstance(given, dict):

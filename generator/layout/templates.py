@@ -19,7 +19,8 @@ from jinja2 import (
     Undefined,
     meta,
 )
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from .. import cache
 from ..diagnostics import Location, Report
@@ -122,7 +123,7 @@ class Templates:
                     continue
                 refs = self._references(found[0])
                 if None in refs:
-                    refs = self.env.list_templates()
+                    refs = tuple(self.env.list_templates())
                 pending.extend(r for r in refs if r)
             self._digests[name] = text_digest(*(f"{k}\0{v}" for k, v in sorted(parts.items())))
         return self._digests[name]
@@ -149,10 +150,11 @@ class Templates:
     def source_of(self, name: str) -> tuple[str, Path] | None:
         """Return (source text, file) of the template that `name` resolves to, or None."""
         try:
+            assert self.env.loader is not None  # set in __init__
             text, filename, _ = self.env.loader.get_source(self.env, name)
         except TemplateNotFound:
             return None
-        return text, Path(filename)
+        return text, Path(filename or name)
 
     def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
         """Render template `name` for `face`; report template problems with their template line."""

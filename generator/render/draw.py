@@ -26,10 +26,10 @@ class Painter(Protocol):
     def translate(self, dx: float, dy: float) -> None: ...
     def rotate(self, degrees: float) -> None: ...
     def scale(self, factor: float) -> None: ...
-    def clip(self, commands: tuple) -> None: ...
+    def clip(self, commands: tuple[Any, ...]) -> None: ...
     def path(
         self,
-        commands: tuple,
+        commands: tuple[Any, ...],
         *,
         fill: str | None,
         stroke: str | None,
@@ -123,7 +123,9 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
     _draw_elements(prepared.doc.elements, prepared, painter, fonts, icon_set)
 
 
-def _draw_elements(elements, prepared, painter, fonts, icon_set) -> None:
+def _draw_elements(
+    elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
+) -> None:
     for el in elements:
         painter.enter(el)
         _draw(el, prepared, painter, fonts, icon_set)
@@ -216,7 +218,7 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
     painter.restore()
 
 
-def _shape(painter: Painter, cmds: tuple, p: dict[str, Any], opacity: float) -> None:
+def _shape(painter: Painter, cmds: tuple[Any, ...], p: dict[str, Any], opacity: float) -> None:
     fill, stroke = p.get("fill"), p.get("stroke")
     if fill is None and stroke is None:
         fill = BLACK

@@ -33,7 +33,7 @@ def write(faces: Sequence[tuple[Prepared, float]], fonts: FontSet, icons: IconSe
         pagesize=(72, 72),
         invariant=1,
         pageCompression=1,
-        initialFontName=fonts.resolve(None),
+        initialFontName=fonts.resolve(None),  # type: ignore[arg-type]  # the stubs say float
         initialFontSize=10,
     )
     canvas.setCreator(f"cardpress {__version__}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any, cast
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
@@ -68,10 +69,10 @@ def _width(text: str, font: str) -> float:
 
 @cache
 def _glyphs(font: str) -> frozenset[int]:
-    return frozenset(pdfmetrics.getFont(font).face.charToGlyph)
+    return frozenset(cast(TTFont, pdfmetrics.getFont(font)).face.charToGlyph)  # cardpress registers only TTFonts
 
 
-_LOADED: dict[tuple, FontSet] = {}
+_LOADED: dict[tuple[Any, ...], FontSet] = {}
 
 
 def _register(name: str, path: Path) -> str:

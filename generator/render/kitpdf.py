@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
@@ -20,7 +21,7 @@ from .fonts import FontSet
 from .painters import PdfPainter
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
-Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
+Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
 
 DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
@@ -47,7 +48,7 @@ class Plan:
     """Every page in order, plus the cover's table of contents."""
 
     pages: list[PagePlan] = field(default_factory=list)
-    contents: list[dict] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
 
 
 def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
@@ -157,7 +158,7 @@ def write(
         pagesize=(width * PT_PER_MM, height * PT_PER_MM),
         invariant=1,
         pageCompression=1,
-        initialFontName=fonts.resolve(None),
+        initialFontName=fonts.resolve(None),  # type: ignore[arg-type]  # the stubs say float
         initialFontSize=10,
     )
     canvas.setTitle(f"{kit.title}: print-and-play kit ({label})")
@@ -175,7 +176,19 @@ def write(
 class _Writer:
     """Draws the planned pages one by one; each card face becomes one Form XObject."""
 
-    def __init__(self, kit, paper, label, layout: Plan, faces, render, fonts, icons, canvas, options: PrintOptions):
+    def __init__(
+        self,
+        kit: Kit,
+        paper: str,
+        label: str,
+        layout: Plan,
+        faces: dict[str, Prepared],
+        render: Renderer,
+        fonts: FontSet,
+        icons: IconSet,
+        canvas: Canvas,
+        options: PrintOptions,
+    ):
         self.kit, self.paper, self.label, self.layout, self.options = kit, paper, label, layout, options
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
@@ -214,7 +227,7 @@ class _Writer:
             self.c.translate(size[0] * PT_PER_MM, size[1] * PT_PER_MM)
             self.c.rotate(180)
 
-    def _full_page(self, face: Face, size: tuple[float, float], extra: dict) -> None:
+    def _full_page(self, face: Face, size: tuple[float, float], extra: dict[str, Any]) -> None:
         prepared = self.render(face, size[0], size[1], extra)
         if prepared is None:
             return
@@ -230,7 +243,7 @@ class _Writer:
         doc = prepared.doc
         name = f"face{len(self.forms)}"
         b = doc.bleed * PT_PER_MM
-        self.c.beginForm(name, -b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)
+        self.c.beginForm(name, -b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)  # type: ignore[arg-type]  # the stubs say int
         self.painter.begin(0, doc.height * PT_PER_MM)
         draw(prepared, self.painter, self.fonts, self.icons)
         self.painter.end()
@@ -240,6 +253,7 @@ class _Writer:
 
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
+        assert sheet is not None  # a page of cards has its grid
         sides = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
         side = sides[1] if page.kind == "backs" else sides[0]
         c = self.c
@@ -277,7 +291,7 @@ def _place(c: Canvas, trim: Rect, turn: int, page_height: float) -> None:
     c.transform(*matrix)
 
 
-def _pages(layout: Plan, paper: str):
+def _pages(layout: Plan, paper: str) -> Iterator[tuple[PagePlan, tuple[float, float], dict[str, Any]]]:
     """Yield (page plan, size in mm, the `page` context its templates see) for every page in order."""
     label, width, height = PAPERS[paper]
     total = len(layout.pages)
@@ -298,7 +312,9 @@ def _pages(layout: Plan, paper: str):
         )
 
 
-def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
+def _full_pages(
+    kit: Kit, layout: Plan, paper: str, options: PrintOptions
+) -> Iterator[tuple[PagePlan, tuple[float, float], list[tuple[Face, dict[str, Any]]]]]:
     """Yield (page plan, size, [(face, extra context)]) for every page: the page-sized faces drawn on it
     in order (its own face for a cover, check page or component, then the sheet furniture)."""
     w, h = _cover_card(kit)
@@ -313,7 +329,7 @@ def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
     }
     for page, size, info in _pages(layout, paper):
         drawn = []
-        if page.kind == "page":
+        if page.kind == "page" and page.page is not None:
             drawn.append((page.page.face, {"page": info}))
         elif page.kind in ("cover", "duplex"):
             template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
@@ -335,11 +351,13 @@ def _cover_card(kit: Kit) -> tuple[float, float]:
     """Return the card the cover draws at trim size to check the scale: the kit's smallest, or a poker
     card when even that is taller (the cover keeps a poker card's height free for it; any card measured
     at its printed size proves the scale)."""
-    smallest = min([tuple(size) for _, size in card_runs(kit)] or [tuple(POKER)], key=lambda s: (s[1], s[0]))
-    return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else tuple(POKER)
+    smallest = min([size for _, size in card_runs(kit)] or [POKER.mm], key=lambda s: (s[1], s[0]))
+    return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else POKER.mm
 
 
-def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
+def page_faces(
+    kit: Kit, paper: str, options: PrintOptions | None = None
+) -> Iterator[tuple[PagePlan, Face, tuple[float, float], dict[str, Any]]]:
     """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
     options = options or PrintOptions()
     layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
@@ -348,20 +366,22 @@ def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
             yield page, face, size, extra
 
 
-def component_pages(kit: Kit, paper: str, options: PrintOptions | None = None):
+def component_pages(
+    kit: Kit, paper: str, options: PrintOptions | None = None
+) -> list[tuple[Page, tuple[float, float], dict[str, Any]]]:
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
-    seen: dict[str, tuple[Page, tuple[float, float], dict]] = {}
+    seen: dict[str, tuple[Page, tuple[float, float], dict[str, Any]]] = {}
     for page, face, size, extra in page_faces(kit, paper, options):
-        if page.kind == "page" and face is page.page.face:
+        if page.kind == "page" and page.page is not None and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
 
 
-def _rect(rect) -> dict:
+def _rect(rect: Rect) -> dict[str, Any]:
     return {"x": rect.x, "y": rect.y, "w": rect.w, "h": rect.h}
 
 
-def _box(rect, page_height: float) -> tuple[float, float, float, float]:
+def _box(rect: Rect, page_height: float) -> tuple[float, float, float, float]:
     """Return a PDF box (llx, lly, urx, ury) in points for a rectangle in layout space."""
     return (
         rect.x * PT_PER_MM,
@@ -385,7 +405,7 @@ def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
     c.restoreState()
 
 
-def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
+def _marks(c: Canvas, sheet: Sheet, marks: Sequence[Mark]) -> None:
     """Draw every crop mark: a white halo, then a thin black line."""
     c.saveState()
     c.setLineCap(0)

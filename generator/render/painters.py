@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..art.files import pdf_image
 from ..art.place import Placed
+from ..layout.document import Element
 from ..units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
@@ -31,7 +34,7 @@ class PdfPainter:
         """Finish what `begin` started."""
         self.c.restoreState()
 
-    def enter(self, el) -> None:
+    def enter(self, el: Element) -> None:
         pass  # the PDF needs no element boundaries
 
     def leave(self) -> None:
@@ -53,7 +56,7 @@ class PdfPainter:
     def scale(self, factor: float) -> None:
         self.c.scale(factor, factor)
 
-    def _build(self, commands: tuple):
+    def _build(self, commands: tuple[Any, ...]) -> PDFPathObject:
         p = self.c.beginPath()
         for cmd in commands:
             op = cmd[0]
@@ -67,10 +70,20 @@ class PdfPainter:
                 p.close()
         return p
 
-    def clip(self, commands: tuple) -> None:
+    def clip(self, commands: tuple[Any, ...]) -> None:
         self.c.clipPath(self._build(commands), stroke=0, fill=0)
 
-    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+    def path(
+        self,
+        commands: tuple[Any, ...],
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None:
         c = self.c
         if opacity < 1:
             c.saveState()
@@ -88,7 +101,7 @@ class PdfPainter:
         if opacity < 1:
             c.restoreState()
 
-    def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:
+    def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
         c = self.c
         if opacity < 1:
             c.saveState()
@@ -105,6 +118,7 @@ class PdfPainter:
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         """Place the art file whole (JPEG bytes untouched); the caller has clipped to the box."""
+        assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
         reader, mask = pdf_image(placed.art)
         f = placed.fit
         c = self.c
@@ -127,7 +141,7 @@ class RecordingPainter:
     def _add(self, line: str) -> None:
         self.log.append(line)
 
-    def enter(self, el) -> None:
+    def enter(self, el: Element) -> None:
         pass  # drawing logs record drawing only
 
     def leave(self) -> None:
@@ -139,26 +153,37 @@ class RecordingPainter:
     def restore(self) -> None:
         self._add("restore")
 
-    def translate(self, dx, dy) -> None:
+    def translate(self, dx: float, dy: float) -> None:
         self._add(f"translate {dx:.2f} {dy:.2f}")
 
-    def rotate(self, degrees) -> None:
+    def rotate(self, degrees: float) -> None:
         self._add(f"rotate {degrees:g}")
 
-    def scale(self, factor) -> None:
+    def scale(self, factor: float) -> None:
         self._add(f"scale {factor:.4f}")
 
-    def clip(self, commands) -> None:
+    def clip(self, commands: tuple[Any, ...]) -> None:
         self._add(f"clip {_bbox(commands)}")
 
-    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+    def path(
+        self,
+        commands: tuple[Any, ...],
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None:
         paint = " ".join(([f"fill={fill}"] if fill else []) + ([f"stroke={stroke} w={width:.2f}"] if stroke else []))
         self._add(f"path {paint} {_bbox(commands)}")
 
-    def text(self, x, y, text, font, size, colour, opacity=1.0) -> None:
+    def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
         self._add(f"text {x:.2f} {y:.2f} {font} {size:.2f}pt {colour} {text!r}")
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
         f = placed.fit
         self._add(f"image {placed.art.path.name} {placed.art.digest[:12]} {f.x:.2f} {f.y:.2f} {f.w:.2f} {f.h:.2f}")
 
@@ -177,7 +202,7 @@ def _orientation(code: int, w: float, h: float) -> tuple[float, ...]:
     }[code]
 
 
-def _bbox(commands: tuple) -> str:
+def _bbox(commands: tuple[Any, ...]) -> str:
     xs, ys = [], []
     for cmd in commands:
         coords = cmd[1:]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 POINTS_PER_INCH = 72
 
 
-def rasterize(pdf: bytes, dpi: float, ceil: bool = False) -> Iterator:
+def rasterize(pdf: bytes, dpi: float, ceil: bool = False) -> Iterator[Image.Image]:
     """Yield each page of `pdf` as an RGB Pillow image at `dpi`, sized round(page inches × dpi).
 
     With `ceil`, sizes round up instead, so the image holds at least `dpi` across the whole page.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from ..art.place import Placed
 from ..layout.boxes import Box, around
@@ -67,11 +68,21 @@ class Tracer:
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
 
-    def clip(self, commands: tuple) -> None:
+    def clip(self, commands: tuple[Any, ...]) -> None:
         box = around(p for polygon in self._polygons(commands) for p in polygon)
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
 
-    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+    def path(
+        self,
+        commands: tuple[Any, ...],
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None:
         polygons = self._polygons(commands)
         points = [p for polygon in polygons for p in polygon]
         if not points:
@@ -121,7 +132,7 @@ class Tracer:
         x, y = point
         return a * x + c * y + e, b * x + d * y + f
 
-    def _polygons(self, commands: tuple) -> list[Polygon]:
+    def _polygons(self, commands: tuple[Any, ...]) -> list[Polygon]:
         """Return the subpaths of `commands` as polygons in face mm, curves flattened."""
         polygons: list[list[tuple[float, float]]] = []
         here = (0.0, 0.0)

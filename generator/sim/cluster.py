@@ -12,10 +12,10 @@ import logging
 import re
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .executors import POLL_SECONDS, Interrupted
+from .executors import POLL_SECONDS, Interrupted, OnResult
 
 LOCAL = re.compile(r"local(?::(\d{1,3}))?")
 ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+(:\d{1,5})?")
@@ -65,7 +65,7 @@ class DaskCluster:
     def workers(self) -> int:
         """Return the number of worker threads the scheduler knows of (connecting if needed)."""
         client = self.client()
-        return max(1, sum(client.nthreads().values()))
+        return max(1, int(sum(client.nthreads().values())))
 
     def client(self) -> Any:
         """Connect (or start the local cluster) on first use."""
@@ -97,7 +97,14 @@ class DaskCluster:
             raise ClusterError(f"could not reach the Dask scheduler at {self.address}: {exc}") from None
         return self._client
 
-    def run(self, fn, shared, tasks, on_result, poll) -> list[Any]:
+    def run(
+        self,
+        fn: Callable[[Any, Any], Any],
+        shared: Any,
+        tasks: Sequence[Any],
+        on_result: OnResult,
+        poll: Callable[[], None],
+    ) -> list[Any]:
         """Submit every task, collect results as they finish, return them in task order."""
         from distributed import wait
 

@@ -31,7 +31,6 @@ class Interrupted(Exception):
 class Executor(Protocol):
     """Runs tasks and returns their results in task order."""
 
-    workers: int
     shares_memory: bool  # True when workers see what this process prepared (itself, or forked children)
 
     def run(
@@ -44,6 +43,10 @@ class Executor(Protocol):
     ) -> list[Any]:
         """Return [fn(shared, t) for t in tasks]; call on_result(i, result) as each finishes, poll() while waiting."""
 
+    @property
+    def workers(self) -> int:
+        """Return how many tasks run at once."""
+
     def close(self) -> None:
         """Release workers or connections."""
 
@@ -54,7 +57,14 @@ class Serial:
     workers = 1
     shares_memory = True
 
-    def run(self, fn, shared, tasks, on_result, poll) -> list[Any]:
+    def run(
+        self,
+        fn: Callable[[Any, Any], Any],
+        shared: Any,
+        tasks: Sequence[Any],
+        on_result: OnResult,
+        poll: Callable[[], None],
+    ) -> list[Any]:
         """Run the tasks one by one."""
         results = []
         try:
@@ -90,7 +100,14 @@ class LocalProcesses:
         self.workers = workers
         self.shares_memory = "fork" in multiprocessing.get_all_start_methods()
 
-    def run(self, fn, shared, tasks, on_result, poll) -> list[Any]:
+    def run(
+        self,
+        fn: Callable[[Any, Any], Any],
+        shared: Any,
+        tasks: Sequence[Any],
+        on_result: OnResult,
+        poll: Callable[[], None],
+    ) -> list[Any]:
         """Run the tasks in a process pool; results are collected as they finish and returned in task order."""
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import io
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .charts import CURVE, HISTOGRAM, INTERVALS, Chart
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 FONTS = Path(__file__).resolve().parents[2] / "fonts"
 INK = "#1f2933"
@@ -36,7 +39,7 @@ def _font_family() -> str:
     return "DejaVu Sans"
 
 
-def _rc() -> dict[str, Any]:
+def _rc() -> dict[RcKeyType, Any]:
     return {
         "font.family": _font_family(),
         "font.size": 9.5,
@@ -89,14 +92,18 @@ def _intervals(ax: Any, chart: Chart) -> None:
     k = len(chart.series)
     step = 0.7 / k if k > 1 else 0.0
     for j, s in enumerate(chart.series):
-        ys, xs, errs = [], [], [[], []]
+        ys: list[float] = []
+        xs: list[float] = []
+        errs: list[list[float]] = [[], []]
         for i, value in enumerate(s.values):
             if value is None:
                 continue
             ys.append(n - 1 - i + (k - 1) * step / 2 - j * step)
             xs.append(value)
-            lo = s.low[i] if s.low is not None and s.low[i] is not None else value
-            hi = s.high[i] if s.high is not None and s.high[i] is not None else value
+            low = s.low[i] if s.low is not None else None
+            high = s.high[i] if s.high is not None else None
+            lo = low if low is not None else value
+            hi = high if high is not None else value
             errs[0].append(value - lo)
             errs[1].append(hi - value)
         ax.errorbar(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from .protocol import Bot, Game, State
+from .protocol import Bot, Game
 from .report import Section
 
 
@@ -16,10 +16,10 @@ class BotSpecError(ValueError):
 class Recorder(Protocol):
     """Watches one game and returns what the game-specific report sections need."""
 
-    def after(self, state: State, player: int, action: int) -> None:
+    def after(self, state: Any, player: int, action: int) -> None:  # Any: a plugin sees only its own game's states
         """Called after every action; `player` is the seat that acted, or CHANCE."""
 
-    def finish(self, state: State) -> dict[str, Any]:
+    def finish(self, state: Any) -> dict[str, Any]:
         """Return JSON-ready facts about the finished game (`score_by_round` is used by the shared report)."""
 
 
@@ -27,8 +27,15 @@ class Plugin(Protocol):
     """A game's simulation hooks. Must pickle, so that worker processes can rebuild the same games."""
 
     game_id: str
-    players: Sequence[int]  # supported player counts
-    default_players: int
+
+    @property
+    def players(self) -> Sequence[int]:
+        """Return the supported player counts."""
+
+    @property
+    def default_players(self) -> int:
+        """Return the player count a match has unless told otherwise."""
+
     strong_bot: str  # compared against `random` in the skill-gap section
     default_bots: str
     round_name: str  # what the report calls a round ("lap")
@@ -40,13 +47,16 @@ class Plugin(Protocol):
     def bot_help(self) -> str:
         """Return one line per bot spec this game understands."""
 
+    def check_spec(self, spec: str) -> str:
+        """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
+
     def make_bot(self, spec: str, seat: int) -> Bot:
         """Return a bot for `spec`, or raise BotSpecError."""
 
     def prepare(self, specs: Sequence[str]) -> None:
         """Build whatever the bots share (e.g. value tables) once, before worker processes start."""
 
-    def recorder(self, game: Game) -> Recorder:
+    def recorder(self, game: Any) -> Recorder:
         """Return a fresh recorder for one game."""
 
     def sections(self, main: Any) -> list[Section]:

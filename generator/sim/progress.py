@@ -11,7 +11,10 @@ import contextlib
 import contextvars
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 REFRESH_SECONDS = 0.1
 
@@ -23,7 +26,7 @@ class Progress:
         self.unit = unit
         self._unit = unit
         self._live = None
-        self._task = None
+        self._task: TaskID | None = None
         self._last = 0.0
         self._began = 0.0
         self.done = 0  # units finished in every batch so far

@@ -39,7 +39,7 @@ class State(Protocol):
     def apply_action(self, action: int) -> None:
         """Play `action` (a player's move or a chance outcome); raise IllegalActionError if it is not legal."""
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
         """Return (outcome, probability) pairs at a chance node, else []."""
 
     def is_terminal(self) -> bool:
@@ -48,7 +48,7 @@ class State(Protocol):
     def returns(self) -> list[float]:
         """Return each seat's share of the win at the end (1/k to each of k tied leaders), zeros before."""
 
-    def scores(self) -> list[float]:
+    def scores(self) -> Sequence[float]:
         """Return each seat's score so far (what the rulebook counts at the end)."""
 
     def clone(self) -> State:
@@ -95,7 +95,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
     """Draw a chance outcome; engines may offer a faster exact `sample_chance(rng)` of their own."""
     fast = getattr(state, "sample_chance", None)
     if fast is not None:
-        return fast(rng)
+        return int(fast(rng))
     outcomes = state.chance_outcomes()
     x = rng.random()
     for action, p in outcomes:

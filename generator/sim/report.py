@@ -21,7 +21,7 @@ class Table:
     """A table with a header row; cells are already formatted strings."""
 
     headers: Sequence[str]
-    rows: list[Sequence[Any]]
+    rows: Sequence[Sequence[Any]]
     caption: str = ""
 
 
@@ -142,8 +142,8 @@ def _write_all(outputs: dict[Path, bytes], stale: set[Path]) -> None:
     try:
         for path, content in outputs.items():
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            temps.append((Path(tmp), path))
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temps.append((Path(name), path))
             os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
             with os.fdopen(fd, "wb") as fh:
                 fh.write(content)

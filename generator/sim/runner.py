@@ -12,16 +12,22 @@ import pickle
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from . import progress as progress_display
 from .executors import Executor, Interrupted, Serial, executor_for
 from .plugin import Plugin
-from .protocol import CHANCE, TERMINAL, sample_chance
+from .protocol import CHANCE, TERMINAL, Bot, Game, State, sample_chance
 
 # Tasks per worker: enough to balance the workers and show progress, few enough that each task's
 # round trip (a few hundred microseconds locally, about a millisecond on Dask) stays negligible.
 TASKS_PER_WORKER = 16
+
+
+class Watcher(Protocol):
+    """Told of every action as it is played: a game's Recorder, or the transcript writer."""
+
+    def after(self, state: State, player: int, action: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -50,12 +56,12 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def play(game, bots: Sequence[Any], seed: int, recorder=None):
+def play(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = None) -> State:
     """Play one game to the end and return the final state; chance uses its own seeded generator."""
     return play_counted(game, bots, seed, recorder)[0]
 
 
-def play_counted(game, bots: Sequence[Any], seed: int, recorder=None):
+def play_counted(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = None) -> tuple[State, int]:
     """Play one game to the end; return the final state and the number of player decisions."""
     rng = random.Random(derive_seed(seed, "chance"))
     for seat, bot in enumerate(bots):

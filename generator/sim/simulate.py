@@ -44,8 +44,8 @@ def simulate(
     if skill_games > 0:
         per_seat = -(-skill_games // players)  # the strong bot sits in every seat equally often
         for seat in range(players):
-            lineup = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
-            matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
+            seats = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
+            matches.append(Match(f"skill-{seat + 1}", players, seats, per_seat, seed))
     main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}")
     sections = [
         summary.seats(main, plugin.turn_order),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from . import stats
 from .report import Section, Table, bar, interval, pct
@@ -131,7 +132,7 @@ def scores(result: MatchResult) -> Section:
         [[f"{lo}–{hi}", c, pct(c / len(all_scores)), bar(c / peak)] for lo, hi, c in hist],
         caption="Distribution of every player's final points",
     )
-    mhist = stats.histogram(margins, 1 if max(margins, default=0) <= 20 else 3)
+    mhist = stats.histogram([int(m) for m in margins], 1 if max(margins, default=0) <= 20 else 3)
     mpeak = max((c for _, _, c in mhist), default=1) or 1
     margin_table = Table(
         ["Margin (1st − 2nd)", "Games", "Share", ""],
@@ -153,7 +154,8 @@ def length(result: MatchResult) -> Section:
     measures = {"decisions": [r.get("decisions", 0) for r in result.records]}
     if result.records and all("turns" in r["extra"] for r in result.records):
         measures["turns"] = [r["extra"]["turns"] for r in result.records]
-    rows, data = [], {}
+    rows: list[list[str]] = []
+    data: dict[str, dict[str, Any]] = {}
     for name, values in measures.items():
         s = stats.summary(values)
         width = max(1, -(-(int(s["max"]) - int(s["min"]) + 1) // 24))  # at most about 24 bins

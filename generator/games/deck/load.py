@@ -15,7 +15,7 @@ from ...contract import Header
 from ...diagnostics import Location, Report, did_you_mean
 from ...layout.templates import Templates
 from ...project import GameDir
-from ...sizes import SizeError, parse_size
+from ...sizes import CardSize, SizeError, parse_size
 from ...yamlsrc import KeyPath, Source, format_path
 from .model import Back, Deck, DeckCard, DeckGame
 from .richtext import problems, to_markup
@@ -76,7 +76,7 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
         )
     if not report.ok():
         return None
-    style = data.get("style") if isinstance(data.get("style"), dict) else {}
+    style: dict[str, Any] = data["style"] if isinstance(data.get("style"), dict) else {}
     return DeckGame(header.title, header.tagline, dict(style), tuple(decks))
 
 
@@ -94,7 +94,7 @@ class _Loader:
 
     def deck(self, entry: dict, path: KeyPath) -> Deck | None:
         """Return one deck, or None when it cannot even be read (its problems are reported)."""
-        deck_id = entry.get("id") if isinstance(entry.get("id"), str) else ""
+        deck_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
         size = self._size(entry, path)
         front = self._template(entry.get("template"), path + ("template",))
         back_spec = entry.get("back")
@@ -141,10 +141,10 @@ class _Loader:
             )
         if size is None or back is None or (front is None and untemplated):
             return None
-        name = entry.get("name") if isinstance(entry.get("name"), str) else deck_id
+        name: str = entry["name"] if isinstance(entry.get("name"), str) else deck_id
         return Deck(deck_id, name, size, per_card, tuple(cards))
 
-    def _size(self, entry: dict, path: KeyPath) -> tuple[float, float] | None:
+    def _size(self, entry: dict, path: KeyPath) -> CardSize | None:
         try:
             return parse_size(entry.get("size", "poker"))
         except SizeError as exc:

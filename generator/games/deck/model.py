@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...sizes import CardSize
+
 
 @dataclass(frozen=True)
 class Back:
@@ -34,7 +36,7 @@ class Deck:
 
     id: str
     name: str
-    size: tuple[float, float]  # trim, mm
+    size: CardSize  # trim, mm
     per_card_backs: bool
     cards: tuple[DeckCard, ...]
 

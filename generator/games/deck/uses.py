@@ -48,10 +48,11 @@ def template_uses(templates: Templates, name: str) -> Uses:
 
 def _collect(tree: nodes.Node, uses: Uses) -> None:
     optional: set[int] = set()
-    for node in tree.find_all((nodes.Filter, nodes.Test)):
-        if node.name in ("default", "d", "defined", "undefined") and node.node is not None:
-            optional.add(id(node.node))
+    for test in tree.find_all((nodes.Filter, nodes.Test)):
+        if test.name in ("default", "d", "defined", "undefined") and test.node is not None:
+            optional.add(id(test.node))
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        assert isinstance(node, (nodes.Getattr, nodes.Getitem))  # what find_all was asked for
         owner = node.node
         if not isinstance(owner, nodes.Name) or owner.name not in OWNERS:
             continue

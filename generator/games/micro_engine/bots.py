@@ -23,7 +23,7 @@ class Knowledge:
         """Return the knowledge for these tables (built once and kept on them)."""
         k = T.__dict__.get("_knowledge")
         if k is None:
-            k = T._knowledge = cls(T)
+            k = T.__dict__["_knowledge"] = cls(T)
         return k
 
     def __init__(self, T: Tables):
@@ -330,6 +330,7 @@ class HeuristicBot:
                 best, best_v = a, v
         if T.A_DECK in legal and (best is None or best_v < 1.4):
             return T.A_DECK
+        assert best is not None  # Phase A offers the deck or a Row card
         return best
 
     def choose_discard(self, s: State, p: int, legal: Sequence[int]) -> int:

@@ -47,8 +47,8 @@ def card_set_section(model: MicroEngine) -> Section:
     """Return counts by kind, the connection mix and the cost and VP curve."""
     parts = model.of_kind("part")
     total = sum(c.copies for c in parts)
-    outs = Counter()
-    ins = Counter()
+    outs: Counter[str | None] = Counter()
+    ins: Counter[str] = Counter()
     for c in parts:
         outs[c.output] += c.copies
         for i in c.inputs:
@@ -130,7 +130,7 @@ def _match(
     jobs: int,
     **variant: bool,
 ):
-    plugin = MicroEngineSim(model, game_id, **variant)
+    plugin = MicroEngineSim(model, game_id, **variant)  # type: ignore[arg-type]  # variant: the bool flags quick, travel
     return run_match(plugin, Match(label, players, bots, games, 1), jobs)
 
 

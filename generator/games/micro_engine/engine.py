@@ -15,17 +15,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ...sim.protocol import CHANCE, TERMINAL, IllegalActionError
 from . import draw, effects, play, scoring, setup, tableau, turn, views
 from .board import Board, GameStats
 from .phase import OVER, SETUP, Phase
 from .tables import Tables
 
-CHANCE = -1  # OpenSpiel's PlayerId.CHANCE
-TERMINAL = -4  # OpenSpiel's PlayerId.TERMINAL
 SEEDS = 1 << 31  # the opening chance node picks one of these seeds; every later shuffle follows from it
 
 
-class UniformOutcomes:
+class UniformOutcomes(Sequence[tuple[int, float]]):
     """The opening chance node's outcomes: every seed equally likely, listed lazily."""
 
     def __init__(self, n: int):
@@ -34,14 +33,10 @@ class UniformOutcomes:
     def __len__(self) -> int:
         return self.n
 
-    def __getitem__(self, i: int) -> tuple[int, float]:
+    def __getitem__(self, i: int) -> tuple[int, float]:  # type: ignore[override]  # no slices
         if not 0 <= i < self.n:
             raise IndexError(i)
         return (i, 1.0 / self.n)
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state."""
 
 
 # Each phase's decision: its legal actions, and what one of them does.
@@ -98,7 +93,7 @@ class State(Board):
             return TERMINAL
         return CHANCE if self.phase == SETUP else self.current
 
-    def chance_outcomes(self) -> UniformOutcomes | list[tuple[int, float]]:
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
         """Return (seed, probability) pairs at the opening chance node, else []."""
         return UniformOutcomes(SEEDS) if self.phase == SETUP else []
 

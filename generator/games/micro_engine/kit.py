@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...art.place import card_art
 from ...contract import LoadedGame
@@ -10,7 +11,7 @@ from ...kit import Card as KitCard
 from ...kit import Face, Kit
 from ...layout.markup import escape
 from . import text
-from .model import Card, Core, MicroEngine, Patent
+from .model import Card, Core, MicroEngine, Patent, given
 
 TIMINGS = ("When played", "Ongoing", "Once per turn", "End game", "Requirement")
 
@@ -49,7 +50,7 @@ def _shared(game: MicroEngine) -> dict:
 def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     """Return what a Workshop card's front template receives."""
     lines = text.card_lines(game, card)
-    ctx = {
+    ctx: dict[str, Any] = {
         "game": _shared(game),
         "card": {
             "id": card.id,
@@ -70,7 +71,7 @@ def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     }
     if card.kind == "part":
         ctx["inputs"] = [_conn(game, c) for c in card.inputs]
-        ctx["output"] = _conn(game, card.output)
+        ctx["output"] = _conn(game, given(card.output))
     return ctx
 
 

@@ -319,8 +319,10 @@ def _effects(data: list) -> tuple[Effect, ...]:
     return tuple(out)
 
 
-def _back(data: dict | None, default: Back | None = None) -> Back | None:
-    return Back(data["colour"], data["label"], data["glyph"]) if data else default
+def _back(data: dict | None, default: Back | None = None) -> Back:
+    back = Back(data["colour"], data["label"], data["glyph"]) if data else default
+    assert back is not None  # every deck has a back (the schema requires it)
+    return back
 
 
 def _build(header: Header, data: dict, scenarios: Any) -> MicroEngine:

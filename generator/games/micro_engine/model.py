@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+V = TypeVar("V")
+
+
+def given(value: V | None) -> V:
+    """Return a field this kind of op, effect or card always has (the schema requires it), as present."""
+    if value is None:
+        raise ValueError("a field the schema requires for this kind is missing")
+    return value
+
 
 KINDS = ("part", "upgrade", "calibration")
 
@@ -194,7 +205,8 @@ class MicroEngine:
     def by_name(self, name: str) -> Card | Core | Patent | None:
         """Return the card printed with this name (any deck), or None."""
         key = name.strip().casefold()
-        for item in (*self.cards, *self.cores, *self.patents):
+        printed: tuple[Card | Core | Patent, ...] = (*self.cards, *self.cores, *self.patents)
+        for item in printed:
             if item.name.casefold() == key:
                 return item
         return None

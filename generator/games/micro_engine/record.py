@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import CHANCE, State
+from ...sim.protocol import CHANCE
+from .engine import State
 from .phase import PLAY
 
 
 class Recorder:
     """Follows a game action by action; `finish` returns the facts the Micro-Engine sections summarize."""
 
-    def __init__(self, game=None):
+    def __init__(self, game: object = None) -> None:
         self.score_by_round: list[list[int]] = []
         self.round = 0
         self.held: dict[int, int] = {}  # card type -> times held at the start of a Play phase

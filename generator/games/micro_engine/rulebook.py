@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ... import rulebook as rulebook_text
 from ...rulebook import NUM, Rulebook, Stated, number
@@ -406,7 +407,7 @@ def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
                 facts.missing.append((form, line))
                 continue
             card.add("played_this_turn", rb.stated(line, m, group, kinds))
-    ops = []  # the When played ops the sentence states, in the order it states them
+    ops: list[tuple[int, tuple[Any, ...]]] = []  # the When played ops the sentence states, in the order it states them
     if "by" in groups:
         ops.append((m.start("by"), ("next_cost", "part", None, -number(groups["by"]))))
     if "draw" in groups:

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 from ... import rulebook as rulebook_text
 from ...diagnostics import Location, Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import format_path
 from . import scenario, text, vocab
-from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent
+from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
 from .rulebook import Facts, NamedCard, read_facts, symbol
 
-# Stable codes; README "Micro-Engine" lists them.
+# Stable codes; the README's table is made from them (`python -m generator.codes README.md`).
 CODES = {
     "ME001": "an effect uses an op, trigger or filter where the vocabulary does not allow it",
-    "ME002": "too few Cores for a player count or variant (each player draws cores_dealt)",
-    "ME003": "too few Patents to reveal players + extra_patents",
+    "ME002": "too few Cores for a player count or variant (each player draws `cores_dealt`)",
+    "ME003": "too few Patents to reveal players + `extra_patents`",
     "ME004": "the Workshop deck is too small for setup and a round of draws",
     "ME005": "a card the rulebook names is missing",
     "ME006": "a named card's stats differ from what the rulebook states",
@@ -34,11 +35,11 @@ CODES = {
     "ME013": "backs differ within a deck, or two decks share a back",
     "ME014": "a rulebook scenario does not replay as printed",
     "ME015": "Travel mode: a remaining card needs the Workshop Row, or a Row card is not removed",
-    "ME016": "a rules constant or connection type differs from the rulebook, or breaks a variant",
+    "ME016": "a rules constant or connection type (name, symbol, share) differs from the rulebook (hand of 5, limit 10, Row of 3, …), or breaks a variant",
     "ME017": "an effect that can never do anything with this card set (warning)",
-    "ME018": "a supported player count the rulebook does not cover",
-    "ME019": "rulebook.txt is missing, or no sentence in it states a fact the validator needs",
-    "ME020": "the rulebook states a rule the rules engine plays as fixed, with another number",
+    "ME018": "a supported player count the rulebook does not cover (it names 2-player games and Licenses at 3–4)",
+    "ME019": "`rulebook.txt` is missing, or no sentence in it states a fact the validator reads (the sentence form is named)",
+    "ME020": "the rulebook gives another number to a rule the engine plays as fixed (keep 1 Core, +1 action per Calibration, 1 Bonus Upgrade, one claim per Patent)",
 }
 DECK_OF = {"part": "parts", "upgrade": "upgrades", "calibration": "calibrations"}
 FILE_OF = {"core": "cores.yaml", "patent": "patents.yaml"}
@@ -318,7 +319,7 @@ def _missing_named(ctx: _Ctx, named: NamedCard) -> None:
     """Point at the card that was probably renamed, or at the deck the card belongs in."""
     assert ctx.facts is not None
     g = ctx.game
-    everything = (*g.cards, *g.cores, *g.patents)
+    everything: tuple[Card | Core | Patent, ...] = (*g.cards, *g.cores, *g.patents)
     same_id = next((c for c in everything if c.id == _slug(named.name)), None)
     close = did_you_mean(named.name, [c.name for c in everything])
     renamed = same_id or (g.by_name(close.split("'")[1]) if close else None)
@@ -425,12 +426,12 @@ def _named_stats(ctx: _Ctx, named: NamedCard, item: Card | Core | Patent) -> Non
                 )
     symbols = {c.id: symbol(c.symbol) for c in g.connections}
     for stated in named.facts.get("out", []):
-        if isinstance(item, Card) and symbols.get(item.output) != stated.value:
+        if isinstance(item, Card) and symbols.get(item.output or "") != stated.value:
             ctx.err(
                 "ME006",
                 file,
                 path + ("out",),
-                f"{name}'s Output is {g.connection(item.output).name} ({symbols[item.output]}); "
+                f"{name}'s Output is {g.connection(given(item.output)).name} ({symbols[given(item.output)]}); "
                 f"the rulebook says {stated.value}",
                 hint=ctx.quote(stated),
             )
@@ -513,7 +514,7 @@ def _mix(ctx: _Ctx) -> None:
     total = sum(c.copies for c in parts)
     if not total:
         return
-    counts = Counter()
+    counts: Counter[str | None] = Counter()
     for c in parts:
         counts[c.output] += c.copies
     for conn in g.connections:
@@ -553,7 +554,7 @@ def _reach(ctx: _Ctx) -> None:
                 "ME008",
                 "workshop.yaml",
                 ("parts", c.index, "out"),
-                f"no Part accepts {g.connection(c.output).name} as Input: a chain ending here is stuck",
+                f"no Part accepts {g.connection(given(c.output)).name} as Input: a chain ending here is stuck",
                 warning=True,
             )
 
@@ -569,7 +570,7 @@ def _supply(g: MicroEngine, exclude: Card | None = None) -> dict:
     def copies(c: Card) -> int:
         return c.copies - (1 if exclude is not None and c.id == exclude.id else 0)
 
-    by_type = Counter()
+    by_type: Counter[str | None] = Counter()
     for c in parts:
         by_type[c.output] += copies(c)
     r = g.rules
@@ -687,7 +688,8 @@ def _norm(s: str) -> str:
 
 def _text(ctx: _Ctx) -> None:
     g = ctx.game
-    for item in (*g.cards, *g.cores, *g.patents):
+    printed: tuple[Card | Core | Patent, ...] = (*g.cards, *g.cores, *g.patents)
+    for item in printed:
         if item.text is None:
             continue
         derived = text.card_text(g, item)
@@ -707,7 +709,7 @@ def _text(ctx: _Ctx) -> None:
 
 def _backs(ctx: _Ctx) -> None:
     g = ctx.game
-    decks = {
+    decks: dict[str, tuple[str, list[tuple[Any, tuple[Any, ...]]]]] = {
         "Workshop": ("workshop.yaml", [(c, (DECK_OF[c.kind], c.index)) for c in g.cards]),
         "Core": ("cores.yaml", [(c, ("cores", c.index)) for c in g.cores]),
         "Patent": ("patents.yaml", [(c, ("patents", c.index)) for c in g.patents]),
@@ -726,7 +728,7 @@ def _backs(ctx: _Ctx) -> None:
                     hint="every card of a deck shares the deck's `back:`",
                 )
         first_backs[deck] = (file, (base["colour"].lower(), base["glyph"]))
-    seen = {}
+    seen: dict[tuple[str, str], str] = {}
     for deck, (file, key) in first_backs.items():
         if key in seen:
             ctx.err(
@@ -744,6 +746,7 @@ def _backs(ctx: _Ctx) -> None:
 
 def _travel(ctx: _Ctx) -> None:
     g = ctx.game
+    c: Card | Core
     for c in g.cores:
         if c.id in g.rules.travel_removes:
             continue
@@ -772,7 +775,8 @@ def _travel(ctx: _Ctx) -> None:
 def _dead_effects(ctx: _Ctx) -> None:
     g = ctx.game
     outputs = {c.output for c in g.of_kind("part")}
-    for item in (*g.cards, *g.cores):
+    sources: tuple[Card | Core, ...] = (*g.cards, *g.cores)
+    for item in sources:
         file, path = ctx.where(item)
         for i, e in enumerate(item.effects):
             types = [e.if_type] + [o.type for o in e.ops] + [o.per.type for o in e.ops if o.per]

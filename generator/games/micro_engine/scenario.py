@@ -5,8 +5,9 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+from ...sim.protocol import IllegalActionError
 from . import rng, tableau, turn
-from .engine import IllegalActionError, State
+from .engine import State
 from .model import MicroEngine, Scenario
 from .tables import PART, Tables
 
@@ -26,6 +27,7 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
     s.rng = zlib.crc32(sc.id.encode())
     problems: list[Problem] = []
     free: dict[int, list[int]] = {}
+    inst: int | None
     for inst, t in enumerate(T.itype):
         free.setdefault(t, []).append(inst)
 
@@ -157,6 +159,7 @@ def replay(game: MicroEngine, sc: Scenario) -> list[Problem]:
         action, problem = action_for(s, step["do"], path + ("do",))
         if problem:
             return problems + [problem]
+        assert action is not None  # action_for returns an action or the problem
         try:
             s.apply_action(action)
         except IllegalActionError:

@@ -157,7 +157,8 @@ def patents_section(model: MicroEngine, result: MatchResult) -> Section:
     recs = _records(result)
     n = result.match.players
     shown = Counter(pid for r in recs for pid in r["extra"]["patents"])
-    owned, lic = Counter(), Counter()
+    owned: Counter[str] = Counter()
+    lic: Counter[str] = Counter()
     rounds: dict[str, list[int]] = defaultdict(list)
     lrounds: dict[str, list[int]] = defaultdict(list)
     for r in recs:
@@ -267,7 +268,10 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
     """Return per card type: plays per copy per game, first round played, how often it was playable."""
     recs = _records(result)
     games = len(recs)
-    plays, first, held, legal = Counter(), defaultdict(list), Counter(), Counter()
+    plays: Counter[str] = Counter()
+    held: Counter[str] = Counter()
+    legal: Counter[str] = Counter()
+    first: dict[str, list[int]] = defaultdict(list)
     for r in recs:
         for cid, rounds in r["extra"]["plays"].items():
             plays[cid] += len(rounds)
@@ -282,7 +286,7 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
         rate = plays[c.id] / c.copies / games
         playable = legal[c.id] / held[c.id] if held[c.id] else 0.0
         with_ = [r["returns"][p] for r in recs for p in r["extra"]["played_by"].get(c.id, ())]
-        lo, hi = stats.mean_ci(with_) if with_ else (None, None)
+        lo, hi = stats.mean_ci(with_) if with_ else (0.0, 0.0)
         if with_:
             note = ""
         elif held[c.id]:
@@ -353,7 +357,7 @@ def cores_section(result: MatchResult, model: MicroEngine | None = None, travel:
     n = result.match.players
     games = len(recs)
     shares, vps = defaultdict(list), defaultdict(list)
-    offered = Counter()
+    offered: Counter[str] = Counter()
     for r in recs:
         for p, core in enumerate(r["extra"]["cores"]):
             shares[core].append(r["returns"][p])
@@ -365,7 +369,7 @@ def cores_section(result: MatchResult, model: MicroEngine | None = None, travel:
     rows, data = [], []
     for core, name in sorted(known, key=lambda c: (-stats.mean(shares[c[0]]) if shares[c[0]] else 1, c[1])):
         kept = shares[core]
-        lo, hi = stats.mean_ci(kept) if kept else (None, None)
+        lo, hi = stats.mean_ci(kept) if kept else (0.0, 0.0)
         if kept:
             note = ""
         elif core not in pool:

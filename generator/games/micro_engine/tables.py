@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Condition, Effect, MicroEngine, Quantity
+from .model import Condition, Effect, MicroEngine, Quantity, given
 from .vocab import place
 
 PART, UPGRADE, CALIBRATION, RESEARCH = 0, 1, 2, 3
@@ -157,12 +157,14 @@ class Tables:
             if where == "trigger":
                 tm = self.bit(e.if_type) if e.if_type else self.ALL
                 ops = tuple(self.op(o) for o in e.ops)
-                triggers.append((i, e.when == "once_per_turn", KIND_CODE[e.trigger], tm, e.if_min_cost or 0, ops))
+                triggers.append(
+                    (i, e.when == "once_per_turn", KIND_CODE[given(e.trigger)], tm, e.if_min_cost or 0, ops)
+                )
             for o in e.ops:
                 tm = self.bit(o.type) if o.type else self.ALL
                 if where == "static":
                     if o.name == "cost":
-                        cost.append((KIND_CODE[o.of], tm, o.by))
+                        cost.append((KIND_CODE[given(o.of)], tm, o.by))
                     elif o.name == "research":
                         research += o.n
                     elif o.name == "row_pick":
@@ -173,11 +175,11 @@ class Tables:
                         open_end = True
                 elif where == "permission":
                     if o.name == "cost":
-                        perm_cost.append((i, KIND_CODE[o.of], tm, o.by))
+                        perm_cost.append((i, KIND_CODE[given(o.of)], tm, o.by))
                     elif o.name == "any_input":
                         perm_any.append(i)
                 elif where == "end_game":
-                    q, qm = self.quantity(o.per)
+                    q, qm = self.quantity(given(o.per))
                     end.append((o.n, q, qm, o.every))
         return Statics(
             tuple(cost), tuple(perm_cost), tuple(perm_any), research, row, limit, open_end, tuple(triggers), tuple(end)

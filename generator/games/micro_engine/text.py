@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, Quantity, Test
+from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, Quantity, Test, given
 from .vocab import TIMING_WORDS
 
 KIND_NAMES = {"part": "Part", "upgrade": "Upgrade", "calibration": "Calibration"}
@@ -114,13 +114,13 @@ def op_phrase(game: MicroEngine, op: Op, place: str) -> str:
     if op.name == "discard":
         return f"then you discard {op.n}"
     if op.name == "next_cost":
-        return f"your next {typed_kind(game, op.of, op.type)} costs {-op.by} less"
+        return f"your next {typed_kind(game, given(op.of), op.type)} costs {-op.by} less"
     if op.name == "next_any_input":
         return "your next Part may have any Input"
     if op.name == "cost" and place == "permission":
-        return f"{_article(typed_kind(game, op.of, op.type))} you play costs {-op.by} less"
+        return f"{_article(typed_kind(game, given(op.of), op.type))} you play costs {-op.by} less"
     if op.name == "cost":
-        return f"your {typed_kind(game, op.of, op.type, many=True)} cost {-op.by} less"
+        return f"your {typed_kind(game, given(op.of), op.type, many=True)} cost {-op.by} less"
     if op.name == "any_input":
         return "a Part you play may have any Input"
     if op.name == "research":
@@ -136,8 +136,8 @@ def op_phrase(game: MicroEngine, op: Op, place: str) -> str:
         return "while its host ends your chain, your chain’s Output is universal"
     if op.name == "vp":
         if op.every > 1:
-            return f"+{op.n} VP for every {op.every} {quantity_phrase(game, op.per, singular=False)}"
-        return f"+{op.n} VP per {quantity_phrase(game, op.per, singular=True)}"
+            return f"+{op.n} VP for every {op.every} {quantity_phrase(game, given(op.per), singular=False)}"
+        return f"+{op.n} VP per {quantity_phrase(game, given(op.per), singular=True)}"
     raise ValueError(f"no phrase for op {op.name}")
 
 
@@ -158,7 +158,7 @@ def trigger_phrase(game: MicroEngine, eff: Effect) -> str:
     word = "whenever" if eff.when == "ongoing" else "when"
     if eff.trigger == "research":
         return f"{word} you Research"
-    what = _article(typed_kind(game, eff.trigger, eff.if_type))
+    what = _article(typed_kind(game, given(eff.trigger), eff.if_type))
     cost = f" with a Cost of {eff.if_min_cost} or more" if eff.if_min_cost else ""
     return f"{word} you play {what}{cost}"
 
@@ -195,7 +195,7 @@ def card_text(game: MicroEngine, item: Card | Core | Patent) -> str:
         return patent_text(game, item)
     lines = []
     if isinstance(item, Card) and item.requires:
-        lines.append(requirement(game, item) + ".")
+        lines.append(given(requirement(game, item)) + ".")
     lines += effects(game, item)
     return " ".join(lines)
 
@@ -218,7 +218,7 @@ def card_lines(game: MicroEngine, card: Card) -> dict:
     }
     if card.kind == "part":
         out["input"] = inputs(game, card)
-        out["output"] = conn_name(game, card.output)
+        out["output"] = conn_name(game, given(card.output))
         out["slots"] = plural(card.slots, "slot")
     if card.kind == "calibration":
         out["reminder"] = "Announce, resolve, discard, then +1 action. Only 1 Calibration per turn."

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .engine import CHANCE, State
+from ...sim.protocol import CHANCE
+from .engine import State
 from .phase import Phase
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...contract import Capability, GameCommand, Header, LoadedGame, Ruleset
@@ -31,6 +31,11 @@ class PocketFoundryRuleset(Ruleset):
         from .kit import kit
 
         return kit(game, players)
+
+    def codes(self) -> Mapping[str, str]:
+        from .rules_check import CODES
+
+        return CODES
 
     def check_rules(self, game: LoadedGame, report: Report) -> None:
         from .rules_check import check_rules

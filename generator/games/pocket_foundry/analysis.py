@@ -108,7 +108,9 @@ def chains(t: Tables, length: int) -> list[Chain]:
         values, pts = need, 0
         for m in seq:
             pay, gain, p = t.effects[m]
-            values = apply_effect(values, pay, gain, p, t.caps).after
+            result = apply_effect(values, pay, gain, p, t.caps)
+            assert result is not None  # _smallest_purse found a purse that runs every machine of seq
+            values = result.after
             pts += p
         out.append(Chain(seq, need, values, pts))
     return out
@@ -149,6 +151,7 @@ def sustained_rate(t: Tables, row: int) -> Fraction:
     runs = pareto_runs(t)
     edges = [[(s % nr, p) for p, s in runs[row * nr + r]] for r in range(nr)]
     neg = float("-inf")
+    d: list[list[float]]  # -inf marks a purse no walk reaches; every other entry is a whole number
     d = [[0] * nr]  # d[k][v]: best points of a walk of exactly k runs ending at purse v, from any purse
     for _k in range(1, nr + 1):
         prev = d[-1]
@@ -165,7 +168,7 @@ def sustained_rate(t: Tables, row: int) -> Fraction:
     for v in range(nr):
         if d[nr][v] == neg:
             continue
-        worst = min(Fraction(d[nr][v] - d[k][v], nr - k) for k in range(nr) if d[k][v] != neg)
+        worst = min(Fraction(int(d[nr][v] - d[k][v]), nr - k) for k in range(nr) if d[k][v] != neg)
         if best is None or worst > best:
             best = worst
     return best if best is not None else Fraction(0)

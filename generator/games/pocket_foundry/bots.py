@@ -227,6 +227,7 @@ class PriorityBot:
         if rule.run == "all":
             return t.run_action(trace_run(t, row, res, range(1, t.slots + 1)).mask)
         m = rule.build
+        assert m is not None  # a rule that builds names its machine
         if m == EMPTY or not state.market[m] or t.build_next[m][res] < 0:
             return None
         slots = t.row_slots(row)

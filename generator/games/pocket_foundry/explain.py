@@ -45,8 +45,8 @@ def read_start(model: PocketFoundry, t: Tables, items: list[str], report: Report
     for item in items:
         try:
             if "=" in item:
-                rid, _, n = item.partition("=")
-                amounts = {rid.strip().casefold(): textparse.number(n)}
+                rid, _, count = item.partition("=")
+                amounts = {rid.strip().casefold(): textparse.number(count)}
             else:
                 amounts = textparse.amounts(model.rules, item)
         except textparse.TextError as exc:
@@ -77,6 +77,7 @@ def explain(model: PocketFoundry, names: list[str], start: list[str], skips: lis
             report.error("U004", f"--skip {s}: slots are numbered 1 to {t.slots}")
     if not report.ok():
         raise CardpressError(report)
+    assert row is not None  # read_row reported why otherwise
     if skips:
         trace = trace_run(t, row, res, set(range(1, t.slots + 1)) - set(skips))
         return Explanation(t, row, res, trace, "given", ())
@@ -143,6 +144,7 @@ def step_lines(t: Tables, trace: RunTrace) -> list[str]:
         head = f"Slot {s.slot}  {name}  "
         if s.status == RAN:
             r = s.result
+            assert r is not None  # a slot that ran has its result
             total += r.points
             what = f"gain {amounts(t, r.gained, r.points)}"
             if any(r.paid):

@@ -38,7 +38,9 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
 
     machines = [x for x in _list(_dict(m).get("machines")) if isinstance(x, dict)]
     starter = _dict(_dict(m).get("starter"))
-    entries = [(("machines", i), x) for i, x in enumerate(_list(_dict(m).get("machines"))) if isinstance(x, dict)]
+    entries: list[tuple[tuple[Any, ...], Any]] = [
+        (("machines", i), x) for i, x in enumerate(_list(_dict(m).get("machines"))) if isinstance(x, dict)
+    ]
     if starter:
         entries.append((("starter",), starter))
 
@@ -67,7 +69,7 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
             )
         spends = [("build_cost",), ("run", "pay"), ("run", "gain")]
         for sub in spends:
-            amounts = entry
+            amounts: Any = entry
             for part in sub:
                 amounts = _dict(amounts).get(part)
             for rid in _dict(amounts):

@@ -1,21 +1,4 @@
-"""The rules layer of `cardpress validate`: the card data, the printed text and the rulebook must agree.
-
-Codes (stable; see the README):
-PF001 market deck counts differ from what the rulebook states or prints
-PF002 a cost can never be paid (above its storage cap, or paid in points)
-PF003 a machine can never be built from any position a player can reach (warning)
-PF004 a rules constant differs from the rulebook's prose
-PF005 a printed component differs from the rulebook's printed component
-PF006 printed text (hand-written or derived) does not say what the data says, or cannot be read
-PF007 a number printed on the mat or lap record differs from the engine's constant
-PF008 a rulebook scenario does not replay to its printed result
-PF009 a supported player count does not divide the laps
-PF010 a scenario's row or purse breaks the rules
-PF011 a machine is in the rulebook but not the data, or in the data but not the rulebook
-PF012 the rules constants cannot make a playable game
-PF013 (retired) a copied rulebook once only warned; every rulebook is now the edition's own and is held strictly
-PF014 rulebook.txt is missing, or no sentence in it states a fact the validator reads, or one cannot be read
-"""
+"""The rules layer of `cardpress validate`: the card data, the printed text and the rulebook must agree (PF codes)."""
 
 from __future__ import annotations
 
@@ -36,6 +19,22 @@ from .rulebook import FACTS, MATERIALS, Block, Fact, FactForm, Rulebook, where
 from .scenarios import check_scenario, load_scenarios
 from .tables import RulesModelError, Tables, tables_for
 
+# Stable codes; the README's table is made from them (`python -m generator.codes README.md`).
+CODES = {
+    "PF001": "market deck counts (types, copies, total) differ from what the rulebook states or prints",
+    "PF002": "a cost can never be paid: above its storage cap, or paid in points",
+    "PF003": "a machine can never be built from any position a player can reach (warning)",
+    "PF004": "a rules constant (cap, starting amount, slots, laps, market size) differs from the rulebook",
+    "PF005": "a printed component differs from the rulebook's printed component (the first differing word is named)",
+    "PF006": "printed text, hand-written or derived, does not say what the effect data says, or cannot be read",
+    "PF007": "a number printed on the mat or lap record differs from the engine's constant",
+    "PF008": "a rulebook scenario does not replay to its printed result",
+    "PF009": "a supported player count does not divide the laps",
+    "PF010": "a scenario's row or purse breaks the rules (starter not in slot 1, too many slots, above a cap)",
+    "PF011": "a machine is printed in the rulebook but not in the data, or the other way round",
+    "PF012": "the constants cannot make a playable game (market larger than the deck, not exactly one uncapped score)",
+    "PF014": "`rulebook.txt` is missing, no sentence in it states a fact the validator reads (the sentence form is named), or one cannot be read",
+}
 PRINTED = {"build_cost": (text.build_cost, text.derived_build_cost), "run": (text.run, text.derived_run)}
 Reading = tuple[Source, tuple, Any, Any, str]  # (file, key path, value in the data, value printed, label)
 
@@ -249,7 +248,7 @@ class Checker:
         rules = self.model.rules
         reminders: tuple = ()
         if field == "build_cost":
-            stated = {("build_cost",): textparse.build_cost(rules, line)}
+            stated: dict[tuple[str, ...], dict[str, int]] = {("build_cost",): textparse.build_cost(rules, line)}
         else:
             parsed = textparse.run(rules, line)
             stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
@@ -421,9 +420,9 @@ class Checker:
                     hint=hint,
                 )
         elif fact.name in ("caps", "start"):
-            stated = textparse.amounts(rules, fact.value)
+            amounts = textparse.amounts(rules, fact.value)
             field = "cap" if fact.name == "caps" else "start"
-            for rid, n in stated.items():
+            for rid, n in amounts.items():
                 actual = getattr(rules.resource(rid), field)
                 if n != actual:
                     self.error(
@@ -597,7 +596,7 @@ class Checker:
     def read_line(self, block: Block, owner: Any, field: str, line: str) -> list[Reading]:
         """Return (source, path, data value, value the line states, label) for each number a printed line states."""
         rules = self.model.rules
-        out = []
+        out: list[Reading] = []
         if isinstance(owner, Machine):
             hand_written = owner.build_text if field == "build_cost" else owner.run_text
             if field in PRINTED and not hand_written:  # a hand-written line is held to the data by texts()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ from ...yamlsrc import Source, format_path
 from .engine import Game
 from .model import PocketFoundry
 from .tables import EMPTY, Tables
-from .trace import RAN, RunTrace, trace_run
+from .trace import RAN, RunTrace, SlotStep, trace_run
 
 SCENARIOS_FILE = "scenarios.yaml"
 
@@ -28,7 +29,7 @@ class Scenario:
     expect: dict[str, Any]
 
 
-def parse_row(model: PocketFoundry, t: Tables, names: list[str | None]) -> tuple[int | None, list[tuple[int, str]]]:
+def parse_row(model: PocketFoundry, t: Tables, names: Sequence[str | None]) -> tuple[int | None, list[tuple[int, str]]]:
     """Return the row code for machine names in slots 1..S, and (slot index, problem) for each bad entry.
 
     Slot 1 must name the starter; later slots name market machines or are empty (None, `-` or `empty`).
@@ -148,6 +149,7 @@ def check_scenario(t: Tables, scenario: Scenario, source: Source, machines: Sour
     running = 0
     by_slot = {s.slot: s for s in trace.steps}
     points_after = {}
+    step: SlotStep | None
     for step in trace.steps:
         running += step.result.points if step.result else 0
         points_after[step.slot] = running

@@ -157,7 +157,8 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
     for m, name in enumerate(t.names):
         laps = [b[0] for r in records for b in r["extra"]["builds"] if b[2] == m]
         built_games = sum(1 for r in records if any(b[2] == m for b in r["extra"]["builds"]))
-        with_, without = [], []
+        with_: list[float] = []
+        without: list[float] = []
         for r in records:
             owners = {b[1] for b in r["extra"]["builds"] if b[2] == m}
             for seat in range(n):

@@ -53,6 +53,7 @@ class Solver:
         if self._next is None:
             self._transitions()
         gains, nexts = self._gains, self._next
+        assert nexts is not None  # _transitions set it
         while len(self.values) <= k:
             get = self.values[-1].__getitem__
             # One candidate per legal build or undominated run: points now plus the value one turn later.

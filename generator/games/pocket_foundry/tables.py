@@ -58,10 +58,10 @@ class Tables:
         if len(uncapped) != 1:
             raise RulesModelError("exactly one resource must be uncapped: the points that score")
         self.stored = tuple(r.id for r in capped)
-        self.caps = tuple(r.cap for r in capped)
+        self.caps = tuple(r.cap for r in capped if r.cap is not None)
         self.score = uncapped[0].id
         self.score_start = uncapped[0].start
-        if any(r.start > r.cap for r in capped):
+        if any(r.start > cap for r, cap in zip(capped, self.caps)):
             raise RulesModelError("a starting amount is above its cap")
         self.mult = tuple(_prefix_products([c + 1 for c in self.caps]))
         self.n_res = _product(c + 1 for c in self.caps)

@@ -94,7 +94,7 @@ def run(rules: Rules, line: str) -> RunText:
     if not m:
         raise TextError("expected 'RUN: Gain <amounts>.' or 'RUN: Pay <amounts> to gain <amounts>.'")
     body = m.group(1)
-    reminders = []
+    reminders: list[tuple[str, int]] = []
     labels = {r.label.casefold(): r.id for r in rules.resources}
     while True:
         tail = re.search(rf",\s*then discard down to the ({NUM})-(\S+) cap$", body, flags=re.IGNORECASE)

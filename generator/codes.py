@@ -1,0 +1,193 @@
+"""Every diagnostic code cardpress reports, with its one-line meaning: the generic ones here, each ruleset's own from it."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Code:
+    """One diagnostic code: where it comes from (a layer, or the ruleset that raises it) and what it means."""
+
+    code: str
+    layer: str
+    meaning: str
+
+
+def _codes(layer: str, meanings: dict[str, str]) -> dict[str, Code]:
+    return {code: Code(code, layer, meaning) for code, meaning in meanings.items()}
+
+
+# The codes any game can get; a ruleset's own checks use codes it declares (Ruleset.codes).
+GENERIC: dict[str, Code] = {
+    **_codes(
+        "YAML",
+        {
+            "Y001": "YAML syntax error",
+            "Y002": "duplicate key",
+            "Y003": "file too large",
+            "Y004": "file not found",
+        },
+    ),
+    **_codes(
+        "schema",
+        {
+            "S001": "wrong type",
+            "S002": "missing key (a deck: an empty required cell, or a field its templates read is missing)",
+            "S003": 'unknown key (with "did you mean")',
+            "S004": "value out of range or not allowed (bad id, card size, copies, markup, player count, …)",
+            "S005": "unknown reference: template, icon, ruleset, machine or resource",
+            "S006": "the same id twice",
+            "S010": "a path that leaves its folder",
+        },
+    ),
+    **_codes(
+        "CSV",
+        {
+            "C001": "CSV syntax error (e.g. a quoted cell never closed, located at its opening quote)",
+            "C002": "header row missing or wrong: no header, a column that is not a field name, a column named twice",
+            "C003": "a ragged row: more or fewer cells than the header names",
+        },
+    ),
+    **_codes(
+        "templates",
+        {
+            "T001": "layout template not found",
+            "T002": "template syntax error",
+            "T003": "template error or unsafe operation while rendering",
+        },
+    ),
+    **_codes(
+        "layout document",
+        {
+            "L001": "wrong type in what a template rendered",
+            "L002": "missing key in what a template rendered",
+            "L003": "unknown key in what a template rendered",
+            "L004": "value out of range in what a template rendered, or an unreadable layout size",
+            "L010": "the layout's size differs from the card face's size",
+            "L012": "unknown icon (an icon, pattern, stand-in glyph or inline icon in text)",
+            "L013": "`over` names no icon or image of the face",
+            "L020": "bad icon shape in icons.yaml",
+        },
+    ),
+    **_codes(
+        "layout lint",
+        {
+            "L100": "text overflows its box even at its minimum size",
+            "L101": "an element inside the 3 mm safe zone",
+            "L110": "text whose set lines overlap another text's lines, an icon or image it does not own, or a shape drawn after it (error)",
+            "L111": "text set below the game's minimum printed size (6 pt; 7 pt for `role: rules` text)",
+            "L112": "text with too little contrast against what is drawn behind it (WCAG 2.x: 4.5:1, or 3:1 from 18 pt and 14 pt bold)",
+            "L113": "text set on art it owns: its contrast cannot be measured (warning)",
+        },
+    ),
+    **_codes(
+        "art",
+        {
+            "A001": "missing art: the file does not exist (or the card names none); a stand-in is drawn. A warning, an error or nothing, by the `missing_art` policy",
+            "A002": "art below 300 dpi at print size: it will print soft (warning)",
+            "A003": "art upscaled more than 2× past print resolution (below 150 dpi): pixels will show (warning)",
+            "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
+        },
+    ),
+    **_codes("fonts", {"F001": "unusable font file", "F002": "undefined font family"}),
+    **_codes(
+        "game",
+        {
+            "G001": "no such game folder under cards/",
+            "G002": "the game's ruleset is registered but could not be loaded",
+        },
+    ),
+    **_codes(
+        "build",
+        {
+            "B001": "unsupported player count",
+            "B002": "cards of one shuffled deck print different backs",
+            "B004": "cards of one deck differ in size",
+            "B005": "a deck's cards do not fit on the paper (or in the declared grid)",
+        },
+    ),
+    **_codes(
+        "proof, serve",
+        {
+            "P001": "no such card or page",
+            "P002": "`--card` without a game",
+            "P003": "the port is taken",
+        },
+    ),
+    **_codes(
+        "new",
+        {
+            "N001": "the game folder already exists",
+            "N002": "the name cannot name a game folder",
+            "N003": "bad `--size`",
+        },
+    ),
+    **_codes(
+        "usage",
+        {
+            "U001": "unknown bot",
+            "U002": "a player count the game does not support",
+            "U003": "`--bots` names the wrong number of bots",
+            "U004": "a bad option value (`--start`, `--skip`, `--turns`, …)",
+            "U005": "the game's ruleset does not offer the command",
+            "U006": "unknown variant",
+            "U007": "bad `--scheduler` address",
+            "U008": "the Dask cluster cannot be reached or cannot run the games",
+            "U009": "no such diagnostic code (`cardpress codes CODE`)",
+        },
+    ),
+}
+
+
+def registry() -> dict[str, Code]:
+    """Return every code: the generic ones, then each registered ruleset's own, by ruleset name."""
+    from . import rulesets
+
+    found = dict(GENERIC)
+    for registration in rulesets.registrations():
+        ruleset = registration.ruleset
+        if ruleset is not None:
+            found.update(_codes(ruleset.name, dict(ruleset.codes())))
+    return found
+
+
+def table(codes: list[Code]) -> str:
+    """Return a Markdown table of `codes`, with the layer column when they come from more than one."""
+    layered = len({c.layer for c in codes}) > 1
+    head = ["| Code | Layer | Meaning |", "| --- | --- | --- |"] if layered else ["| Code | Meaning |", "| --- | --- |"]
+    rows = [f"| {c.code} | {c.layer} | {c.meaning} |" if layered else f"| {c.code} | {c.meaning} |" for c in codes]
+    return "\n".join(head + rows)
+
+
+BLOCK = re.compile(r"(<!-- codes: (?P<which>[\w-]+) -->\n)(?P<table>.*?)(\n<!-- /codes -->)", re.S)
+
+
+def readme_blocks(codes: dict[str, Code]) -> dict[str, str]:
+    """Return the table each README block shows: 'generic', and one per ruleset that declares codes."""
+    layers: dict[str, list[Code]] = {}
+    for c in codes.values():
+        layers.setdefault("generic" if c.code in GENERIC else c.layer, []).append(c)
+    return {which: table(found) for which, found in layers.items()}
+
+
+def update_readme(text: str, codes: dict[str, Code]) -> str:
+    """Return the README text with every `<!-- codes: WHICH -->` block rewritten from the registry."""
+    blocks = readme_blocks(codes)
+    return BLOCK.sub(lambda m: m.group(1) + blocks.get(m.group("which"), "") + m.group(4), text)
+
+
+def main(argv: list[str]) -> int:
+    """Rewrite the code tables of the README files named in `argv` (for maintainers: `python -m generator.codes README.md`)."""
+    codes = registry()
+    for name in argv:
+        path = Path(name)
+        path.write_text(update_readme(path.read_text(encoding="utf-8"), codes), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
