@@ -55,9 +55,10 @@ def _root(root: Optional[Path]) -> Path:
 
 
 def echo_report(report: Report) -> None:
-    """Print diagnostics to stderr (nothing when there are none)."""
-    if report.items:
-        typer.echo(report.render(), err=True)
+    """Print each problem once, then the summary, to stderr (nothing when there are none)."""
+    from .console import print_report
+
+    print_report(report)
 
 
 def fail(report: Report) -> None:
@@ -74,16 +75,36 @@ def validate(
     from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
-    total = Report()
+    total, reports = Report(), {}
     for game_id in resolve_games(base, game):
         pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
         pipeline.lint()
         total.extend(pipeline.report.items)
-        if pipeline.report.ok():
-            typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
+        reports[game_id] = pipeline.report
+    _verdicts(total, reports, "ok", "failed")
     if not total.ok():
-        fail(total)
-    echo_report(total)
+        raise typer.Exit(1)
+
+
+def _verdicts(total: Report, reports: dict[str, Report], good: str, bad: str) -> None:
+    """Print the problems first, each once; then one summary last: a line per game, and the total when several."""
+    from .console import print_line, print_problems, summary_style
+
+    print_problems(total)
+    if len(reports) == 1 and total.ok():
+        ((gid, report),) = reports.items()
+        print_line(f"{gid}: {good} ({report.summary()})", summary_style(report))
+        return
+    if len(reports) > 1:
+        for gid, report in reports.items():
+            print_line(
+                f"{gid}: {good if report.ok() else bad} ({report.summary()})",
+                summary_style(report),
+                err=not report.ok(),
+            )
+    if len(reports) > 1 or not total.ok():
+        games = f"{len(reports)} games: " if len(reports) > 1 else ""
+        print_line(games + total.summary(), summary_style(total), err=not total.ok())
 
 
 @app.command()
@@ -104,13 +125,10 @@ def build(
     result = builder.build(
         base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
-    echo_report(result.report)  # warnings: the kit was built, but something deserves a look
     for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
-    if len(result.reports) > 1:  # one line per game, so a failure among many stands out
-        for gid, report in result.reports.items():
-            verdict = "built" if gid in result.built else "not built"
-            typer.echo(f"{gid}: {verdict} ({report.summary()})", err=gid in result.failed)
+    # problems (warnings too: the kit was built, but something deserves a look), then one line per game
+    _verdicts(result.report, result.reports, "built", "not built")
     if result.failed:
         raise typer.Exit(1)
 
