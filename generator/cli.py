@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from . import __version__
+from .cli_help import examples
 from .diagnostics import CardpressError, Report
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
+    epilog=examples("cardpress"),
 )
 
 GameArg = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
@@ -48,6 +50,11 @@ class Paper(StrEnum):
     both = "both"
 
 
+PaperOpt = typer.Option(
+    Paper.both, "--paper", case_sensitive=False, help="Paper size of the kit PDFs, in any case (Letter, A4)."
+)
+
+
 def _root(root: Optional[Path]) -> Path:
     from .project import find_root
 
@@ -67,7 +74,7 @@ def fail(report: Report) -> None:
     raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog=examples("validate"))
 def validate(
     game: Optional[str] = GameArg, root: Optional[Path] = RootOpt, missing_art: Optional[MissingArt] = MissingArtOpt
 ) -> None:
@@ -107,11 +114,13 @@ def _verdicts(total: Report, reports: dict[str, Report], good: str, bad: str) ->
         print_line(games + total.summary(), summary_style(total), err=not total.ok())
 
 
-@app.command()
+@app.command(epilog=examples("build"))
 def build(
     game: Optional[str] = GameArg,
-    paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the PDF."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the largest supported)."),
+    paper: Paper = PaperOpt,
+    players: Optional[int] = typer.Option(
+        None, "--players", help="Player count (default: the largest supported; `cardpress list` shows each game's)."
+    ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
     root: Optional[Path] = RootOpt,
     missing_art: Optional[MissingArt] = MissingArtOpt,
@@ -133,7 +142,7 @@ def build(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog=examples("new"))
 def new(
     game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
     size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),

@@ -7,14 +7,15 @@ from typing import List, Optional
 
 import typer
 
-from .cli import GameArg, MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
+from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, echo_report, fail
 from .diagnostics import Report
 
 OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
-PlayersOpt = typer.Option(None, "--players", help="Player count (default: the game's).")
+PlayersOpt = typer.Option(
+    None, "--players", help="Player count (default: the game's; `cardpress list` shows each game's)."
+)
 DpiOpt = typer.Option(150, "--dpi", min=36, max=1200, help="Resolution of the proof images.")
 OverlayOpt = typer.Option(False, "--overlay", help="Draw the trim (cyan), safe zone (magenta) and bleed edge.")
-PaperOpt = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs.")
 PdfOpt = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause.")
 
 
@@ -234,5 +235,7 @@ def _policy(missing_art) -> str | None:
 
 def register(app: typer.Typer) -> None:
     """Add the iterate commands to the main CLI."""
+    from .cli_help import examples
+
     for command in (proof, watch, serve, art):
-        app.command()(command)
+        app.command(epilog=examples(command.__name__))(command)
