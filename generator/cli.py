@@ -218,3 +218,35 @@ def main() -> None:
 from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
 
 _register_iterate(app)
+
+
+def list_games(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder the kits were built into."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """List every game and edition under cards/: ruleset, title, player counts, card sizes and kit files."""
+    import json
+
+    from .catalog import catalog
+    from .console import console, table
+
+    found = catalog(_root(root), out if out.is_absolute() else Path.cwd() / out, _shown)
+    if as_json:
+        typer.echo(json.dumps([g.to_json() for g in found], indent=1, ensure_ascii=False))
+        return
+    grid = table(None, ["Game", "Title", "Ruleset", "Players", "Card sizes", "Kit files"])
+    for g in found:
+        name = g.id + (f"\n(edition of {g.extends})" if g.extends else "")
+        players = ", ".join(f"{n}*" if n == g.default_players else str(n) for n in g.players)
+        cards = "\n".join(f"{s['cards']} × {s['size']}" for s in g.card_sizes)
+        if g.errors:
+            cards = f"does not load: {g.errors} error{'s' if g.errors > 1 else ''} (cardpress validate {g.id})"
+        grid.add_row(name, g.title, g.ruleset, players, cards, "\n".join(g.kits) or "not built")
+    out_console = console(wide=True)
+    out_console.print(grid)
+    out_console.print(f"{len(found)} games; * marks the default player count", style="dim")
+
+
+for _name in ("list", "games"):
+    app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)

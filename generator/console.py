@@ -22,14 +22,17 @@ STYLES = {
 }
 
 
-def console(err: bool = False) -> Console:
+WIDE = 200  # columns of a table when piped (no terminal to measure): wide enough for paths, never folded
+
+
+def console(err: bool = False, wide: bool = False) -> Console:
     """Return a console on stdout (or stderr) that colours only a terminal, never with NO_COLOR set.
 
     Lines are never wrapped (soft_wrap): a diagnostic stays one line per line, whatever the width, so it
     reads the same in a terminal, a pipe or a log. FORCE_COLOR makes a pipe count as a terminal (rich reads it).
     """
     plain = bool(os.environ.get("NO_COLOR"))
-    return Console(
+    out = Console(
         stderr=err,
         color_system=None if plain else "auto",
         no_color=plain or None,
@@ -38,6 +41,9 @@ def console(err: bool = False) -> Console:
         markup=False,
         emoji=False,
     )
+    if wide and not out.is_terminal:
+        out.width = WIDE
+    return out
 
 
 def problem_text(problem: Problem) -> Text:

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from generator.cli import app
 from generator.cli_help import EXAMPLES
 
-COMMANDS = ["validate", "build", "new", "simulate", "proof", "watch", "serve", "art"]
+COMMANDS = ["validate", "build", "new", "list", "games", "simulate", "proof", "watch", "serve", "art"]
 
 
 def help_of(*args: str) -> str:
