@@ -144,10 +144,12 @@ def art(
 ) -> None:
     """List the art every face names (size, resolution at print size, status), or make stand-ins."""
     from .art.make import make_missing as write_stand_ins
+    from .console import print_line, print_problems, summary_style
     from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
     total = Report()
+    listings = []  # printed after the problems, so the summary comes last
     for game_id in resolve_games(base, game):
         pipeline = Pipeline(base, game_id, players=players, missing_art="placeholder")
         faces, pages = pipeline.layout(), pipeline.pages()
@@ -160,30 +162,64 @@ def art(
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
                 typer.echo(f"wrote {_shown(path)}")
         else:
-            _list_art(game_id, everything, loaded.dir.folder.resolve())
+            listings.append((game_id, everything, loaded.dir.folder.resolve()))
     if not total.ok():
         fail(total)
-    echo_report(total)
+    print_problems(total)
+    for listing in listings:
+        _list_art(*listing)
+    if total.items:
+        print_line(total.summary(), summary_style(total), err=True)
 
 
 def _list_art(game_id: str, faces, folder: Path) -> None:
-    """Print one line per art file: pixels, resolution at print size, and the faces that use it."""
+    """Print one line per art file: its pixels and print resolution, the pixel size to aim for, the faces using it."""
+    from rich.text import Text
+
+    from .art.fit import pixels_for
     from .art.place import PRINT_DPI
+    from .console import STYLES, console
 
     rows: dict[str, list] = {}
+    cards: dict[tuple[float, float, float], None] = {}
     for prepared in faces:
         for placed in prepared.images.values():
             name = str(placed.file.relative_to(folder)) if placed.file else "(none)"
             rows.setdefault(name, [placed, []])[1].append(prepared.doc.face)
-    typer.echo(f"{game_id}: {len(rows)} art files")
+            cards[(prepared.doc.width, prepared.doc.height, prepared.doc.bleed)] = None
+    weak = sum(1 for placed, _ in rows.values() if placed.art is not None and placed.fit.min_dpi < PRINT_DPI - 0.5)
+    missing = sum(1 for placed, _ in rows.values() if placed.art is None)
+    out = console()
+    out.print(Text(f"{game_id}: {len(rows)} art files, {missing} missing, {weak} below {PRINT_DPI} dpi", "bold"))
+    for w, h, bleed in cards:
+        need = pixels_for((w + 2 * bleed, h + 2 * bleed), PRINT_DPI)
+        out.print(
+            f"  full-bleed art on a {_card(w, h)} card: {need[0]} × {need[1]} px "
+            f"({w + 2 * bleed:g} × {h + 2 * bleed:g} mm with {bleed:g} mm bleed, at {PRINT_DPI} dpi)"
+        )
     for name, (placed, users) in sorted(rows.items()):
+        need = pixels_for(placed.box[2:], PRINT_DPI)
+        aim = f"needs {need[0]} × {need[1]} px ({placed.box[2]:g} × {placed.box[3]:g} mm box at {PRINT_DPI} dpi)"
+        line = Text(f"  {name:32} ")
         if placed.art is None:
-            what = "missing: a stand-in is drawn"
+            line.append("missing", STYLES["error"]).append(f": a stand-in is drawn; {aim}")
         else:
             dpi = placed.fit.min_dpi
-            verdict = "ok" if dpi >= PRINT_DPI - 0.5 else "below 300 dpi"
-            what = f"{placed.art.kind.upper()} {placed.art.size[0]} × {placed.art.size[1]} px, {dpi:.0f} dpi, {verdict}"
-        typer.echo(f"  {name:32} {what}  ({', '.join(users)})")
+            size = f"{placed.art.kind.upper()} {placed.art.size[0]} × {placed.art.size[1]} px, {dpi:.0f} dpi, "
+            line.append(size)
+            if dpi >= PRINT_DPI - 0.5:
+                line.append("ok", STYLES["ok"])
+            else:
+                line.append(f"below {PRINT_DPI} dpi", STYLES["warning"]).append(f"; {aim}")
+        out.print(line.append(f"  ({', '.join(users)})"))
+
+
+def _card(w: float, h: float) -> str:
+    """Return a card size as people name it: 'poker, 63.5 × 88.9 mm', or just the millimetres."""
+    from .sizes import PRESETS, size_label
+
+    named = [p for p in PRESETS.values() if abs(p.w - w) < 0.01 and abs(p.h - h) < 0.01]
+    return size_label(named[0] if named else (w, h))
 
 
 def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):

@@ -142,3 +142,35 @@ def test_a_located_problem_keeps_the_compiler_form_in_colour(tmp_path):
         "unknown machine 'starter-fedder'"
     )
     assert lines[3] == "\x1b[34m    |\x1b[0m            \x1b[1;31m^\x1b[0m"
+
+
+def test_art_gives_the_pixel_size_each_missing_or_weak_image_should_have(tmp_path):
+    from io import BytesIO
+
+    from conftest import copy_project
+    from PIL import Image
+
+    project = copy_project(tmp_path / "p")
+    art = project / "cards/pocket-foundry/art"
+    (art / "feed-belt.png").unlink()
+    soft = BytesIO()
+    Image.new("RGB", (316, 159), "#884422").save(soft, "PNG")
+    (art / "small-press.png").write_bytes(soft.getvalue())
+    result = run("art", "pocket-foundry", cwd=project, merged=True)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("it will look soft (2 copies)")  # the problem first, once
+    listing = lines[lines.index("pocket-foundry: 9 art files, 1 missing, 1 below 300 dpi") :]
+    assert listing[1:5] == [
+        "  full-bleed art on a poker, 63.5 × 88.9 mm card: 821 × 1121 px (69.5 × 94.9 mm with 3 mm bleed, at 300 dpi)",
+        "  art/feed-belt.png                missing: a stand-in is drawn; needs 632 × 319 px (53.5 × 27 mm box at "
+        "300 dpi)  (feed-belt-1/front, feed-belt-2/front)",
+        "  art/packing-line.png             PNG 632 × 319 px, 300 dpi, ok  (packing-line-1/front, packing-line-2/front)",
+        "  art/polishing-wheel.png          PNG 632 × 319 px, 300 dpi, ok  (polishing-wheel-1/front, "
+        "polishing-wheel-2/front)",
+    ]
+    assert (
+        "  art/small-press.png              PNG 316 × 159 px, 150 dpi, below 300 dpi; needs 632 × 319 px (53.5 × 27 mm "
+        "box at 300 dpi)  (small-press-1/front, small-press-2/front)" in listing
+    )
+    assert lines[-1] == "0 errors, 1 warning in 1 file"  # the summary last
