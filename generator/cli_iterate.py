@@ -15,7 +15,11 @@ PlayersOpt = typer.Option(
     None, "--players", help="Player count (default: the game's; `cardpress list` shows each game's)."
 )
 DpiOpt = typer.Option(150, "--dpi", min=36, max=1200, help="Resolution of the proof images.")
-OverlayOpt = typer.Option(False, "--overlay", help="Draw the trim (cyan), safe zone (magenta) and bleed edge.")
+OverlayOpt = typer.Option(
+    False,
+    "--overlay",
+    help="Draw the trim (cyan), safe zone (magenta) and bleed edge, into *.overlay.png beside the clean proofs.",
+)
 PdfOpt = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause.")
 
 
@@ -59,7 +63,8 @@ def proof(
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
             typer.echo(
-                f"{game_id}: {len(outcome.entries)} proofs in {_shown(session.proofs.folder)}/ "
+                f"{game_id}: {len(outcome.entries)} {'overlay proofs (*.overlay.png)' if overlay else 'proofs'} in "
+                f"{_shown(session.proofs.folder)}/ "
                 f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
                 f"{outcome.seconds['total']:.2f} s"
             )

@@ -16,7 +16,7 @@ from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
 from ..output import write_all
 from ..pipeline import Pipeline
 from ..studio import RenderCache
-from .proofs import CONTACT, Entry, ProofFolder, entries
+from .proofs import Entry, ProofFolder, entries
 
 
 @dataclass
@@ -124,7 +124,7 @@ class Session:
             self._good, self.pdfs_due = pipeline, True
             if pdfs is not False:
                 self._write_pdfs(outcome)
-        if self.contact and complete and (outcome.proofed or not (self.proofs.folder / CONTACT).exists()):
+        if self.contact and complete and (outcome.proofed or not (self.proofs.folder / self.proofs.contact).exists()):
             mark = time.perf_counter()
             title = f"{kit.title}: {len(outcome.entries)} faces, {self.proofs.dpi} dpi"
             outcome.written.append(self.proofs.contact_sheet(outcome.entries, title, self.root / "fonts"))
@@ -202,7 +202,7 @@ class Session:
                         "title": e.title,
                         "deck": e.deck,
                         "cards": list(e.cards),
-                        "file": e.file,
+                        "file": self.proofs.file(e),
                         "stamp": known.get(e.key, {}).get("stamp", ""),
                     }
                     for e in outcome.entries
