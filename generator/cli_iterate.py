@@ -89,10 +89,11 @@ def watch(
 
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
+    listener = Reporter()
     typer.echo(f"watching {', '.join(_shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
+        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     typer.echo("stopped")
@@ -116,6 +117,7 @@ def serve(
 
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
+    listener = Reporter()
     try:
         server = PreviewServer(sessions, port)
     except OSError as exc:
@@ -129,8 +131,8 @@ def serve(
     server.start()  # the page shows progress from the very first build
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
+        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     finally:
@@ -258,12 +260,38 @@ def _games(base: Path, game: str | None) -> list[str]:
     return games
 
 
-def _print(session, outcome) -> None:
-    """Print a rebuild's diagnostics at once, then what it did."""
-    from .iterate.watch import describe
+class Reporter:
+    """Prints what each rebuild found and did; says when a game that failed builds again, and what was fixed."""
 
-    echo_report(outcome.report)
-    typer.echo(describe(session, outcome))
+    def __init__(self) -> None:
+        self.broken: dict[str, Report] = {}  # game id -> the report of its last failed rebuild
+
+    def __call__(self, session, outcome) -> None:
+        """Print a rebuild's problems at once (each once), then one line saying what it did."""
+        from .console import print_line, print_problems, summary_style
+        from .iterate.watch import describe
+
+        print_problems(outcome.report)
+        failed = self.broken.pop(session.game_id, None)
+        if not outcome.ok:
+            self.broken[session.game_id] = outcome.report
+        elif failed is not None:
+            print_line(f"{session.game_id}: {fixed(failed)}, kit rebuilt", STYLE_FIXED)
+        print_line(describe(session, outcome), summary_style(outcome.report), err=not outcome.ok)
+
+
+STYLE_FIXED = "bold green"
+
+
+def fixed(failed: Report) -> str:
+    """Return `fixed: FILE:LINE:COL error[CODE]; …` for the errors of the last failed rebuild."""
+    where = []
+    for problem in failed.problems():
+        d = problem.diagnostic
+        if d.severity == "error":
+            at = f"{d.loc.file}:{d.loc.line}:{d.loc.col} " if d.loc else ""
+            where.append(f"{at}error[{d.code}]" + (f" {d.path}" if d.path else ""))
+    return "fixed: " + ("; ".join(where) or "the last failure")
 
 
 def _out(out: Path) -> Path:
