@@ -67,6 +67,7 @@ class Session:
             "diagnostics": [],
             "faces": [],
             "decks": {},
+            "kits": [],
         }
 
     def affected_by(self, changed: Iterable[Path]) -> bool:
@@ -149,6 +150,9 @@ class Session:
         if pdfs is not None:
             paths = {kit_path(self.out, self.game_id, paper): data for paper, data in pdfs.items()}
             outcome.written += write_all(paths)
+            with self._lock:  # the preview page links the new PDFs
+                self.version += 1
+                self._state = {**self._state, "kits": self.kits(), "version": self.version}
         else:
             outcome.ok = False
             self._finish(outcome, mark, pipeline.kit(), pipeline.studio(), True)
@@ -213,10 +217,16 @@ class Session:
                     [_json(d) for d in said.get(key, ())] if key in said else face.get("diagnostics", [])
                 )
             state["faces"] = list(faces.values())
+            state["kits"] = self.kits()
             self.version += 1
             state["version"] = self.version
             self._state = state
         return outcome
+
+    def kits(self) -> list[dict]:
+        """Return the kit PDFs on disk for this session's papers: [{"paper": "a4", "file": "game-a4.pdf"}]."""
+        found = [(paper, kit_path(self.out, self.game_id, paper)) for paper in self.papers]
+        return [{"paper": paper, "file": path.name} for paper, path in found if path.is_file()]
 
     def snapshot(self) -> dict:
         """Return the latest published state (what the preview page shows)."""
