@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, echo_report, fail
+from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, fail
 from .diagnostics import Report
 
 OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
@@ -36,10 +36,11 @@ def proof(
     missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
     """Write a PNG proof of every face (and a contact sheet) to OUT/<game>/proofs/."""
+    from .console import print_line, print_problems, summary_style
     from .iterate.session import Session
 
     base = _root(root)
-    total = Report()
+    total, said = Report(), []
     games = _games(base, game)
     if card and not game:
         total.error(
@@ -62,7 +63,7 @@ def proof(
         total.extend(outcome.report.items)
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
-            typer.echo(
+            said.append(
                 f"{game_id}: {len(outcome.entries)} {'overlay proofs (*.overlay.png)' if overlay else 'proofs'} in "
                 f"{_shown(session.proofs.folder)}/ "
                 f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
@@ -70,7 +71,11 @@ def proof(
             )
     if not total.ok():
         fail(total)
-    echo_report(total)
+    print_problems(total)  # problems first, then what was written, then the summary
+    for line in said:
+        typer.echo(line)
+    if total.items:
+        print_line(total.summary(), summary_style(total), err=True)
 
 
 def watch(
