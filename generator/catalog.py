@@ -44,8 +44,8 @@ def catalog(root: Path, out: Path, shown=str) -> list[Listing]:
 def describe(root: Path, game_id: str, out: Path, shown=str) -> Listing:
     """Return what one game folder is: loaded through the pipeline, or what its game.yaml says when it does not load."""
     pipeline = Pipeline(root, game_id)
-    kit = pipeline.kit()
-    loaded = pipeline.load()
+    loaded = pipeline.load()  # the schema layer only: a listing does not hold the cards to the rules
+    kit = loaded.ruleset.kit(loaded, loaded.header.default_players) if loaded else None
     data = _declared(root, game_id)
     sizes = Counter(size_label(card.size) for card in kit.cards) if kit else Counter()
     kits = [shown(path) for paper in PAPERS if (path := kit_path(out, game_id, paper)).is_file()]
