@@ -93,11 +93,12 @@ def validate(
         raise typer.Exit(1)
 
 
-def _verdicts(total: Report, reports: dict[str, Report], good: str, bad: str) -> None:
+def _verdicts(total: Report, reports: dict[str, Report], good: str, bad: str, problems: bool = True) -> None:
     """Print the problems first, each once; then one summary last: a line per game, and the total when several."""
     from .console import print_line, print_problems, summary_style
 
-    print_problems(total)
+    if problems:
+        print_problems(total)
     if len(reports) == 1 and total.ok():
         ((gid, report),) = reports.items()
         print_line(f"{gid}: {good} ({report.summary()})", summary_style(report))
@@ -134,10 +135,12 @@ def build(
     result = builder.build(
         base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
+    from .console import print_problems
+
+    print_problems(result.report)  # warnings too: the kit was built, but something deserves a look
     for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
-    # problems (warnings too: the kit was built, but something deserves a look), then one line per game
-    _verdicts(result.report, result.reports, "built", "not built")
+    _verdicts(result.report, result.reports, "built", "not built", problems=False)
     if result.failed:
         raise typer.Exit(1)
 

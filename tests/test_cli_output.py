@@ -174,3 +174,21 @@ def test_art_gives_the_pixel_size_each_missing_or_weak_image_should_have(tmp_pat
         "box at 300 dpi)  (small-press-1/front, small-press-2/front)" in listing
     )
     assert lines[-1] == "0 errors, 1 warning in 1 file"  # the summary last
+
+
+def test_build_prints_problems_then_what_it_wrote_then_one_summary(tmp_path):
+    from conftest import copy_project
+
+    project = copy_project(tmp_path / "p")
+    (project / "cards/pocket-foundry/art/feed-belt.png").unlink()
+    result = run("build", "pocket-foundry", "--paper", "a4", "--missing-art", "warn", cwd=project, merged=True)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(
+        "feed-belt/front: art: cards/pocket-foundry/art/feed-belt.png does not exist; drew a placeholder (2 copies)"
+    )
+    assert lines[-2:] == [
+        "wrote output/pocket-foundry/pocket-foundry-a4.pdf",
+        "pocket-foundry: built (0 errors, 1 warning in 1 file)",
+    ]
+    assert result.stdout.count("warning[A001]") == 1
