@@ -13,6 +13,7 @@ from typing import Any, Optional
 import typer
 
 from . import __version__
+from .cli_help import examples
 from .diagnostics import CardpressError, Report
 
 app = typer.Typer(
@@ -21,6 +22,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
+    epilog=examples("cardpress"),
 )
 
 GameArg: Any = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
@@ -50,6 +52,11 @@ class Paper(StrEnum):
     both = "both"
 
 
+PaperOpt: Any = typer.Option(
+    Paper.both, "--paper", case_sensitive=False, help="Paper size of the kit PDFs, in any case (Letter, A4)."
+)
+
+
 def _root(root: Optional[Path]) -> Path:
     from .project import find_root
 
@@ -57,9 +64,10 @@ def _root(root: Optional[Path]) -> Path:
 
 
 def echo_report(report: Report) -> None:
-    """Print diagnostics to stderr (nothing when there are none)."""
-    if report.items:
-        typer.echo(report.render(), err=True)
+    """Print each problem once, then the summary, to stderr (nothing when there are none)."""
+    from .console import print_report
+
+    print_report(report)
 
 
 def fail(report: Report) -> None:
@@ -68,7 +76,7 @@ def fail(report: Report) -> None:
     raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog=examples("validate"))
 def validate(
     game: Optional[str] = GameArg, root: Optional[Path] = RootOpt, missing_art: Optional[MissingArt] = MissingArtOpt
 ) -> None:
@@ -76,23 +84,46 @@ def validate(
     from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
-    total = Report()
+    total, reports = Report(), {}
     for game_id in resolve_games(base, game):
         pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
         pipeline.lint()
         total.extend(pipeline.report.items)
-        if pipeline.report.ok():
-            typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
+        reports[game_id] = pipeline.report
+    _verdicts(total, reports, "ok", "failed")
     if not total.ok():
-        fail(total)
-    echo_report(total)
+        raise typer.Exit(1)
 
 
-@app.command()
+def _verdicts(total: Report, reports: dict[str, Report], good: str, bad: str, problems: bool = True) -> None:
+    """Print the problems first, each once; then one summary last: a line per game, and the total when several."""
+    from .console import print_line, print_problems, summary_style
+
+    if problems:
+        print_problems(total)
+    if len(reports) == 1 and total.ok():
+        ((gid, report),) = reports.items()
+        print_line(f"{gid}: {good} ({report.summary()})", summary_style(report))
+        return
+    if len(reports) > 1:
+        for gid, report in reports.items():
+            print_line(
+                f"{gid}: {good if report.ok() else bad} ({report.summary()})",
+                summary_style(report),
+                err=not report.ok(),
+            )
+    if len(reports) > 1 or not total.ok():
+        games = f"{len(reports)} games: " if len(reports) > 1 else ""
+        print_line(games + total.summary(), summary_style(total), err=not total.ok())
+
+
+@app.command(epilog=examples("build"))
 def build(
     game: Optional[str] = GameArg,
-    paper: Paper = typer.Option(Paper.both, "--paper", help="Paper size of the PDF."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the largest supported)."),
+    paper: Paper = PaperOpt,
+    players: Optional[int] = typer.Option(
+        None, "--players", help="Player count (default: the largest supported; `cardpress list` shows each game's)."
+    ),
     out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
     root: Optional[Path] = RootOpt,
     missing_art: Optional[MissingArt] = MissingArtOpt,
@@ -106,18 +137,17 @@ def build(
     result = builder.build(
         base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
-    echo_report(result.report)  # warnings: the kit was built, but something deserves a look
+    from .console import print_problems
+
+    print_problems(result.report)  # warnings too: the kit was built, but something deserves a look
     for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
-    if len(result.reports) > 1:  # one line per game, so a failure among many stands out
-        for gid, report in result.reports.items():
-            verdict = "built" if gid in result.built else "not built"
-            typer.echo(f"{gid}: {verdict} ({report.summary()})", err=gid in result.failed)
+    _verdicts(result.report, result.reports, "built", "not built", problems=False)
     if result.failed:
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(epilog=examples("new"))
 def new(
     game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
     size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),
@@ -218,3 +248,35 @@ def main() -> None:
 from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
 
 _register_iterate(app)
+
+
+def list_games(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder the kits were built into."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """List every game and edition under cards/: ruleset, title, player counts, card sizes and kit files."""
+    import json
+
+    from .catalog import catalog
+    from .console import console, table
+
+    found = catalog(_root(root), out if out.is_absolute() else Path.cwd() / out, _shown)
+    if as_json:
+        typer.echo(json.dumps([g.to_json() for g in found], indent=1, ensure_ascii=False))
+        return
+    grid = table(None, ["Game", "Title", "Ruleset", "Players", "Card sizes", "Kit files"])
+    for g in found:
+        name = g.id + (f"\n(edition of {g.extends})" if g.extends else "")
+        players = ", ".join(f"{n}*" if n == g.default_players else str(n) for n in g.players)
+        cards = "\n".join(f"{s['cards']} × {s['size']}" for s in g.card_sizes)
+        if g.errors:
+            cards = f"does not load: {g.errors} error{'s' if g.errors > 1 else ''} (cardpress validate {g.id})"
+        grid.add_row(name, g.title, g.ruleset, players, cards, "\n".join(g.kits) or "not built")
+    out_console = console(wide=True)
+    out_console.print(grid)
+    out_console.print(f"{len(found)} games; * marks the default player count", style="dim")
+
+
+for _name in ("list", "games"):
+    app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .cli import GameArg, MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
+from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, fail
 from .diagnostics import Report
 
 if TYPE_CHECKING:
@@ -16,10 +16,15 @@ if TYPE_CHECKING:
     from .render.draw import Prepared
 
 OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
-PlayersOpt = typer.Option(None, "--players", help="Player count (default: the game's).")
+PlayersOpt = typer.Option(
+    None, "--players", help="Player count (default: the game's; `cardpress list` shows each game's)."
+)
 DpiOpt = typer.Option(150, "--dpi", min=36, max=1200, help="Resolution of the proof images.")
-OverlayOpt = typer.Option(False, "--overlay", help="Draw the trim (cyan), safe zone (magenta) and bleed edge.")
-PaperOpt = typer.Option(Paper.both, "--paper", help="Paper size of the kit PDFs.")
+OverlayOpt = typer.Option(
+    False,
+    "--overlay",
+    help="Draw the trim (cyan), safe zone (magenta) and bleed edge, into *.overlay.png beside the clean proofs.",
+)
 PdfOpt = typer.Option(True, "--pdf/--no-pdf", help="Also rewrite the kit PDFs once edits pause.")
 
 
@@ -36,10 +41,11 @@ def proof(
     missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
     """Write a PNG proof of every face (and a contact sheet) to OUT/<game>/proofs/."""
+    from .console import print_line, print_problems, summary_style
     from .iterate.session import Session
 
     base = _root(root)
-    total = Report()
+    total, said = Report(), []
     games = _games(base, game)
     if card and not game:
         total.error(
@@ -62,14 +68,19 @@ def proof(
         total.extend(outcome.report.items)
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
-            typer.echo(
-                f"{game_id}: {len(outcome.entries)} proofs in {_shown(session.proofs.folder)}/ "
+            said.append(
+                f"{game_id}: {len(outcome.entries)} {'overlay proofs (*.overlay.png)' if overlay else 'proofs'} in "
+                f"{_shown(session.proofs.folder)}/ "
                 f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
                 f"{outcome.seconds['total']:.2f} s"
             )
     if not total.ok():
         fail(total)
-    echo_report(total)
+    print_problems(total)  # problems first, then what was written, then the summary
+    for line in said:
+        typer.echo(line)
+    if total.items:
+        print_line(total.summary(), summary_style(total), err=True)
 
 
 def watch(
@@ -88,10 +99,11 @@ def watch(
 
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
+    listener = Reporter()
     typer.echo(f"watching {', '.join(_shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
+        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     typer.echo("stopped")
@@ -115,6 +127,7 @@ def serve(
 
     base = _root(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
+    listener = Reporter()
     try:
         server = PreviewServer(sessions, port)
     except OSError as exc:
@@ -128,8 +141,8 @@ def serve(
     server.start()  # the page shows progress from the very first build
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], _print, pdfs=False)
-        watcher.run(sessions, base, _print)  # returns on Ctrl-C while waiting
+        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
+        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     finally:
@@ -148,10 +161,12 @@ def art(
 ) -> None:
     """List the art every face names (size, resolution at print size, status), or make stand-ins."""
     from .art.make import make_missing as write_stand_ins
+    from .console import print_line, print_problems, summary_style
     from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
     total = Report()
+    listings = []  # printed after the problems, so the summary comes last
     for game_id in resolve_games(base, game):
         pipeline = Pipeline(base, game_id, players=players, missing_art="placeholder")
         faces, pages = pipeline.layout(), pipeline.pages()
@@ -164,30 +179,64 @@ def art(
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
                 typer.echo(f"wrote {_shown(path)}")
         else:
-            _list_art(game_id, everything, loaded.dir.folder.resolve())
+            listings.append((game_id, everything, loaded.dir.folder.resolve()))
     if not total.ok():
         fail(total)
-    echo_report(total)
+    print_problems(total)
+    for listing in listings:
+        _list_art(*listing)
+    if total.items:
+        print_line(total.summary(), summary_style(total), err=True)
 
 
 def _list_art(game_id: str, faces: Iterable[Prepared], folder: Path) -> None:
-    """Print one line per art file: pixels, resolution at print size, and the faces that use it."""
+    """Print one line per art file: its pixels and print resolution, the pixel size to aim for, the faces using it."""
+    from rich.text import Text
+
+    from .art.fit import pixels_for
     from .art.place import PRINT_DPI
+    from .console import STYLES, console
 
     rows: dict[str, list[Any]] = {}
+    cards: dict[tuple[float, float, float], None] = {}
     for prepared in faces:
         for placed in prepared.images.values():
             name = str(placed.file.relative_to(folder)) if placed.file else "(none)"
             rows.setdefault(name, [placed, []])[1].append(prepared.doc.face)
-    typer.echo(f"{game_id}: {len(rows)} art files")
+            cards[(prepared.doc.width, prepared.doc.height, prepared.doc.bleed)] = None
+    weak = sum(1 for placed, _ in rows.values() if placed.art is not None and placed.fit.min_dpi < PRINT_DPI - 0.5)
+    missing = sum(1 for placed, _ in rows.values() if placed.art is None)
+    out = console()
+    out.print(Text(f"{game_id}: {len(rows)} art files, {missing} missing, {weak} below {PRINT_DPI} dpi", "bold"))
+    for w, h, bleed in cards:
+        need = pixels_for((w + 2 * bleed, h + 2 * bleed), PRINT_DPI)
+        out.print(
+            f"  full-bleed art on a {_card(w, h)} card: {need[0]} × {need[1]} px "
+            f"({w + 2 * bleed:g} × {h + 2 * bleed:g} mm with {bleed:g} mm bleed, at {PRINT_DPI} dpi)"
+        )
     for name, (placed, users) in sorted(rows.items()):
+        need = pixels_for(placed.box[2:], PRINT_DPI)
+        aim = f"needs {need[0]} × {need[1]} px ({placed.box[2]:g} × {placed.box[3]:g} mm box at {PRINT_DPI} dpi)"
+        line = Text(f"  {name:32} ")
         if placed.art is None:
-            what = "missing: a stand-in is drawn"
+            line.append("missing", STYLES["error"]).append(f": a stand-in is drawn; {aim}")
         else:
             dpi = placed.fit.min_dpi
-            verdict = "ok" if dpi >= PRINT_DPI - 0.5 else "below 300 dpi"
-            what = f"{placed.art.kind.upper()} {placed.art.size[0]} × {placed.art.size[1]} px, {dpi:.0f} dpi, {verdict}"
-        typer.echo(f"  {name:32} {what}  ({', '.join(users)})")
+            size = f"{placed.art.kind.upper()} {placed.art.size[0]} × {placed.art.size[1]} px, {dpi:.0f} dpi, "
+            line.append(size)
+            if dpi >= PRINT_DPI - 0.5:
+                line.append("ok", STYLES["ok"])
+            else:
+                line.append(f"below {PRINT_DPI} dpi", STYLES["warning"]).append(f"; {aim}")
+        out.print(line.append(f"  ({', '.join(users)})"))
+
+
+def _card(w: float, h: float) -> str:
+    """Return a card size as people name it: 'poker, 63.5 × 88.9 mm', or just the millimetres."""
+    from .sizes import PRESETS, size_label
+
+    named = [p for p in PRESETS.values() if abs(p.w - w) < 0.01 and abs(p.h - h) < 0.01]
+    return size_label(named[0] if named else (w, h))
 
 
 def _sessions(
@@ -231,12 +280,38 @@ def _games(base: Path, game: str | None) -> list[str]:
     return games
 
 
-def _print(session: Session, outcome: Outcome) -> None:
-    """Print a rebuild's diagnostics at once, then what it did."""
-    from .iterate.watch import describe
+class Reporter:
+    """Prints what each rebuild found and did; says when a game that failed builds again, and what was fixed."""
 
-    echo_report(outcome.report)
-    typer.echo(describe(session, outcome))
+    def __init__(self) -> None:
+        self.broken: dict[str, Report] = {}  # game id -> the report of its last failed rebuild
+
+    def __call__(self, session: Session, outcome: Outcome) -> None:
+        """Print a rebuild's problems at once (each once), then one line saying what it did."""
+        from .console import print_line, print_problems, summary_style
+        from .iterate.watch import describe
+
+        print_problems(outcome.report)
+        failed = self.broken.pop(session.game_id, None)
+        if not outcome.ok:
+            self.broken[session.game_id] = outcome.report
+        elif failed is not None:
+            print_line(f"{session.game_id}: {fixed(failed)}, kit rebuilt", STYLE_FIXED)
+        print_line(describe(session, outcome), summary_style(outcome.report), err=not outcome.ok)
+
+
+STYLE_FIXED = "bold green"
+
+
+def fixed(failed: Report) -> str:
+    """Return `fixed: FILE:LINE:COL error[CODE]; …` for the errors of the last failed rebuild."""
+    where = []
+    for problem in failed.problems():
+        d = problem.diagnostic
+        if d.severity == "error":
+            at = f"{d.loc.file}:{d.loc.line}:{d.loc.col} " if d.loc else ""
+            where.append(f"{at}error[{d.code}]" + (f" {d.path}" if d.path else ""))
+    return "fixed: " + ("; ".join(where) or "the last failure")
 
 
 def _out(out: Path) -> Path:
@@ -249,5 +324,7 @@ def _policy(missing_art: MissingArt | None) -> str | None:
 
 def register(app: typer.Typer) -> None:
     """Add the iterate commands to the main CLI."""
+    from .cli_help import examples
+
     for command in (proof, watch, serve, art):
-        app.command()(command)
+        app.command(epilog=examples(command.__name__))(command)

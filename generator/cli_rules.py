@@ -17,7 +17,8 @@ from typing import Any, List, Optional, ParamSpec, TypeVar
 import typer
 
 from . import rulesets
-from .contract import Capability, LoadedGame
+from .cli_help import epilog, examples, split_examples
+from .contract import Capability, GameCommand, LoadedGame
 from .gamecli import usage, workers
 
 P = ParamSpec("P")
@@ -85,10 +86,7 @@ def simulate(
     ),
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON).
-
-    Example: cardpress simulate pocket-foundry --players 3 --games 500 --bots planner
-    """
+    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
     from .sim import progress
     from .sim import report as writer
     from .sim.cluster import ClusterError, check_address
@@ -198,8 +196,8 @@ def dispatch(name: str, about: str) -> Callable[..., None]:
             run(loaded, **options)
 
         bound.__signature__ = _without_first(run)  # type: ignore[attr-defined]  # Typer reads the command's own options from it
-        bound.__doc__ = run.__doc__
-        sub.command(name)(bound)
+        bound.__doc__, shown = split_examples(run.__doc__)
+        sub.command(name, epilog=epilog(shown) if shown else None)(bound)
         sub(args=list(ctx.args), prog_name=f"cardpress {name} {game}", standalone_mode=False)
 
     command.__doc__ = f"{about}\n\nThe options are the game's own: `cardpress {name} GAME --help` lists them."
@@ -213,18 +211,50 @@ def _without_first(function: Callable[..., Any]) -> inspect.Signature:
 
 def register(app: typer.Typer) -> None:
     """Add `simulate` and every command a registered ruleset declares to the cardpress CLI."""
-    app.command()(interruptible(simulate))
-    names: dict[str, list[str]] = {}
+    engines = sorted(r.name for r in rulesets.registrations() if r.ruleset and r.ruleset.offers(Capability.SIMULATE))
+    app.command(
+        help=f"{simulate.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
+        epilog=examples("simulate"),
+    )(interruptible(simulate))
+    declared: dict[str, list[tuple[str, GameCommand]]] = {}
     for registration in rulesets.registrations():
         ruleset = registration.ruleset
         if ruleset is not None and ruleset.offers(Capability.COMMANDS):
-            for declared in ruleset.commands():
-                names.setdefault(declared.name, []).append(declared.help)
-    for name, helps in sorted(names.items()):
-        offered = ", ".join(offered_by(name))
-        about = helps[0] if len(set(helps)) == 1 else f"Each game's own {name}."
+            for command in ruleset.commands():
+                declared.setdefault(command.name, []).append((ruleset.name, command))
+    for name, offers in sorted(declared.items()):
         app.command(
             name,
             help=None,
+            short_help=short_help(name, offers),
+            epilog=epilog(game_examples(name, offers)),
             context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
-        )(interruptible(dispatch(name, f"{about} (offered by {offered})")))
+        )(interruptible(dispatch(name, about(name, offers))))
+
+
+Offers = list[tuple[str, GameCommand]]  # (ruleset name, the command it declares)
+
+
+def _rulesets(offers: Offers) -> str:
+    names = sorted({ruleset for ruleset, _ in offers})
+    return " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def short_help(name: str, offers: Offers) -> str:
+    """Return the command's line in `cardpress --help`: which games have it, then what it does."""
+    helps = {command.help for _, command in offers}
+    what = helps.pop() if len(helps) == 1 else f"Each game's own {name}."
+    return f"{_rulesets(offers)} games only: {what}"
+
+
+def about(name: str, offers: Offers) -> str:
+    """Return the command's `--help` text: what it does, and for which games (never promising more)."""
+    helps = {command.help for _, command in offers}
+    what = helps.pop() if len(helps) == 1 else f"Each game's own {name}: what it does depends on the game's ruleset."
+    return f"{what}\n\nOnly for games whose ruleset is {_rulesets(offers)}: other games have no `{name}`."
+
+
+def game_examples(name: str, offers: Offers) -> list[str]:
+    """Return the examples each declaring ruleset gives for the command, then how to see a game's options."""
+    found = [line for _, command in offers for line in split_examples(command.run.__doc__)[1]]
+    return [*dict.fromkeys(found), f"cardpress {name} GAME --help   # that game's own options"]

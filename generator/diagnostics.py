@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,9 +36,9 @@ class Diagnostic:
         what = f"{self.path}: " if self.path else ""
         return f"{where}{self.severity}[{self.code}] {what}{self.message}"
 
-    def render(self) -> str:
-        """Return the headline, the source line with a caret under the column, and the hint."""
-        lines = [self.headline()]
+    def render(self, note: str = "") -> str:
+        """Return the headline (with `note` after it), the source line with a caret under the column, and the hint."""
+        lines = [self.headline() + (f" {note}" if note else "")]
         if self.loc and self.loc.text:
             gutter = str(self.loc.line)
             pad = " " * len(gutter)
@@ -90,16 +92,81 @@ class Report:
         """Return True when no error was recorded."""
         return not self.errors
 
+    def problems(self) -> list[Problem]:
+        """Return each problem once, sorted by file and position: copies of one found on many faces go together."""
+        return group(sort_diagnostics(self.items))
+
     def summary(self) -> str:
-        """Return e.g. `2 errors, 1 warning in 2 files`."""
-        files = {d.loc.file for d in self.items if d.loc}
-        parts = [_plural(len(self.errors), "error"), _plural(len(self.warnings), "warning")]
+        """Return e.g. `2 errors, 1 warning in 2 files`, counting each problem once however many faces it is on."""
+        problems = self.problems()
+        files = {p.diagnostic.loc.file for p in problems if p.diagnostic.loc}
+        errors = sum(p.diagnostic.severity == "error" for p in problems)
+        parts = [_plural(errors, "error"), _plural(len(problems) - errors, "warning")]
         tail = f" in {_plural(len(files), 'file')}" if files else ""
         return ", ".join(parts) + tail
 
     def render(self) -> str:
-        """Return every diagnostic, sorted by file and position, then the summary."""
-        return "\n\n".join([d.render() for d in sort_diagnostics(self.items)] + [self.summary()])
+        """Return every problem once, sorted by file and position, then the summary."""
+        return "\n\n".join([p.render() for p in self.problems()] + [self.summary()])
+
+
+# A face-level message starts with the face's key: "feed-belt-1/front: art: …", "workshop-back: …".
+_FACE = re.compile(r"(?P<face>[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?): (?P<rest>.+)", re.S)
+_COPY = re.compile(r"-\d+(?=/|$)")  # feed-belt-2/front is copy 2 of feed-belt/front
+_LISTED = 3  # faces named in "(20 places: a, b, c, …)"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem as it is reported: a diagnostic standing for every face (copy or place) it was found on."""
+
+    diagnostic: Diagnostic
+    faces: tuple[str, ...] = ()  # the face keys of every copy, when it was found on more than one face
+
+    @property
+    def count(self) -> int:
+        """Return how many faces the problem is on (1 when it is not a face-level problem)."""
+        return max(1, len(self.faces))
+
+    def copies(self) -> bool:
+        """Return True when every face is a copy of one card (feed-belt-1/front, feed-belt-2/front)."""
+        return len({_COPY.sub("", f) for f in self.faces}) == 1
+
+    def note(self) -> str:
+        """Return what follows the headline: `(3 copies)`, `(20 places: a, b, c, …)`, or nothing."""
+        if self.count == 1:
+            return ""
+        if self.copies():
+            return f"({self.count} copies)"
+        shown = ", ".join(self.faces[:_LISTED]) + (", …" if self.count > _LISTED else "")
+        return f"({self.count} places: {shown})"
+
+    def shown(self) -> Diagnostic:
+        """Return the diagnostic as said once: copies of a card are named by the card, not its first copy."""
+        d = self.diagnostic
+        if self.count > 1 and self.copies():
+            rest = _FACE.fullmatch(d.message)
+            if rest:
+                return Diagnostic(
+                    d.severity, d.code, f"{_COPY.sub('', self.faces[0])}: {rest['rest']}", d.path, d.loc, d.hint
+                )
+        return d
+
+    def render(self) -> str:
+        """Return the diagnostic in compiler style with its count after the headline."""
+        return self.shown().render(self.note())
+
+
+def group(items: Sequence[Diagnostic]) -> list[Problem]:
+    """Return the diagnostics as problems, in order: those differing only in the face they name are one problem."""
+    found: dict[tuple[Any, ...], list[Any]] = {}
+    for d in items:
+        match = _FACE.fullmatch(d.message)
+        rest, face = (match["rest"], match["face"]) if match else (d.message, None)
+        entry = found.setdefault((d.severity, d.code, d.path, d.loc, d.hint, rest), [d, []])
+        if face is not None and face not in entry[1]:
+            entry[1].append(face)
+    return [Problem(d, tuple(faces) if len(faces) > 1 else ()) for d, faces in found.values()]
 
 
 class CardpressError(Exception):

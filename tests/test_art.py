@@ -179,7 +179,12 @@ def test_missing_art_under_error_fails_the_build_and_keeps_output(project):
         cwd=project,
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "error[A001] machines[2]: sort-scoop-1/front: art:" in result.stderr
+    # both copies of the card are one problem, said once with its count
+    assert result.stderr.count("error[A001]") == 1
+    assert (
+        "error[A001] machines[2]: sort-scoop/front: art: cards/pocket-foundry/art/sort-scoop.png does not exist; "
+        "drew a placeholder (2 copies)\n" in result.stderr
+    )
     assert (out / "pocket-foundry-a4.pdf").read_bytes() == b"last good"
 
 

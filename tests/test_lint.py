@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -45,13 +46,13 @@ def test_text_that_overflows_even_at_its_minimum_size_is_a_located_error(project
     result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert (
-        f"{TEMPLATE}:19:133: error[L100] feed-belt-1/front: title: text overflows: needs 2 lines; at most 1 "
-        "allowed, even shrunk to the 9 pt minimum\n"
+        f"{TEMPLATE}:19:133: error[L100] feed-belt/front: title: text overflows: needs 2 lines; at most 1 "
+        "allowed, even shrunk to the 9 pt minimum (2 copies)\n"
         "    |\n"
         ' 19 | - {{ m.text(S + 13.5, S + 0.8, W - 2 * S - 15, 11.4, rich.title, font="display", size=14, min=9, '
         'colour="#ffffff", valign="middle", id="title", lines=1) }}\n'
     ) in result.stderr
-    assert "error[L100] feed-belt-2/front: title:" in result.stderr  # each face is named
+    assert result.stderr.count("error[L100]") == 1  # both copies of the card are one problem, said once
 
 
 def test_text_taller_than_its_box_is_reported_with_the_heights(project):
@@ -87,7 +88,12 @@ def test_validate_runs_the_layout_lint(project):
     path.write_text(path.read_text().replace("m.icon(machine.glyph,", 'm.icon("no-such-icon",', 1))
     result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
     assert result.returncode == 1
-    assert f"{TEMPLATE}:18:62: error[L012] feed-belt-1/front: glyph: unknown icon 'no-such-icon'" in result.stderr
+    # one bad icon on all 16 market cards is one problem, with its count and the first places
+    assert (
+        f"{TEMPLATE}:18:62: error[L012] feed-belt-1/front: glyph: unknown icon 'no-such-icon' (16 places: "
+        "feed-belt-1/front, feed-belt-2/front, small-press-1/front, …)\n"
+    ) in result.stderr
+    assert result.stderr.count("error[L012]") == 1
 
 
 def test_colliding_text_is_a_located_error_on_every_face_it_breaks(project):
@@ -100,7 +106,8 @@ def test_colliding_text_is_a_located_error_on_every_face_it_breaks(project):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     where = "cards/pocket-foundry/layouts/machine-front.yaml.j2:24:123"
     assert (
-        f"{where}: error[L110] feed-belt-1/front: 'build-cost' and 'run' overlap by 35.1 × 2.5 mm at (14.2, 64.2)\n"
+        f"{where}: error[L110] feed-belt/front: 'build-cost' and 'run' overlap by 35.1 × 2.5 mm at (14.2, 64.2) "
+        "(2 copies)\n"
         "    |\n"
         " 24 | - {{ m.text(S + 3, S + 58, W - 2 * S - 6, 8, rich.build_cost, size=9, min=7, colour=ink, "
         'align="center", valign="middle", id="build-cost", role="rules") }}\n'
@@ -109,9 +116,11 @@ def test_colliding_text_is_a_located_error_on_every_face_it_breaks(project):
     ) in result.stderr
     assert (
         f"{where}: error[L110] feed-belt-1/front: 'build-cost' is painted over by rect at elements[10] "
-        "by 35.1 × 3.5 mm at (14.2, 63.3)\n"
+        "by 35.1 × 3.5 mm at (14.2, 63.3) (14 places: feed-belt-1/front, feed-belt-2/front, small-press-1/front, …)\n"
     ) in result.stderr
-    assert result.stderr.count("error[L110]") == 32  # both problems on each of the 16 market cards
+    # both problems on each of the 16 market cards: 32, said as 5 problems with their counts
+    counts = re.findall(r"error\[L110\].*\((\d+) (?:copies|places)", result.stderr)
+    assert len(counts) == 5 and sum(map(int, counts)) == 32
 
 
 def test_the_shipped_games_make_small_text_an_error_and_other_games_a_warning(project):

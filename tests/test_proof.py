@@ -102,7 +102,7 @@ def test_unchanged_faces_are_not_redrawn(proofs):
 def test_overlay_marks_trim_and_safe_zone(tmp_path):
     outcome = Session(ROOT, "pocket-foundry", tmp_path, dpi=DPI, overlay=True, pdfs=False).rebuild(only=["feed-belt-1"])
     assert outcome.ok and sorted(outcome.proofed) == ["feed-belt-1/front", "market-back"]
-    proof = Image.open(tmp_path / "pocket-foundry/proofs/market-back.png").convert("RGB")
+    proof = Image.open(tmp_path / "pocket-foundry/proofs/market-back.overlay.png").convert("RGB")
     trim = round(3 / 25.4 * DPI)
     r, g, b = proof.getpixel((trim, proof.height // 2))
     assert b > r + 60, (r, g, b)  # the cyan trim line (0.8 px wide at 100 dpi) over the dark back
@@ -142,3 +142,23 @@ def test_proof_mistakes_get_diagnostics_and_keep_the_proofs(project):
     assert broken.returncode == 1 and "error[S001] machines[0].copies" in broken.stderr
     assert "Traceback" not in broken.stderr
     assert (folder / "feed-belt-1.front.png").read_bytes() == b"last good"
+
+
+def test_overlay_proofs_get_their_own_names_and_leave_clean_proofs_alone(tmp_path):
+    folder = tmp_path / "pocket-foundry" / "proofs"
+    clean = run_cli("proof", "pocket-foundry", "--dpi", "72", "--out", str(tmp_path), cwd=ROOT)
+    assert clean.returncode == 0, clean.stderr
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    overlay = run_cli("proof", "pocket-foundry", "--dpi", "72", "--overlay", "--out", str(tmp_path), cwd=ROOT)
+    assert overlay.returncode == 0, overlay.stderr
+    assert overlay.stdout.startswith(
+        f"pocket-foundry: {len(before) - 2} overlay proofs (*.overlay.png) in {tmp_path / 'pocket-foundry' / 'proofs'}/ "
+    )
+    after = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert {name: after[name] for name in before} == before  # every clean proof, contact sheet and manifest kept
+    added = sorted(set(after) - set(before))
+    assert added == sorted([n.replace(".png", ".overlay.png").replace(".json", ".overlay.json") for n in before])
+    assert after["feed-belt-1.front.overlay.png"] != after["feed-belt-1.front.png"]
+    assert (
+        Image.open(folder / "feed-belt-1.front.overlay.png").size == Image.open(folder / "feed-belt-1.front.png").size
+    )

@@ -136,3 +136,31 @@ def test_superseded_renders_are_forgotten(session, project):
         previous = colour
         assert session.rebuild([project / MACHINES]).ok
     assert len(session.cache) <= size + 2  # the two faces of the last edit, not every version of them
+
+
+def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
+    import generator.cli  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
+    from generator.cli_iterate import Reporter
+
+    say = Reporter()
+    edit(project, MACHINES, "copies: 2", "copies: two")
+    say(session, session.rebuild([project / MACHINES]))
+    broken = capsys.readouterr()
+    assert broken.err.startswith(
+        "cards/pocket-foundry/machines.yaml:8:13: error[S001] machines[0].copies: expected a whole number, "
+        "got string 'two'\n"
+    )
+    assert broken.err.splitlines()[-1].endswith(
+        "pocket-foundry: build failed (1 error, 0 warnings in 1 file); output keeps the last good proofs and PDFs"
+    )
+    assert "fixed" not in broken.out + broken.err
+    edit(project, MACHINES, "copies: two", "copies: 2")
+    say(session, session.rebuild([project / MACHINES]))
+    mended = capsys.readouterr()
+    lines = mended.out.splitlines()
+    assert lines[0] == (
+        "pocket-foundry: fixed: cards/pocket-foundry/machines.yaml:8:13 error[S001] machines[0].copies, kit rebuilt"
+    )
+    assert lines[1].endswith("(0 errors, 0 warnings)") and mended.err == ""
+    say(session, session.rebuild([project / MACHINES]))  # fixed once is said once
+    assert "fixed" not in capsys.readouterr().out

@@ -25,6 +25,15 @@ if TYPE_CHECKING:
 
 MANIFEST = "proofs.json"
 CONTACT = "contact.png"  # every proof on one sheet
+OVERLAY = ".overlay"  # overlay proofs are named apart (x.front.overlay.png), never over the clean ones
+
+
+def named(name: str, overlay: bool) -> str:
+    """Return a proof folder's file name, with `.overlay` before the extension for overlay proofs."""
+    if not overlay:
+        return name
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}{OVERLAY}{dot}{ext}"
 
 
 @dataclass(frozen=True)
@@ -87,13 +96,18 @@ class ProofFolder:
 
     def __init__(self, folder: Path, dpi: int, overlay: bool = False):
         self.folder, self.dpi, self.overlay = folder, dpi, overlay
+        self.contact = named(CONTACT, overlay)
         self._thumbs: dict[str, tuple[str, Image.Image]] = {}  # face key -> (stamp, contact-sheet thumbnail)
         try:
-            self.manifest: dict[str, Any] = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+            self.manifest: dict[str, Any] = json.loads((folder / named(MANIFEST, overlay)).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             self.manifest = {}
         if not isinstance(self.manifest.get("faces"), dict):
             self.manifest = {"faces": {}}
+
+    def file(self, entry: Entry) -> str:
+        """Return the name of an entry's proof in this folder (overlay proofs have their own)."""
+        return named(entry.file, self.overlay)
 
     def stamp(self, entry: Entry) -> str:
         """Return what the proof of `entry` must have been made from to be reused."""
@@ -105,7 +119,7 @@ class ProofFolder:
         return [
             e
             for e in items
-            if known.get(e.key, {}).get("stamp") != self.stamp(e) or not (self.folder / e.file).is_file()
+            if known.get(e.key, {}).get("stamp") != self.stamp(e) or not (self.folder / self.file(e)).is_file()
         ]
 
     def update(self, items: Sequence[Entry], fonts: FontSet, icons: IconSet, prune: bool = False) -> list[str]:
@@ -119,8 +133,8 @@ class ProofFolder:
         if todo:
             pdf = facepdf.write([(e.prepared, e.safe) for e in todo], fonts, icons, overlay=self.overlay)
             for entry, image in zip(todo, raster.rasterize(pdf, self.dpi)):
-                write_atomic(self.folder / entry.file, png(image, self.dpi))
-                self.manifest["faces"][entry.key] = {"file": entry.file, "stamp": self.stamp(entry)}
+                write_atomic(self.folder / self.file(entry), png(image, self.dpi))
+                self.manifest["faces"][entry.key] = {"file": self.file(entry), "stamp": self.stamp(entry)}
                 self._thumbs[entry.key] = (self.stamp(entry), thumbnail(image))
         if prune:
             keep = {e.key for e in items}
@@ -141,15 +155,15 @@ class ProofFolder:
             stamp = self.stamp(entry)
             known = self._thumbs.get(entry.key)
             if known is None or known[0] != stamp:
-                with Image.open(self.folder / entry.file) as image:
+                with Image.open(self.folder / self.file(entry)) as image:
                     known = self._thumbs[entry.key] = (stamp, thumbnail(image))
             thumbs.append((entry, known[1]))
-        return write_atomic(self.folder / CONTACT, contact_sheet(thumbs, title, fonts_dir))
+        return write_atomic(self.folder / self.contact, contact_sheet(thumbs, title, fonts_dir))
 
     def save(self) -> None:
         """Write the manifest."""
         text = json.dumps(self.manifest, indent=1, sort_keys=True) + "\n"
-        write_atomic(self.folder / MANIFEST, text.encode("utf-8"))
+        write_atomic(self.folder / named(MANIFEST, self.overlay), text.encode("utf-8"))
 
 
 def png(image: Image.Image, dpi: float) -> bytes:

@@ -59,6 +59,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(self.server.state())
         elif path.startswith("/proofs/"):
             self._proof(path.split("/")[2:])
+        elif path.startswith("/kits/"):
+            self._kit(path.split("/")[2:])
         else:
             self.send_error(HTTPStatus.NOT_FOUND)
 
@@ -75,6 +77,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(HTTPStatus.NOT_FOUND)
             return
         self._send(data, "image/png", cache=True)
+
+    def _kit(self, parts: list[str]) -> None:
+        """Send a kit PDF the page links; nothing else on disk is reachable."""
+        from ..build import kit_path
+
+        session = self.server.sessions.get(parts[0]) if len(parts) == 2 else None
+        papers = {k["file"]: k["paper"] for k in session.snapshot().get("kits", [])} if session else {}
+        if not session or parts[1] not in papers:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        try:
+            data = kit_path(session.out, session.game_id, papers[parts[1]]).read_bytes()
+        except OSError:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        self._send(data, "application/pdf")
 
     def _json(self, value: Any) -> None:
         self._send(json.dumps(value).encode("utf-8"), "application/json")

@@ -18,7 +18,7 @@ from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
 from ..studio import RenderCache, Studio
-from .proofs import CONTACT, Entry, ProofFolder, entries
+from .proofs import Entry, ProofFolder, entries
 
 
 @dataclass
@@ -69,6 +69,7 @@ class Session:
             "diagnostics": [],
             "faces": [],
             "decks": {},
+            "kits": [],
         }
 
     def affected_by(self, changed: Iterable[Path]) -> bool:
@@ -126,7 +127,7 @@ class Session:
             self._good, self.pdfs_due = pipeline, True
             if pdfs is not False:
                 self._write_pdfs(outcome)
-        if self.contact and complete and (outcome.proofed or not (self.proofs.folder / CONTACT).exists()):
+        if self.contact and complete and (outcome.proofed or not (self.proofs.folder / self.proofs.contact).exists()):
             mark = time.perf_counter()
             title = f"{kit.title}: {len(outcome.entries)} faces, {self.proofs.dpi} dpi"
             outcome.written.append(self.proofs.contact_sheet(outcome.entries, title, self.root / "fonts"))
@@ -152,6 +153,9 @@ class Session:
         if pdfs is not None:
             paths = {kit_path(self.out, self.game_id, paper): data for paper, data in pdfs.items()}
             outcome.written += write_all(paths)
+            with self._lock:  # the preview page links the new PDFs
+                self.version += 1
+                self._state = {**self._state, "kits": self.kits(), "version": self.version}
         else:
             outcome.ok = False
             self._finish(outcome, mark, pipeline.kit(), pipeline.studio(), True)
@@ -208,7 +212,7 @@ class Session:
                         "title": e.title,
                         "deck": e.deck,
                         "cards": list(e.cards),
-                        "file": e.file,
+                        "file": self.proofs.file(e),
                         "stamp": known.get(e.key, {}).get("stamp", ""),
                     }
                     for e in outcome.entries
@@ -219,10 +223,16 @@ class Session:
                     [_json(d) for d in said.get(key, ())] if key in said else face.get("diagnostics", [])
                 )
             state["faces"] = list(faces.values())
+            state["kits"] = self.kits()
             self.version += 1
             state["version"] = self.version
             self._state = state
         return outcome
+
+    def kits(self) -> list[dict[str, str]]:
+        """Return the kit PDFs on disk for this session's papers: [{"paper": "a4", "file": "game-a4.pdf"}]."""
+        found = [(paper, kit_path(self.out, self.game_id, paper)) for paper in self.papers]
+        return [{"paper": paper, "file": path.name} for paper, path in found if path.is_file()]
 
     def snapshot(self) -> dict[str, Any]:
         """Return the latest published state (what the preview page shows)."""
