@@ -159,20 +159,26 @@ def art(
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
                 typer.echo(f"wrote {_shown(path)}")
         else:
-            _list_art(game_id, everything, loaded.dir.folder.resolve())
+            _list_art(game_id, everything, loaded.dir)
     if not total.ok():
         fail(total)
     echo_report(total)
 
 
-def _list_art(game_id: str, faces, folder: Path) -> None:
+def _list_art(game_id: str, faces, game) -> None:
     """Print one line per art file: pixels, resolution at print size, and the faces that use it."""
     from .art.place import PRINT_DPI
 
+    folder = game.folder.resolve()
     rows: dict[str, list] = {}
     for prepared in faces:
         for placed in prepared.images.values():
-            name = str(placed.file.relative_to(folder)) if placed.file else "(none)"
+            if placed.file is None:
+                name = "(none)"
+            elif folder in placed.file.parents:
+                name = str(placed.file.relative_to(folder))
+            else:  # inherited from the game a fan edition extends
+                name = game.shown(placed.file)
             rows.setdefault(name, [placed, []])[1].append(prepared.doc.face)
     typer.echo(f"{game_id}: {len(rows)} art files")
     for name, (placed, users) in sorted(rows.items()):

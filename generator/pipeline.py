@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import rulesets, schema, yamlsrc
+from . import edition, rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
 from .header import read_header
 from .kit import Card, Kit, Page
-from .project import GameDir, game_dir, list_games
+from .project import GameDir, list_games
 from .render.draw import Prepared
 from .studio import RenderCache, Studio, page_safe
 
@@ -53,21 +53,17 @@ class Pipeline:
         return self._once("load", self._load)
 
     def _load(self) -> LoadedGame | None:
-        try:
-            game = game_dir(self.root, self.game_id)
-        except CardpressError as exc:
-            self.report.extend(exc.report.items)
+        game = edition.open_game(self.root, self.game_id, self.report)  # a fan edition: its chain of bases
+        if game is None or not self.report.ok():
             return None
-        source = yamlsrc.load_file(game.folder / "game.yaml", game.display("game.yaml"), self.report)
-        game.sources["game.yaml"] = source
-        if not self.report.ok():
-            return None
+        source = game.sources["game.yaml"]
         ruleset = self._ruleset(game, source)
         if ruleset is None:
             return None
-        game.ruleset = ruleset.name
+        for level in game.chain:
+            level.ruleset = ruleset.name
         schema.check(source, ruleset.game_schema or "game-header", self.report)
-        header = read_header(source, self.report)
+        header = read_header(source, self.report, edition.based_on(game))
         model = ruleset.load(game, header, self.report, known_icons(game))
         if model is None or not self.report.ok():
             return None

@@ -41,7 +41,7 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str] =
     """Load the game (game.yaml is already loaded and checked); report every problem, None on any error."""
     data = {name: game.load(name, schema_id, report).data for name, schema_id in FILES.items()}
     scenarios = None
-    if (game.folder / SCENARIOS[0]).is_file():
+    if game.find(SCENARIOS[0]) is not None:
         scenarios = game.load(*SCENARIOS, report).data
     if not report.ok():
         return None  # the references below assume the shapes the schemas promise

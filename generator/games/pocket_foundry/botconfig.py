@@ -51,7 +51,7 @@ class BotConfig:
 
 def load_bots(game: GameDir, model: PocketFoundry, report: Report) -> dict[str, BotConfig]:
     """Load `bots.yaml` if the game has one; report every problem, located."""
-    if not (game.folder / BOTS_FILE).is_file():
+    if game.find(BOTS_FILE) is None:
         return {}
     before = len(report.errors)
     source = game.load(BOTS_FILE, "pocket-foundry-bots", report)

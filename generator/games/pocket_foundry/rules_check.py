@@ -67,10 +67,10 @@ class Checker:
             except RulesModelError as exc:  # every known cause is reported above; this is a safety net
                 self.error("PF012", str(exc), self.g, ("rules", "resources"))
         self.texts()
-        rulebook_path = self.game.folder / RULEBOOK_FILE
+        rulebook_path = self.game.find(RULEBOOK_FILE)  # a fan edition's own, else its base's
         rulebook = None
-        if rulebook_path.is_file():
-            rulebook = Rulebook(rulebook_path.read_text(encoding="utf-8"), self.game.display(RULEBOOK_FILE))
+        if rulebook_path is not None:
+            rulebook = Rulebook(rulebook_path.read_text(encoding="utf-8"), self.game.shown(rulebook_path))
         strict = rulebook is None or self.owns(rulebook)
         with self.collected(as_warnings=not strict):  # a rulebook copied from another game only warns
             if rulebook is not None:

@@ -64,7 +64,7 @@ def parse_row(model: PocketFoundry, t: Tables, names: list[str | None]) -> tuple
 
 def load_scenarios(game: GameDir, model: PocketFoundry, t: Tables, report: Report) -> list[Scenario]:
     """Load scenarios.yaml (if present) and resolve its machine names; report every problem, located."""
-    if not (game.folder / SCENARIOS_FILE).is_file():
+    if game.find(SCENARIOS_FILE) is None:
         return []
     before = len(report.errors)
     source = game.load(SCENARIOS_FILE, "pocket-foundry-scenarios", report)

@@ -1,0 +1,124 @@
+"""Fan editions: a game folder whose game.yaml `extends:` a game (or another edition) and holds only its changes.
+
+`open_game` follows the chain of `extends` from an edition down to its game and returns the GameDir that looks
+every file up through it, with game.yaml already merged (see `generator.overlay` for how files merge).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import yamlsrc
+from .diagnostics import CardpressError, Report, did_you_mean
+from .project import GameDir, game_dir, list_games
+
+GAME_FILE = "game.yaml"
+MAX_DEPTH = 8  # editions of editions: deep enough for any real family, short enough to stay readable
+# Who made this folder: said by each edition itself, never inherited from the game it extends.
+OWN_KEYS = ("extends", "version", "authors", "licence", "based_on", "publisher", "edition", "credits")
+
+
+def open_game(root: Path, game_id: str, report: Report) -> GameDir | None:
+    """Return the game folder with its chain of bases resolved and game.yaml merged, or None after reporting why."""
+    try:
+        game = game_dir(root, game_id)
+    except CardpressError as exc:
+        report.extend(exc.report.items)
+        return None
+    games = list_games(root)
+    chain = [game]
+    before = len(report.errors)
+    own = yamlsrc.load_file(game.folder / GAME_FILE, game.display(GAME_FILE), report)
+    while len(report.errors) == before:
+        data = own.data if isinstance(own.data, dict) else {}
+        base_id = data.get("extends")
+        if base_id is None:
+            break
+        where = own.loc(("extends",))
+        if not isinstance(base_id, str):
+            report.error("E001", "extends names the game this edition is based on", path="extends", loc=where)
+            break
+        seen = [level.id for level in chain]
+        if base_id in seen:
+            cycle = " → ".join([*seen[seen.index(base_id) :], base_id])
+            report.error(
+                "E002",
+                f"extends '{base_id}' makes a cycle: {cycle}",
+                path="extends",
+                loc=where,
+                hint="an edition extends a game, or an edition that does not extend it back",
+            )
+            break
+        if base_id not in games:
+            near = did_you_mean(base_id, [g for g in games if g not in seen])
+            report.error(
+                "E001",
+                f"extends '{base_id}', but there is no game '{base_id}' in cards/",
+                path="extends",
+                loc=where,
+                hint=near or f"games here: {', '.join(g for g in games if g not in seen)}",
+            )
+            break
+        if len(chain) > MAX_DEPTH:
+            report.error("E009", f"more than {MAX_DEPTH} editions extend one another", path="extends", loc=where)
+            break
+        base = GameDir(root, base_id)
+        own = yamlsrc.load_file(base.folder / GAME_FILE, base.display(GAME_FILE), report)
+        chain.append(base)
+    if len(report.errors) != before:
+        return None
+    for i, level in enumerate(chain):
+        level.bases = chain[i + 1 :]
+    source = game.merge(GAME_FILE, report, OWN_KEYS)
+    _check_ruleset(game, report)
+    game.sources[GAME_FILE] = source
+    return game if len(report.errors) == before else None
+
+
+def _check_ruleset(game: GameDir, report: Report) -> None:
+    """An edition plays its base's ruleset: saying another one is a mistake, located where it is said."""
+    if not game.bases:
+        return
+    own = yamlsrc.load_file(game.folder / GAME_FILE, game.display(GAME_FILE), Report())
+    base = game.bases[0].merge(GAME_FILE, report, OWN_KEYS)
+    mine = own.data.get("ruleset") if isinstance(own.data, dict) else None
+    theirs = base.data.get("ruleset") if isinstance(base.data, dict) else None
+    if mine is not None and theirs is not None and mine != theirs:
+        report.error(
+            "E008",
+            f"an edition plays the ruleset of the game it extends ('{theirs}'), not '{mine}'",
+            path="ruleset",
+            loc=own.loc(("ruleset",)),
+            hint="remove `ruleset:` from the edition's game.yaml",
+        )
+
+
+def based_on(game: GameDir) -> str:
+    """Return what an edition is based on, from its base's own game.yaml: "Pocket Foundry (Round & Revel, …)"."""
+    if not game.bases:
+        return ""
+    base = game.bases[0]
+    data = base.merge(GAME_FILE, Report(), OWN_KEYS).data
+    data = data if isinstance(data, dict) else {}
+    title = _text(data.get("title")) or base.id
+    who = [x for x in (_text(data.get("publisher")), _authors(data.get("authors")), _text(data.get("edition"))) if x]
+    version = _text(data.get("version"))
+    name = f"{title} {version}" if version else title
+    return f"{name} ({', '.join(who)})" if who else name
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else ""
+
+
+def _authors(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(x for x in value if isinstance(x, str))
+    return _text(value)
+
+
+def chain_ids(root: Path, game_id: str) -> list[str]:
+    """Return the folder ids a game reads from: the game (or edition) and every base it extends, quietly."""
+    game = open_game(root, game_id, Report())
+    return [level.id for level in game.chain] if game is not None else [game_id]
