@@ -64,10 +64,6 @@ class GameDir:
             folders.append(family)
         return folders + [self.root / "layouts" / "common"]
 
-    def font_dirs(self) -> list[Path]:
-        """Return the fonts/ folders of the edition and its bases that exist, nearest first."""
-        return [level.folder / "fonts" for level in self.chain if (level.folder / "fonts").is_dir()]
-
     def find(self, relative: str) -> Path | None:
         """Return the file `relative` names in the edition, else in its nearest base that has it, else None."""
         for level in self.chain:

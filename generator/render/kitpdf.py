@@ -231,7 +231,7 @@ def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
         context = {
             **info,
             "credits": kit.credits,
-            "title": kit.title,
+            "title": kit.sheet_title or kit.title,
             "block": _rect(sheet.block) if page.kind in ("fronts", "backs") else None,
         }
         drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
