@@ -173,3 +173,7 @@ def main() -> None:
 from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
 
 _register_iterate(app)
+
+from .cli_edition import register as _register_edition  # noqa: E402  new-edition, diff, compare
+
+_register_edition(app)

@@ -6,6 +6,8 @@ every file up through it, with game.yaml already merged (see `generator.overlay`
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +124,61 @@ def chain_ids(root: Path, game_id: str) -> list[str]:
     """Return the folder ids a game reads from: the game (or edition) and every base it extends, quietly."""
     game = open_game(root, game_id, Report())
     return [level.id for level in game.chain] if game is not None else [game_id]
+
+
+def create(
+    root: Path,
+    name: str,
+    base_id: str,
+    *,
+    title: str | None = None,
+    authors: tuple[str, ...] = (),
+    licence: str | None = None,
+    version: str = "0.1",
+    rulebook: bool = False,
+) -> list[Path]:
+    """Make cards/NAME/ an edition of `base_id` holding only game.yaml (and a copy of the rulebook if asked).
+
+    Raise CardpressError when the name is taken or not an id, or the base cannot be opened.
+    """
+    report = Report()
+    if not ID.fullmatch(name):
+        report.error("E013", f"'{name}' is not a folder name cardpress accepts", hint=ID_HINT)
+    elif (root / "cards" / name).exists():
+        report.error("E013", f"cards/{name}/ already exists", hint="choose another name, or edit that folder")
+    base = open_game(root, base_id, report) if report.ok() else None
+    if base is None or not report.ok():
+        raise CardpressError(report)
+    data = base.sources[GAME_FILE].data if isinstance(base.sources[GAME_FILE].data, dict) else {}
+    base_title = str(data.get("title") or base_id)
+    title = title or f"{base_title}: Fan Edition"[:60]
+    lines = [
+        f"# A fan edition of {base_title}. It holds only what it changes; everything else is read from",
+        f"# cards/{base_id}/, so fixes there flow in. Change a card by its id in a file named like the base's",
+        "# (machines.yaml, workshop.yaml, ...): give only the fields that change; `add: true` adds a card,",
+        "# `remove: true` drops one. Art, layouts/, fonts/ and rulebook.txt here replace the base's.",
+        "# `cardpress diff " + name + '` lists what it changes. See README, "Making a fan edition".',
+        f"extends: {base_id}",
+        f"title: {_quoted(title)}",
+        f"version: {_quoted(version)}",
+        "authors: [" + ", ".join(_quoted(a) for a in authors) + "]" if authors else "# authors: [Your Name]",
+        f"licence: {_quoted(licence)}" if licence else "# licence: CC BY-SA 4.0",
+        '# credits: ["Art: …"]',
+    ]
+    files = {root / "cards" / name / GAME_FILE: ("\n".join(lines) + "\n").encode("utf-8")}
+    source = base.find(RULEBOOK_FILE)
+    if rulebook and source is not None:
+        files[root / "cards" / name / RULEBOOK_FILE] = source.read_bytes()
+    from .output import write_all
+
+    return write_all(files)
+
+
+RULEBOOK_FILE = "rulebook.txt"
+ID = re.compile(r"[a-z0-9][a-z0-9-]{0,47}")
+ID_HINT = "use lower-case letters, digits and hyphens, e.g. pocket-foundry-deluxe"
+
+
+def _quoted(text: str) -> str:
+    """Return a YAML scalar for a string, quoted (JSON strings are valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema, yamlsrc
-from .diagnostics import CardpressError, Location, Report, did_you_mean
+from .diagnostics import CardpressError, Diagnostic, Location, Report, did_you_mean
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -34,6 +34,7 @@ class GameDir:
     sources: dict[str, yamlsrc.Source] = field(default_factory=dict)
     bases: list[GameDir] = field(default_factory=list)  # what this edition extends, nearest first; [] for a game
     merged: dict[str, yamlsrc.Source] = field(default_factory=dict, repr=False)  # through the chain, unchecked
+    said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, repr=False)  # per loaded file
 
     def __post_init__(self) -> None:
         self.folder = self.root / "cards" / self.id
@@ -110,14 +111,18 @@ class GameDir:
         return candidate
 
     def load(self, name: str, schema_id: str, report: Report) -> yamlsrc.Source:
-        """Load `name` (merged over the edition's bases) and check it against a schema, once: it is kept."""
+        """Load `name` (merged over the edition's bases) and check it against a schema, once: it is kept, and
+        what was said about it is said again to the next report that asks (a report keeps each problem once)."""
         if name in self.sources:
+            report.extend(self.said.get(name, ()))
             return self.sources[name]
-        before = len(report.errors)
-        source = self.merge(name, report)
+        own = Report()
+        source = self.merge(name, own)
         self.sources[name] = source
-        if len(report.errors) == before:  # a file that did not parse (or merge) has nothing to check
-            schema.check(source, schema_id, report)
+        if own.ok():  # a file that did not parse (or merge) has nothing to check
+            schema.check(source, schema_id, own)
+        self.said[name] = tuple(own.items)
+        report.extend(own.items)
         return source
 
     def merge(self, name: str, report: Report, keep_out: tuple[str, ...] = ()) -> yamlsrc.Source:

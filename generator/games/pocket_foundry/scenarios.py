@@ -31,15 +31,16 @@ class Scenario:
 def parse_row(model: PocketFoundry, t: Tables, names: list[str | None]) -> tuple[int | None, list[tuple[int, str]]]:
     """Return the row code for machine names in slots 1..S, and (slot index, problem) for each bad entry.
 
-    Slot 1 must name the starter; later slots name market machines or are empty (None, `-` or `empty`).
+    Slot 1 must name the starter; later slots name market machines (by id or as printed) or are empty (None, `-`
+    or `empty`).
     """
     problems: list[tuple[int, str]] = []
     if len(names) > t.slots:
         problems.append((t.slots, f"a row has {t.slots} slots, not {len(names)}"))
         return None, problems
-    first = model.by_name(names[0] or "")
+    first = model.find(names[0] or "")
     if first is None and names[0]:
-        hint = did_you_mean(names[0], [model.starter.name])
+        hint = did_you_mean(names[0], [model.starter.id, model.starter.name])
         problems.append((0, f"unknown machine '{names[0]}'" + (f"; {hint}" if hint else "")))
     elif first is None or not first.is_starter:
         problems.append((0, f"slot 1 always holds the {model.starter.name}"))
@@ -48,9 +49,9 @@ def parse_row(model: PocketFoundry, t: Tables, names: list[str | None]) -> tuple
         if name is None or name.strip().casefold() in ("-", "empty", ""):
             slots.append(EMPTY)
             continue
-        found = model.by_name(name)
+        found = model.find(name)
         if found is None:
-            hint = did_you_mean(name, [m.name for m in model.machines])
+            hint = model.nearest(name)
             problems.append((i, f"unknown machine '{name}'" + (f"; {hint}" if hint else "")))
             slots.append(EMPTY)
         elif found.is_starter:

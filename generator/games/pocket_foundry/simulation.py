@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...diagnostics import did_you_mean
+from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
 from ...sim import stats
 from ...sim.bots import RandomBot
 from ...sim.plugin import BotSpecError
@@ -38,6 +38,7 @@ class PocketFoundrySim:
     model: PocketFoundry
     scripted: dict[str, BotConfig] = field(default_factory=dict)
     game_id: str = "pocket-foundry"
+    broken: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # bots.yaml's bots that cannot play
     strong_bot: str = "lookahead"
     default_bots: str = "lookahead"
     round_name: str = "lap"
@@ -60,14 +61,21 @@ class PocketFoundrySim:
         """Return one line per bot."""
         lines = [f"  {name}: {about}" for name, about in BUILTIN_BOTS.items()]
         lines += [f"  {name}: {cfg.about or 'scripted (bots.yaml)'}" for name, cfg in self.scripted.items()]
+        lines += [
+            f"  {name}: cannot play until bots.yaml is fixed (`cardpress validate`)" for name in self.broken if name
+        ]
         return "\n".join(lines)
 
     def check_spec(self, spec: str) -> str:
-        """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
+        """Return the canonical bot name for `spec`; raise the problems of a broken scripted bot, or BotSpecError."""
         name = spec.strip().casefold().removeprefix("priority:")
         if name in BUILTIN_BOTS or name in self.scripted:
             return name
-        known = [*BUILTIN_BOTS, *self.scripted]
+        if name in self.broken or (self.broken.get("") and name not in BUILTIN_BOTS):
+            report = Report()
+            report.extend(self.broken.get(name, ()) or self.broken[""])
+            raise CardpressError(report)  # the bot asked for cannot play: say why, where
+        known = [*BUILTIN_BOTS, *self.scripted, *(b for b in self.broken if b)]
         hint = did_you_mean(name, known)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(known)})")
 
