@@ -10,7 +10,7 @@ from typing import Any
 from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
 from ...sim import stats
 from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError
+from ...sim.plugin import BotSpecError, Measure
 from ...sim.protocol import CHANCE
 from ...sim.report import Section, Table, bar, interval, pct
 from ...sim.runner import MatchResult
@@ -104,6 +104,36 @@ class PocketFoundrySim:
     def sections(self, main: MatchResult) -> list[Section]:
         """Return the machine, dead-end and market sections."""
         return [machines_section(self.model, main), dead_end_section(self.model, main), market_section(main)]
+
+    def measures(self, record: dict[str, Any]) -> list[Measure]:
+        """Return one game's dead end, market and per-machine numbers, machines keyed by id (for `compare`)."""
+        extra, returns = record["extra"], record["returns"]
+        dead = extra["dead_end"]
+        out = [
+            Measure("Dead ends", "frozen", "games that freeze (nobody can ever build again)", float(bool(dead)), True),
+            Measure("Dead ends", "frozen-setup", "…frozen already at setup", float(bool(dead and dead["setup"])), True),
+            Measure(
+                "Dead ends",
+                "frozen-scoreless",
+                "…frozen with nobody able to score again",
+                float(bool(dead and not dead["anyone_scores"])),
+                True,
+            ),
+            Measure("Dead ends", "frozen-lap", "lap of the first dead end (games that freeze)", dead and dead["lap"]),
+            Measure(
+                "Market", "deck-out", "games where the deck runs out", float(extra["deck_out_lap"] is not None), True
+            ),
+            Measure("Market", "market-left", "cards left face up at the end", extra["market_left"]),
+        ]
+        for m, machine in enumerate(self.model.machines):
+            builds = [b for b in extra["builds"] if b[2] == m]
+            owners = {b[1] for b in builds}
+            out.append(Measure("Machines: builds per game", machine.id, machine.name, len(builds)))
+            share = stats.mean([returns[p] for p in owners]) if owners else None
+            out.append(
+                Measure("Machines: win share of the players who built it", machine.id, machine.name, share, True)
+            )
+        return out
 
 
 class Recorder:
