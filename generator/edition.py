@@ -17,8 +17,9 @@ from .project import GameDir, game_dir, list_games
 
 GAME_FILE = "game.yaml"
 MAX_DEPTH = 8  # editions of editions: deep enough for any real family, short enough to stay readable
-# Who made this folder: said by each edition itself, never inherited from the game it extends.
-OWN_KEYS = ("extends", "version", "authors", "licence", "based_on", "publisher", "edition", "credits")
+# Who made this folder: said by each edition itself, never inherited from the game it extends (credits add up:
+# see `credits`).
+OWN_KEYS = ("extends", "version", "authors", "licence", "based_on", "credits")
 
 
 def open_game(root: Path, game_id: str, report: Report) -> GameDir | None:
@@ -104,10 +105,25 @@ def based_on(game: GameDir) -> str:
     data = base.merge(GAME_FILE, Report(), OWN_KEYS).data
     data = data if isinstance(data, dict) else {}
     title = _text(data.get("title")) or base.id
-    who = [x for x in (_text(data.get("publisher")), _authors(data.get("authors")), _text(data.get("edition"))) if x]
+    by = _authors(data.get("authors")) if base.bases else ""  # an edition's makers, else the game's publisher
+    who = [x for x in (by or _text(data.get("publisher")), "" if base.bases else _text(data.get("edition"))) if x]
     version = _text(data.get("version"))
     name = f"{title} {version}" if version else title
     return f"{name} ({', '.join(who)})" if who else name
+
+
+def credits(game: GameDir) -> tuple[str, ...]:
+    """Return every credit line of the edition and of each base it extends, the edition's own first.
+
+    Credits add up rather than being replaced: inherited art, rules and fonts keep their makers' names."""
+    found: list[str] = []
+    for level in game.chain:
+        data = yamlsrc.load_file(level.folder / GAME_FILE, level.display(GAME_FILE), Report()).data
+        lines = data.get("credits") if isinstance(data, dict) else None
+        for line in [lines] if isinstance(lines, str) else lines if isinstance(lines, list) else []:
+            if isinstance(line, str) and line not in found:
+                found.append(line)
+    return tuple(found)
 
 
 def _text(value: Any) -> str:

@@ -6,6 +6,7 @@ Each stage runs the ones before it once and keeps its result; problems go to the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -64,6 +65,8 @@ class Pipeline:
             level.ruleset = ruleset.name
         schema.check(source, ruleset.game_schema or "game-header", self.report)
         header = read_header(source, self.report, edition.based_on(game))
+        if game.bases:  # a fan edition's credits add to those of the games it is based on
+            header = dataclasses.replace(header, credits=edition.credits(game))
         model = ruleset.load(game, header, self.report, known_icons(game))
         if model is None or not self.report.ok():
             return None
