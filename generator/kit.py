@@ -75,8 +75,7 @@ class Kit:
                 "licence": header.licence,
                 "based_on": header.based_on,
             }
-            version = f" v{header.version}" if header.version else ""
-            sheet = f"{header.title}{version}, a fan edition of {header.based_on.split(' (')[0]}"
+            sheet = f"{header.title} v{header.version}" if header.version else f"{header.title} (fan edition)"
         contents["context"] = {**context, **contents.get("context", {})}
         return cls(
             game=game.dir.id,

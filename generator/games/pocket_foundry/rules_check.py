@@ -71,7 +71,8 @@ class Checker:
         rulebook = None
         if rulebook_path is not None:
             rulebook = Rulebook(rulebook_path.read_text(encoding="utf-8"), self.game.shown(rulebook_path))
-        strict = rulebook is None or self.owns(rulebook)
+        # an edition that inherits its base's rulebook adopts it as its own: it is held to it in full
+        strict = rulebook is None or self.game.owner(RULEBOOK_FILE) is not self.game or self.owns(rulebook)
         with self.collected(as_warnings=not strict):  # a rulebook copied from another game only warns
             if rulebook is not None:
                 self.facts(rulebook)
