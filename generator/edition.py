@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import yamlsrc
-from .diagnostics import CardpressError, Report, did_you_mean
+from .diagnostics import CardpressError, Location, Report, did_you_mean
 from .project import GameDir, game_dir, list_games
 
 GAME_FILE = "game.yaml"
@@ -198,3 +198,18 @@ ID_HINT = "use lower-case letters, digits and hyphens, e.g. pocket-foundry-delux
 def _quoted(text: str) -> str:
     """Return a YAML scalar for a string, quoted (JSON strings are valid YAML)."""
     return json.dumps(text, ensure_ascii=False)
+
+
+def check_strays(game: GameDir, report: Report) -> None:
+    """Warn about a YAML file in an edition that nothing reads: no base has it and the ruleset did not load it."""
+    if not game.bases:
+        return
+    known = {p.name for level in game.bases for p in level.folder.glob("*.yaml")} | set(game.sources)
+    for path in sorted(game.folder.glob("*.y*ml")):
+        if path.name not in known:
+            report.warning(
+                "E014",
+                f"nothing reads {path.name}: {game.bases[0].id} has no file of that name to change",
+                loc=Location(game.display(path.name), 1, 1),
+                hint=did_you_mean(path.name, sorted(known)) or f"files it can change: {', '.join(sorted(known))}",
+            )

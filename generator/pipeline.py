@@ -114,6 +114,8 @@ class Pipeline:
         game = self.load()
         if game is not None and game.ruleset.offers(Capability.RULES):
             game.ruleset.check_rules(game, self.report)
+        if game is not None:
+            edition.check_strays(game.dir, self.report)
         return game
 
     # -- kit: what the game prints for a player count ------------------------------------------------------

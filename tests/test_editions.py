@@ -353,3 +353,12 @@ def test_a_paired_difference_uses_the_games_pairs_and_an_unpaired_one_welch():
     assert not d.differs
     d = delta("x", "x", [None, None], [1, 2])
     assert (d.a, d.delta, d.ci95) == (None, None, None)
+
+
+def test_a_misnamed_file_in_an_edition_is_a_warning_naming_the_file_it_meant(both):
+    write(both, "fan/game.yaml", "extends: pocket-foundry\n")
+    write(both, "fan/machine.yaml", "machines:\n  - {id: feed-belt, name: Fast Belt}\n")
+    assert problems(both, "fan") == [
+        "cards/fan/machine.yaml:1:1: warning[E014] nothing reads machine.yaml: pocket-foundry has no file of that "
+        "name to change\n  = hint: did you mean 'machines.yaml'?"
+    ]
