@@ -13,7 +13,7 @@ from conftest import ROOT, copy_project, run_cli
 from pdfinspect import text_in
 
 from generator import pipeline
-from generator.diagnostics import sort_diagnostics
+from generator.diagnostics import CardpressError, sort_diagnostics
 from generator.sim.compare import delta
 
 PF, ME = "pocket-foundry", "micro-engine"
@@ -361,4 +361,39 @@ def test_a_misnamed_file_in_an_edition_is_a_warning_naming_the_file_it_meant(bot
     assert problems(both, "fan") == [
         "cards/fan/machine.yaml:1:1: warning[E014] nothing reads machine.yaml: pocket-foundry has no file of that "
         "name to change\n  = hint: did you mean 'machines.yaml'?"
+    ]
+
+
+def test_an_editions_own_template_and_font_replace_the_bases(both):
+    write(both, "fan/game.yaml", "extends: pocket-foundry\ntitle: Fan\n")
+    write(both, "fan/fonts/fonts.yaml", "families:\n  display: {regular: Heading.ttf, bold: Heading.ttf}\n")
+    shutil.copy(ROOT / "fonts" / "DejaVuSans-Bold.ttf", both / "cards" / "fan" / "fonts" / "Heading.ttf")
+    write(
+        both,
+        "fan/layouts/market-back.yaml.j2",
+        '{% import "macros.j2" as m %}\nbleed: 3\nelements:\n'
+        '- {{ m.rect(-3, -3, face.w + 6, face.h + 6, fill="#114477", bleed=true) }}\n'
+        '- {{ m.text(6, 40, face.w - 12, 10, "FAN", font="display", size=20, colour="#ffffff", align="center", '
+        "plain=true) }}\n",
+    )
+    result = cli(both, "build", "fan", "--paper", "a4", "--players", "2", "--out", str(both / "output"))
+    assert (result.returncode, result.stderr) == (0, "")
+    with pdfplumber.open(both / "output" / "fan" / "fan-a4.pdf") as pdf:
+        assert text_in(pdf, 3).count("FAN") == 9  # the edition's market back on every card of the sheet
+        # set in the edition's display font (the base's is Roboto Condensed)
+        assert {c["fontname"].split("+")[-1] for c in pdf.pages[3].chars if c["size"] > 15} == {"DejaVuSans-Bold"}
+    result = cli(both, "diff", "fan")
+    assert result.stdout.endswith(
+        "files (art, templates, icons, fonts)\n"
+        "  adds     fonts/Heading.ttf\n"
+        "  adds     fonts/fonts.yaml\n"
+        "  replaces layouts/market-back.yaml.j2\n"
+    )
+    write(both, "fan/fonts/fonts.yaml", "families:\n  display: {regular: Missing.ttf}\n")
+    run = pipeline.Pipeline(both, "fan", players=2)
+    with pytest.raises(CardpressError) as caught:
+        run.lint(["a4"])
+    assert [d.headline() for d in caught.value.report.items] == [
+        "cards/fan/fonts/fonts.yaml:2:22: error[F001] families.display.regular: font file Missing.ttf is not in "
+        "cards/fan/fonts/"
     ]
