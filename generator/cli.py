@@ -113,6 +113,21 @@ def build(
         raise typer.Exit(1)
 
 
+@app.command()
+def new(
+    game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
+    size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),
+    from_csv: Optional[Path] = typer.Option(None, "--from-csv", help="Make the cards from this CSV (a name column)."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
+    from .scaffold import new_game
+
+    for path in new_game(_root(root), game, size=size, from_csv=from_csv):
+        typer.echo(f"wrote {_shown(path)}")
+    typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
+
+
 from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
 
 _register_rules(app)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .contract import LoadedGame
 
-POKER = (63.5, 88.9)  # mm, trim
+from .sizes import POKER, CardSize
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Card:
     deck: str  # cards of one deck are shuffled together and must share one back
     front: Face
     back: Face
-    size: tuple[float, float] = POKER
+    size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class Kit:
     pages: list[Page] = field(default_factory=list)
     credits: str = ""  # printed at the foot of every page
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
+    per_card_backs: set[str] = field(default_factory=set)  # decks not shuffled face down: their backs may differ
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
 

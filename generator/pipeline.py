@@ -14,12 +14,17 @@ from . import edition, rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
 from .header import read_header
+from .imposition import PAPERS as PAPER_SIZES
+from .imposition import PrintOptions, SheetError
 from .kit import Card, Kit, Page
+from .layout import lint
 from .project import GameDir, list_games
 from .render.draw import Prepared
+from .sizes import size_conflicts
 from .studio import RenderCache, Studio, page_safe
 
 PAPERS = ("a4", "letter")
+PAPER_NAMES = {paper: name for paper, (name, _, _) in PAPER_SIZES.items()}
 
 __all__ = ["Pipeline", "LoadedGame", "load", "validate", "resolve_games", "PAPERS"]
 
@@ -35,10 +40,12 @@ class Pipeline:
         players: int | None = None,
         missing_art: str | None = None,
         cache: RenderCache | None = None,
+        options: PrintOptions | None = None,
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
         self.cache = cache
+        self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -139,7 +146,31 @@ class Pipeline:
             return None
         kit = game.ruleset.kit(game, count)
         check_backs(kit, self.report)
-        return kit
+        conflicts = size_conflicts(kit.cards)
+        for conflict in conflicts:
+            self.report.error("B004", conflict.message, hint="every card of one deck must have the same size")
+        return None if conflicts else kit
+
+    def sheets(self, paper: str) -> bool:
+        """Check that every deck's sheet can be laid out on `paper` with these print options."""
+        return self._once(f"sheets-{paper}", lambda: self._sheets(paper))
+
+    def _sheets(self, paper: str) -> bool:
+        from .render.kitpdf import kit_sheets
+
+        kit = self.kit()
+        if kit is None:
+            return False
+        try:
+            kit_sheets(kit, paper, self.options)
+        except SheetError as exc:
+            self.report.error(
+                "B005",
+                f"{PAPER_NAMES.get(paper, paper)}: {exc}",
+                hint="choose a smaller card size, or declare a grid that fits",
+            )
+            return False
+        return True
 
     # -- layout: templates → layout documents, set and linted --------------------------------------------------
 
@@ -152,7 +183,8 @@ class Pipeline:
         if game is None:
             return None
         policy = self.missing_art or game.header.missing_art
-        return Studio.for_game(game.dir, policy, self.report, self.cache)
+        limits = lint.thresholds(game.dir.sources["game.yaml"].data)
+        return Studio.for_game(game.dir, policy, self.report, self.cache, limits)
 
     def layout(self, cards: Sequence[Card] | None = None) -> dict[str, Prepared | None] | None:
         """Lay out the front and back of every card (or of `cards`) once per distinct face: {face key: layout}."""
@@ -171,12 +203,12 @@ class Pipeline:
         from .render.kitpdf import component_pages
 
         kit, studio = self.kit(), self.studio()
-        if kit is None or studio is None:
+        if kit is None or studio is None or not self.sheets(paper):
             return {}
         wanted = None if only is None else {p.face.key for p in only}
         return {
             page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
-            for page, size, extra in component_pages(kit, paper)
+            for page, size, extra in component_pages(kit, paper, self.options)
             if wanted is None or page.face.key in wanted
         }
 
@@ -188,7 +220,9 @@ class Pipeline:
         if kit is None or studio is None or self.layout() is None:
             return
         for paper in papers:
-            for _, face, size, extra in page_faces(kit, paper):
+            if not self.sheets(paper):
+                continue
+            for _, face, size, extra in page_faces(kit, paper, self.options):
                 studio.render(face, size[0], size[1], extra, safe=page_safe(face))
 
     # -- render: impose the faces on sheets and draw each paper's PDF ------------------------------------------
@@ -200,11 +234,17 @@ class Pipeline:
         kit, studio, faces = self.kit(), self.studio(), self.layout()
         if kit is None or studio is None or faces is None or not self.report.ok():
             return None
+        laid_out = [self.sheets(paper) for paper in papers]  # every paper's problems, not only the first's
+        if not all(laid_out):
+            return None
 
         def render_page(face, width: float, height: float, extra: dict) -> Prepared | None:
             return studio.render(face, width, height, extra, safe=page_safe(face))
 
-        pdfs = {paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons) for paper in papers}
+        pdfs = {
+            paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons, options=self.options)
+            for paper in papers
+        }
         return pdfs if self.report.ok() else None
 
 
@@ -214,7 +254,7 @@ def check_backs(kit: Kit, report: Report) -> None:
     for card in kit.cards:
         backs.setdefault(card.deck, {}).setdefault(card.back.identity, []).append(card.id)
     for deck, variants in backs.items():
-        if len(variants) > 1:
+        if len(variants) > 1 and deck not in kit.per_card_backs:
             groups = sorted(variants.values(), key=len)
             report.error(
                 "B002",

@@ -17,6 +17,7 @@ from .layout.templates import Templates
 from .project import GameDir
 from .render.draw import Prepared, prepare
 from .render.fonts import FontSet, load_fonts
+from .render.trace import trace
 
 PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
 
@@ -86,12 +87,20 @@ class Studio:
     report: Report
     art: ArtDesk
     inputs: str = ""  # digest of the fonts and icons every face may use
+    limits: lint.Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
     cache: RenderCache = field(default_factory=lambda: RenderCache())
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
 
     @classmethod
-    def for_game(cls, game: GameDir, policy: str, report: Report, cache: RenderCache | None = None) -> Studio:
+    def for_game(
+        cls,
+        game: GameDir,
+        policy: str,
+        report: Report,
+        cache: RenderCache | None = None,
+        limits: lint.Thresholds = lint.DEFAULTS,
+    ) -> Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
         folders = game.layout_dirs()
         root = game.root
@@ -110,6 +119,7 @@ class Studio:
             report,
             ArtDesk(game, policy),
             inputs,
+            limits,
             RenderCache() if cache is None else cache,
         )
 
@@ -118,6 +128,7 @@ class Studio:
         return text_digest(
             self.inputs,
             self.art.policy,
+            repr(self.limits),
             self.templates.digest(face.template),
             face.identity[1],
             json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str),
@@ -144,9 +155,6 @@ class Studio:
                 result, problems = prepare(doc, self.fonts)
                 for element, message in problems:
                     self._problem(report, face, element, "L100", message)
-                if safe is not None:
-                    for element, code, message in lint.check(doc, self.icons, safe):
-                        self._problem(report, face, element, code, message)
                 for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
                     placed, dep = self.art.place(
                         element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
@@ -154,6 +162,8 @@ class Studio:
                     result.images[id(element)] = placed
                     if dep:
                         deps.append(dep)
+                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), self.limits):
+                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
                 result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         self.report.extend(report.items)
         self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))

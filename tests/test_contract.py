@@ -18,7 +18,11 @@ from generator.contract import Capability, GameCommand, Header, LoadedGame, Rule
 from generator.kit import Kit
 from generator.pipeline import Pipeline
 
-SHIPPED = {"pocket-foundry": "pocket-foundry", "micro-engine": "micro-engine"}  # ruleset -> a game using it
+SHIPPED = {
+    "pocket-foundry": "pocket-foundry",
+    "micro-engine": "micro-engine",
+    "deck": "hedgerow",
+}  # ruleset -> a game using it
 
 
 @pytest.mark.parametrize("name", rulesets.names())
@@ -61,6 +65,7 @@ def test_the_shipped_games_register_through_the_entry_point_group():
     points = {p.name: p.value for p in entry_points(group="cardpress.rulesets")}
     assert points["pocket-foundry"] == "generator.games.pocket_foundry:RULESET"
     assert points["micro-engine"] == "generator.games.micro_engine:RULESET"
+    assert points["deck"] == "generator.games.deck:RULESET"
 
 
 def test_no_generic_module_imports_a_game_package():

@@ -49,10 +49,13 @@ def test_part_faces_carry_input_output_cost_vp_slots_and_effect():
 
 
 def test_pdfs_have_the_cover_then_fronts_and_backs(me_pdfs):
-    for _paper, path in me_pdfs.items():
+    # paper -> (cards on a full sheet, sheets): 3 × 3 on A4; on Letter 4 × 2 turned, so every mark prints
+    sheets = {"a4": (9, 10 + 2 + 2 + 1), "letter": (8, 11 + 2 + 2 + 2)}
+    for paper, path in me_pdfs.items():
         reader = PdfReader(path)
-        assert len(reader.pages) == 2 + 2 * (10 + 2 + 2 + 1)  # cover, duplex check; 15 sheets of fronts and backs
-        assert len(placements(reader, 2)) == 9
+        per_sheet, count = sheets[paper]
+        assert len(reader.pages) == 2 + 2 * count  # cover, duplex check; the sheets, fronts then backs
+        assert len(placements(reader, 2)) == per_sheet
         assert len({p.form for p in placements(reader, 3)}) == 1  # a Workshop backs page: one shared back
 
 

@@ -24,7 +24,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from .. import cache
 from ..diagnostics import Location, Report
 from ..digest import text_digest
-from . import markup
+from . import contrast, markup
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
 MAX_STEPS = 200_000  # range() items one face may iterate over, nested loops included
@@ -100,6 +100,7 @@ class Templates:
         self.env.filters["lighten"] = lambda c, t: mix(c, "#ffffff", t)
         self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
         self.env.filters["mix"] = mix
+        self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
 
     def digest(self, name: str) -> str:
