@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sys
 import traceback
 from enum import StrEnum
@@ -168,12 +170,13 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        try:
-            from click.exceptions import ClickException
-        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
-            from typer._click.exceptions import ClickException
+        # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
+        kinds = []
+        for module in ("typer._click.exceptions", "click.exceptions"):
+            with contextlib.suppress(ImportError):
+                kinds.append(importlib.import_module(module).ClickException)
 
-        if isinstance(exc, ClickException):
+        if isinstance(exc, tuple(kinds)):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo(

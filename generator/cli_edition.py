@@ -78,6 +78,7 @@ def compare(
     from .gamecli import usage, workers
     from .sim import report as writer
     from .sim.compare import compare as run
+    from .sim.compare import report_charts
     from .sim.plugin import BotSpecError
 
     base = _root(root)
@@ -119,7 +120,7 @@ def compare(
     typer.echo(
         json.dumps(writer.to_json(result.document), indent=1) if as_json else writer.to_markdown(result.document)
     )
-    for path in writer.write(result.document, folder, stem="compare"):
+    for path in writer.write(result.document, folder, stem="compare", charts=report_charts):
         typer.echo(f"wrote {_shown(path)}", err=True)
 
 

@@ -7,6 +7,7 @@ are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,20 @@ GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundr
 RootOpt = typer.Option(
     None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
 )
+
+
+def interruptible(command):
+    """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("interrupted before any game finished; nothing written", err=True)
+            raise typer.Exit(130) from None
+
+    return run
 
 
 def load_game(game: str, root: Optional[Path]) -> LoadedGame:
@@ -49,22 +64,38 @@ def simulate(
         None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
     ),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Folder for report.md and report.json (default: output/<game>/simulation)."
+        None,
+        "--out",
+        help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
     ),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
     variant: List[str] = typer.Option(
         [], "--variant", help="Play a rulebook variant (repeatable); `cardpress list` shows each game's."
     ),
+    scheduler: Optional[str] = typer.Option(
+        None,
+        "--scheduler",
+        help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local "
+        "workers. The report is the same as a local run's.",
+        show_default=False,
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play many seeded games with bots and write a designer report (Markdown and JSON).
+    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON).
 
     Example: cardpress simulate pocket-foundry --players 3 --games 500 --bots planner
     """
+    from .sim import progress
     from .sim import report as writer
+    from .sim.cluster import ClusterError, check_address
+    from .sim.executors import Interrupted, executor_for
     from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
 
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
     loaded = load_game(game, root)
     ruleset = loaded.ruleset
     if not ruleset.offers(Capability.SIMULATE):
@@ -100,16 +131,32 @@ def simulate(
     except BotSpecError as exc:
         raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
     count = workers(jobs)
+    executor = executor_for(count, scheduler)
     began = time.perf_counter()
-    result = run(plugin, n, specs, games, seed, count, skill_games)
+    try:
+        with progress.reporting("games"):
+            result = run(plugin, n, specs, games, seed, count, skill_games, executor)
+        where = (
+            f"Dask cluster {scheduler}, {executor.workers} workers"
+            if scheduler
+            else f"{count} process" + ("es" if count > 1 else "")
+        )
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
-    paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    try:
+        paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
+        raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
-    typer.echo(
-        f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {count} "
-        f"process{'es' if count > 1 else ''})"
-    )
+    typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")
@@ -164,7 +211,7 @@ def _without_first(function):
 
 def register(app: typer.Typer) -> None:
     """Add `simulate` and every command a registered ruleset declares to the cardpress CLI."""
-    app.command()(simulate)
+    app.command()(interruptible(simulate))
     names: dict[str, list[str]] = {}
     for registration in rulesets.registrations():
         ruleset = registration.ruleset
@@ -178,4 +225,4 @@ def register(app: typer.Typer) -> None:
             name,
             help=None,
             context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
-        )(dispatch(name, f"{about} (offered by {offered})"))
+        )(interruptible(dispatch(name, f"{about} (offered by {offered})")))

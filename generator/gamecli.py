@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -26,6 +27,21 @@ def usage(code: str, message: str, hint: str | None = None) -> CardpressError:
 def workers(jobs: int) -> int:
     """Return the number of worker processes for `--jobs` (0: one per core, at most 8)."""
     return jobs or min(os.cpu_count() or 1, 8)
+
+
+def analysis(make: Callable[[], writer.Document]) -> writer.Document:
+    """Run an analysis with progress shown; Ctrl-C in it says how far the step got and exits 130."""
+    from .sim import progress
+    from .sim.executors import Interrupted
+
+    try:
+        with progress.reporting("games"):
+            return make()
+    except Interrupted as stop:
+        typer.echo(
+            f"interrupted: {stop.done} of {stop.total} {stop.unit} of this step finished; nothing written", err=True
+        )
+        raise typer.Exit(130) from None
 
 
 def emit(document: writer.Document, as_json: bool, out: Path | None, stem: str) -> None:

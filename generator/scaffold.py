@@ -15,6 +15,7 @@ from pathlib import Path
 from . import tablesrc
 from .diagnostics import CardpressError, Diagnostic, Location, Report
 from .output import write_all
+from .sizes import SizeError, parse_size
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 SKELETON = "skeleton"
@@ -70,12 +71,6 @@ def new_game(root: Path, game_id: str, size: str = "poker", from_csv: Path | Non
 
 def _size(value: str, report: Report) -> str:
     """Return the size as game.yaml will say it; report one that is not a card size."""
-    try:
-        from .sizes import SizeError, parse_size
-    except ImportError:  # until generator.sizes lands on main: poker only
-        if value.strip().lower() != "poker":
-            report.error("N003", f"--size: unknown card size '{value}'", hint="this build knows poker")
-        return value.strip()
     try:
         parse_size(value)
     except SizeError as exc:

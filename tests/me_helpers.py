@@ -49,4 +49,4 @@ def act(s: State, *steps: str) -> None:
 
 def names(s: State, insts) -> list[str]:
     """Card names of instances."""
-    return [s.T.names[s.T.itype[i]] for i in insts]
+    return [s.tables.names[s.tables.itype[i]] for i in insts]

@@ -151,7 +151,6 @@ RUNS = {
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_each_deck_prints_on_sheets_of_its_own_size(kits, paper):
-    pytest.importorskip("generator.sizes", reason="per-size sheets arrive with generator.sizes")
     reader = PdfReader(kits[paper])
     assert len(reader.pages) == 2 + 2 * sum(len(c) for _, c in RUNS[paper].values())  # cover, check, sheets
     index = 2

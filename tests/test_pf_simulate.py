@@ -46,6 +46,7 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
         "seats",
         "starting_player",
         "scores",
+        "length",
         "tempo",
         "machines",
         "dead_ends",
@@ -61,7 +62,8 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
     assert dead["exact_setup_fraction"] == "1/26"
     assert data["sections"]["skill_gap"]["data"]["games"] == 8
     paths = writer.write(docs[0], tmp_path)
-    assert json.loads(paths[1].read_text()) == json.loads(json.dumps(data))
+    assert [p.name for p in paths] == ["report.html", "report.md", "report.json"]
+    assert json.loads(paths[2].read_text()) == json.loads(json.dumps(data))
 
 
 def test_dead_ends_are_recorded_from_setup(plugin):
@@ -127,7 +129,7 @@ def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
 
     monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())
     with pytest.raises(CardpressError) as info:
-        simulate("pocket-foundry", root=ROOT)
+        simulate("pocket-foundry", scheduler=None, root=ROOT)
     assert info.value.report.items[0].code == "U005"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import stats, summary
+from . import charts, stats, summary
 from .plugin import Plugin
 from .report import Document, Section, Table, pct, to_json
 from .runner import Match, MatchResult, run_matches
@@ -142,9 +142,17 @@ def compare(
     return Comparison(document, ra, rb, reports)
 
 
+def report_charts(report: dict[str, Any]) -> list[charts.Chart]:
+    """Return a comparison report's charts: both runs side by side, read from the runs its JSON holds.
+
+    The comparison's own sections (seats, general, each measure group) hold differences, not a simulation
+    report, so only the section that holds both runs in full is charted (by `charts.for_report`)."""
+    return charts.for_report({"sections": {"runs": report["sections"]["runs"]}})
+
+
 def _report(plugin: Plugin, result: MatchResult, label: str) -> Document:
     """Return one run's simulation report (the sections `simulate` writes for its main match)."""
-    sections = [summary.seats(result), summary.starting_player(result), summary.scores(result)]
+    sections = [summary.seats(result), summary.starting_player(result), summary.scores(result), summary.length(result)]
     tempo = summary.tempo(result, plugin.round_name)
     if tempo is not None:
         sections.append(tempo)

@@ -15,10 +15,10 @@ from ...contract import Header
 from ...diagnostics import Location, Report, did_you_mean
 from ...layout.templates import Templates
 from ...project import GameDir
+from ...sizes import SizeError, parse_size
 from ...yamlsrc import KeyPath, Source, format_path
 from .model import Back, Deck, DeckCard, DeckGame
 from .richtext import problems, to_markup
-from .size import SizeError, card_size
 from .uses import Uses, template_uses
 
 MAX_COPIES = 500  # of one card
@@ -146,7 +146,7 @@ class _Loader:
 
     def _size(self, entry: dict, path: KeyPath) -> tuple[float, float] | None:
         try:
-            return card_size(entry.get("size"))
+            return parse_size(entry.get("size", "poker"))
         except SizeError as exc:
             where = path + ("size",)
             if exc.key and isinstance(entry.get("size"), dict) and exc.key in entry["size"]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ...contract import GameCommand, LoadedGame
-from ...gamecli import JobsOpt, JsonOpt, OutOpt, emit, workers
+from ...gamecli import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
 from . import commands
 
 
@@ -23,7 +23,8 @@ def analyze(
 
     Example: cardpress analyze micro-engine --quick --out output/micro-engine/analysis
     """
-    emit(commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)), as_json, out, "analysis")
+    document = analysis(lambda: commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)))
+    emit(document, as_json, out, "analysis")
 
 
 COMMANDS = (GameCommand("analyze", "Card-set tables and seeded balance experiments.", analyze),)

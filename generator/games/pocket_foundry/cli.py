@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from ...contract import GameCommand, LoadedGame
-from ...gamecli import JobsOpt, JsonOpt, OutOpt, emit, workers
+from ...gamecli import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
 from . import commands
 
 
@@ -45,7 +45,8 @@ def analyze(
 
     Example: cardpress analyze pocket-foundry --quick --out output/pocket-foundry/analysis
     """
-    emit(commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)), as_json, out, "analysis")
+    document = analysis(lambda: commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)))
+    emit(document, as_json, out, "analysis")
 
 
 COMMANDS = (
