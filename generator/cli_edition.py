@@ -9,7 +9,16 @@ from typing import List, Optional
 import typer
 
 from .cli import RootOpt, _root, _shown
+from .cli_rules import interruptible
 from .gamecli import JobsOpt
+
+SchedulerOpt = typer.Option(
+    None,
+    "--scheduler",
+    help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local workers. "
+    "The report is the same as a local run's.",
+    show_default=False,
+)
 
 NameArg = typer.Argument(..., help="Folder name of the new edition under cards/, e.g. pocket-foundry-deluxe.")
 
@@ -64,23 +73,34 @@ def compare(
     jobs: int = JobsOpt,
     variant: List[str] = typer.Option([], "--variant", help="Play a rulebook variant (repeatable), in both."),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Folder for compare.md and compare.json (default: output/compare/A-vs-B)."
+        None,
+        "--out",
+        help="Folder for compare.html, compare.md, compare.json and charts/ (default: output/compare/A-vs-B).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
+    scheduler: Optional[str] = SchedulerOpt,
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play two editions of a game with the same seeds, bots and players; report each difference with a 95 % interval.
+    """Play two editions of a game with the same seeds, bots and players; report each difference with a 95 % interval
+    (HTML with charts, Markdown and JSON).
 
     Example: cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000
     """
     from . import pipeline
     from .contract import Capability
     from .gamecli import usage, workers
+    from .sim import progress
     from .sim import report as writer
+    from .sim.cluster import ClusterError, check_address
     from .sim.compare import compare as run
     from .sim.compare import report_charts
+    from .sim.executors import Interrupted, executor_for
     from .sim.plugin import BotSpecError
 
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
     base = _root(root)
     loaded = [pipeline.load(base, game) for game in (a, b)]
     rulesets = [g.ruleset for g in loaded]
@@ -114,13 +134,29 @@ def compare(
             specs = [plugin.check_spec(x) for x in specs]
     except BotSpecError as exc:
         raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
-    result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, workers(jobs))
+    count = workers(jobs)
+    executor = executor_for(count, scheduler)
+    try:
+        with progress.reporting("games"):
+            result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor)
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
     folder = out if out is not None else Path("output") / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
+    try:
+        paths = writer.write(result.document, folder, stem="compare", charts=report_charts)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: all {2 * games} games finished, but no report written", err=True)
+        raise typer.Exit(130) from None
     typer.echo(
         json.dumps(writer.to_json(result.document), indent=1) if as_json else writer.to_markdown(result.document)
     )
-    for path in writer.write(result.document, folder, stem="compare", charts=report_charts):
+    for path in paths:
         typer.echo(f"wrote {_shown(path)}", err=True)
 
 
@@ -128,4 +164,4 @@ def register(app: typer.Typer) -> None:
     """Add the fan-edition commands to the cardpress CLI."""
     app.command("new-edition")(new_edition)
     app.command()(diff)
-    app.command()(compare)
+    app.command()(interruptible(compare))

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import charts, stats, summary
+from .executors import Executor, Interrupted
 from .plugin import Plugin
 from .report import Document, Section, Table, pct, to_json
 from .runner import Match, MatchResult, run_matches
@@ -95,11 +96,21 @@ def compare(
     games: int,
     seed: int,
     jobs: int = 1,
+    executor: Executor | None = None,
 ) -> Comparison:
-    """Play `games` seeded games of each edition with the same line-up; return the comparison report."""
+    """Play `games` seeded games of each edition with the same line-up; return the comparison report.
+
+    `executor` (local processes or a Dask cluster) overrides `jobs`. Ctrl-C raises `Interrupted` with the
+    games finished in both runs together."""
     match = Match("main", players, tuple(bots), games, seed)
-    (ra,) = run_matches(a, [match], jobs)
-    (rb,) = run_matches(b, [match], jobs)
+    try:
+        (ra,) = run_matches(a, [match], jobs, executor, label=f"compare: A {labels[0]}")
+    except Interrupted as stop:
+        raise Interrupted(stop.done, 2 * games, stop.unit) from None
+    try:
+        (rb,) = run_matches(b, [match], jobs, executor, label=f"compare: B {labels[1]}")
+    except Interrupted as stop:
+        raise Interrupted(games + stop.done, 2 * games, stop.unit) from None
     reports = (_report(a, ra, labels[0]), _report(b, rb, labels[1]))
     sections = [_seats(ra, rb, labels), _general(ra, rb, labels)]
     groups: dict[str, dict[str, list]] = {}  # group -> key -> [label in A, label in B, share, A's, B's]
@@ -116,9 +127,12 @@ def compare(
         sections.append(_section(title, _slug(title), deltas, labels, _note(rows)))
     sections.append(
         Section(
-            "Both runs in full",
+            "Both runs side by side",
             "runs",
-            [f"The JSON file holds each run's whole simulation report ({labels[0]} as `a`, {labels[1]} as `b`)."],
+            [
+                f"The JSON file holds each run's whole simulation report ({labels[0]} as `a`, {labels[1]} as `b`); "
+                "the charts are drawn from it."
+            ],
             [],
             {"labels": list(labels), "a": to_json(reports[0]), "b": to_json(reports[1])},
         )
@@ -142,12 +156,22 @@ def compare(
     return Comparison(document, ra, rb, reports)
 
 
-def report_charts(report: dict[str, Any]) -> list[charts.Chart]:
-    """Return a comparison report's charts: both runs side by side, read from the runs its JSON holds.
+# Where each side-by-side chart is shown: beside the differences it illustrates (the rest with both runs).
+CHART_SECTIONS = {
+    "compare-win-share-by-seat": "seats",
+    "compare-score-distribution": "general",
+    "compare-game-length": "general",
+}
 
-    The comparison's own sections (seats, general, each measure group) hold differences, not a simulation
-    report, so only the section that holds both runs in full is charted (by `charts.for_report`)."""
-    return charts.for_report({"sections": {"runs": report["sections"]["runs"]}})
+
+def report_charts(report: dict[str, Any]) -> list[charts.Chart]:
+    """Return a comparison report's charts: both runs side by side, read from the two runs its JSON holds.
+
+    The comparison's own sections hold differences, not a simulation report, so only the section that
+    holds both runs in full is charted (by `charts.for_report`); each chart is then shown in the section
+    it illustrates, its source still naming where its numbers are."""
+    built = charts.for_report({"sections": {"runs": report["sections"]["runs"]}})
+    return [replace(chart, section=CHART_SECTIONS.get(chart.key, chart.section)) for chart in built]
 
 
 def _report(plugin: Plugin, result: MatchResult, label: str) -> Document:
