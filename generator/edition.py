@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,25 @@ ID_HINT = "use lower-case letters, digits and hyphens, e.g. pocket-foundry-delux
 def _quoted(text: str) -> str:
     """Return a YAML scalar for a string, quoted (JSON strings are valid YAML)."""
     return json.dumps(text, ensure_ascii=False)
+
+
+def advise_rulebook(game: GameDir, report: Report, since: int = 0) -> None:
+    """Tell an edition whose cards disagree with the rulebook it inherits where its own copy goes.
+
+    Hints quote the base's rulebook; a new user would otherwise edit the base game's file. Each hint that
+    cites it (from report item `since` on) says once how the edition gets its own."""
+    path = game.find(RULEBOOK_FILE)
+    if not game.bases or path is None or path.resolve().parent == game.folder.resolve():
+        return
+    cited = game.shown(path) + ":"
+    advice = (
+        f"; {game.id} inherits that rulebook: to change a rule, copy it to {game.display(RULEBOOK_FILE)} "
+        "and edit the copy"
+    )
+    for i in range(since, len(report.items)):
+        item = report.items[i]
+        if item.hint and cited in item.hint and advice not in item.hint:
+            report.items[i] = replace(item, hint=item.hint + advice)
 
 
 def check_strays(game: GameDir, report: Report) -> None:

@@ -120,7 +120,9 @@ class Pipeline:
     def _validate(self) -> LoadedGame | None:
         game = self.load()
         if game is not None and game.ruleset.offers(Capability.RULES):
+            since = len(self.report.items)
             game.ruleset.check_rules(game, self.report)
+            edition.advise_rulebook(game.dir, self.report, since)
         if game is not None:
             edition.check_strays(game.dir, self.report)
         return game

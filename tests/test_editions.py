@@ -397,3 +397,45 @@ def test_an_editions_own_template_and_font_replace_the_bases(both):
         "cards/fan/fonts/fonts.yaml:2:22: error[F001] families.display.regular: font file Missing.ttf is not in "
         "cards/fan/fonts/"
     ]
+
+
+def test_an_edition_that_disagrees_with_the_rulebook_it_inherits_is_told_where_its_own_copy_goes(both):
+    assert cli(both, "new-edition", "pf-cheap", "--from", PF).returncode == 0
+    write(both, "pf-cheap/machines.yaml", "machines:\n  - {id: ticket-stamp, build_cost: {feed: 3}}\n")
+    assert problems(both, "pf-cheap") == [
+        "cards/pf-cheap/machines.yaml:2:43: error[PF005] machines[3].build_cost.feed: Ticket Stamp's "
+        "build_cost.feed is 3; the rulebook prints 2\n"
+        "   |\n"
+        " 2 |   - {id: ticket-stamp, build_cost: {feed: 3}}\n"
+        "   |                                           ^\n"
+        '  = hint: cards/pocket-foundry/rulebook.txt:61 prints "BUILD COST: 2 FEED."; pf-cheap inherits that '
+        "rulebook: to change a rule, copy it to cards/pf-cheap/rulebook.txt and edit the copy"
+    ]
+    shutil.copy(ROOT / "cards" / PF / "rulebook.txt", both / "cards" / "pf-cheap" / "rulebook.txt")
+    [own] = problems(both, "pf-cheap")  # its own rulebook: the hint quotes it and needs no advice
+    assert own.endswith('  = hint: cards/pf-cheap/rulebook.txt:61 prints "BUILD COST: 2 FEED."')
+
+
+def test_a_number_changed_in_a_micro_engine_editions_rulebook_fails_the_cards_that_disagree(both):
+    assert cli(both, "new-edition", "me-rules", "--from", ME, "--rulebook").returncode == 0
+    assert problems(both, "me-rules") == []
+    rulebook = both / "cards" / "me-rules" / "rulebook.txt"
+    edit(rulebook, "more than 10 cards in hand, discard down to 10", "more than 8 cards in hand, discard down to 8")
+    edit(rulebook, "Precision Combo (3 VP)", "Precision Combo (4 VP)")
+    found = problems(both, "me-rules")
+    assert [p.splitlines()[0] for p in found] == [
+        "cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is 10; the rulebook says 8",
+        "cards/micro-engine/patents.yaml:6:54: error[ME006] patents[0].vp: Precision Combo has vp 3; the rulebook says 4",
+    ]
+    assert found[0].endswith(
+        '  = hint: cards/me-rules/rulebook.txt:64:36 says "If you have more than 8 cards in hand, discard down to 8."'
+    )
+    assert "  = hint: cards/me-rules/rulebook.txt:74:102 says " in found[1]
+    # The edition changes its cards to match its own rulebook; the Example Turn then scores 1 VP more than the
+    # inherited scenario expects, which the edition has to say too.
+    edit(both / "cards" / "me-rules" / "game.yaml", "# credits:", "rules: {hand_limit: 8}\n# credits:")
+    write(both, "me-rules/patents.yaml", "patents:\n  - {id: precision-combo, vp: 4}\n")
+    assert [p.splitlines()[0] for p in problems(both, "me-rules")] == [
+        "cards/micro-engine/scenarios.yaml:30:138: error[ME014] scenarios[0].steps[5].expect.vp: Example Turn "
+        "(rulebook, \"Example Turn\"): after 'discard Gear Train', vp is 11, expected 10"
+    ]
