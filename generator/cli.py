@@ -280,3 +280,8 @@ def list_games(
 
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
+
+
+from .cli_edition import register as _register_edition  # noqa: E402  new-edition, diff, compare
+
+_register_edition(app)

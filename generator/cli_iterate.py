@@ -13,6 +13,7 @@ from .diagnostics import Report
 
 if TYPE_CHECKING:
     from .iterate.session import Outcome, Session
+    from .project import GameDir
     from .render.draw import Prepared
 
 OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
@@ -179,7 +180,7 @@ def art(
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
                 typer.echo(f"wrote {_shown(path)}")
         else:
-            listings.append((game_id, everything, loaded.dir.folder.resolve()))
+            listings.append((game_id, everything, loaded.dir))
     if not total.ok():
         fail(total)
     print_problems(total)
@@ -189,7 +190,7 @@ def art(
         print_line(total.summary(), summary_style(total), err=True)
 
 
-def _list_art(game_id: str, faces: Iterable[Prepared], folder: Path) -> None:
+def _list_art(game_id: str, faces: Iterable[Prepared], game: GameDir) -> None:
     """Print one line per art file: its pixels and print resolution, the pixel size to aim for, the faces using it."""
     from rich.text import Text
 
@@ -197,11 +198,17 @@ def _list_art(game_id: str, faces: Iterable[Prepared], folder: Path) -> None:
     from .art.place import PRINT_DPI
     from .console import STYLES, console
 
+    folder = game.folder.resolve()
     rows: dict[str, list[Any]] = {}
     cards: dict[tuple[float, float, float], None] = {}
     for prepared in faces:
         for placed in prepared.images.values():
-            name = str(placed.file.relative_to(folder)) if placed.file else "(none)"
+            if placed.file is None:
+                name = "(none)"
+            elif folder in placed.file.parents:
+                name = str(placed.file.relative_to(folder))
+            else:  # inherited from the game a fan edition extends
+                name = game.shown(placed.file)
             rows.setdefault(name, [placed, []])[1].append(prepared.doc.face)
             cards[(prepared.doc.width, prepared.doc.height, prepared.doc.bleed)] = None
     weak = sum(1 for placed, _ in rows.values() if placed.art is not None and placed.fit.min_dpi < PRINT_DPI - 0.5)

@@ -46,10 +46,25 @@ class Header:
     edition: str = ""
     credits: tuple[str, ...] = ()  # who made what: "Art: …", "Fan edition by …"
     missing_art: str = DEFAULT_ART_POLICY  # one of ART_POLICIES
+    # A fan edition's own metadata (empty for a game): what it extends and who made it.
+    extends: str = ""  # the folder id of the game or edition it is based on
+    version: str = ""
+    authors: tuple[str, ...] = ()
+    licence: str = ""
+    based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
 
     def byline(self) -> str:
-        """Return the line printed at the foot of every page: title, publisher, edition."""
+        """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""
+        if self.extends:
+            return " · ".join(x for x in (self.title, self.version and f"v{self.version}", self.by()) if x)
         return " · ".join(x for x in (self.title, self.publisher, self.edition) if x)
+
+    def by(self) -> str:
+        """Return "by Ada and Grace" for a fan edition's authors, or ""."""
+        if not self.authors:
+            return ""
+        names = list(self.authors)
+        return "by " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
 
 
 @dataclass(frozen=True)

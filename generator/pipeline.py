@@ -6,11 +6,12 @@ Each stage runs the ones before it once and keeps its result; problems go to the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from . import rulesets, schema, yamlsrc
+from . import edition, rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
 from .header import read_header
@@ -18,7 +19,7 @@ from .imposition import PAPERS as PAPER_SIZES
 from .imposition import PrintOptions, SheetError
 from .kit import Card, Face, Kit, Page
 from .layout import lint
-from .project import GameDir, game_dir, list_games
+from .project import GameDir, list_games
 from .render.draw import Prepared
 from .sizes import size_conflicts
 from .studio import RenderCache, Studio, page_safe
@@ -63,21 +64,19 @@ class Pipeline:
         return self._once("load", self._load)
 
     def _load(self) -> LoadedGame | None:
-        try:
-            game = game_dir(self.root, self.game_id)
-        except CardpressError as exc:
-            self.report.extend(exc.report.items)
+        game = edition.open_game(self.root, self.game_id, self.report)  # a fan edition: its chain of bases
+        if game is None or not self.report.ok():
             return None
-        source = yamlsrc.load_file(game.folder / "game.yaml", game.display("game.yaml"), self.report)
-        game.sources["game.yaml"] = source
-        if not self.report.ok():
-            return None
+        source = game.sources["game.yaml"]
         ruleset = self._ruleset(game, source)
         if ruleset is None:
             return None
-        game.ruleset = ruleset.name
+        for level in game.chain:
+            level.ruleset = ruleset.name
         schema.check(source, ruleset.game_schema or "game-header", self.report)
-        header = read_header(source, self.report)
+        header = read_header(source, self.report, edition.based_on(game))
+        if game.bases:  # a fan edition's credits add to those of the games it is based on
+            header = dataclasses.replace(header, credits=edition.credits(game))
         model = ruleset.load(game, header, self.report, known_icons(game))
         if model is None or not self.report.ok():
             return None
@@ -124,7 +123,11 @@ class Pipeline:
     def _validate(self) -> LoadedGame | None:
         game = self.load()
         if game is not None and game.ruleset.offers(Capability.RULES):
+            since = len(self.report.items)
             game.ruleset.check_rules(game, self.report)
+            edition.advise_rulebook(game.dir, self.report, since)
+        if game is not None:
+            edition.check_strays(game.dir, self.report)
         return game
 
     # -- kit: what the game prints for a player count ------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema, yamlsrc
-from .diagnostics import CardpressError, Location, Report, did_you_mean
+from .diagnostics import CardpressError, Diagnostic, Location, Report, did_you_mean
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -21,33 +21,66 @@ def find_root(start: Path | None = None) -> Path:
 
 @dataclass
 class GameDir:
-    """One game folder under `cards/`, with the layout search path that goes with it."""
+    """One game folder under `cards/`, with the layout search path that goes with it.
+
+    A fan edition's folder holds only what it changes: `bases` is what it extends, nearest first, and every
+    file (card data, art, templates, icons, fonts, rulebook) is looked up in the edition first, then its bases.
+    """
 
     root: Path  # the project root
     id: str
     ruleset: str = ""  # the game family, read from game.yaml; its layouts serve every edition of it
     folder: Path = field(init=False)
     sources: dict[str, yamlsrc.Source] = field(default_factory=dict)
+    bases: list[GameDir] = field(default_factory=list)  # what this edition extends, nearest first; [] for a game
+    merged: dict[str, yamlsrc.Source] = field(default_factory=dict, repr=False)  # through the chain, unchecked
+    said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, repr=False)  # per loaded file
 
     def __post_init__(self) -> None:
         self.folder = self.root / "cards" / self.id
+
+    @property
+    def chain(self) -> list[GameDir]:
+        """Return this folder and every base it extends, nearest first."""
+        return [self, *self.bases]
 
     def display(self, relative: str) -> str:
         """Return the path shown in messages, relative to the project root."""
         return f"cards/{self.id}/{relative}"
 
+    def shown(self, path: Path) -> str:
+        """Return a file's path relative to the project root, for messages."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
     def layout_dirs(self) -> list[Path]:
-        """Return where templates are looked up, first match wins: the game's own, its family's, common."""
-        folders = [self.folder / "layouts", self.root / "layouts" / self.id]
-        if self.ruleset and self.ruleset != self.id:
-            folders.append(self.root / "layouts" / self.ruleset)
+        """Return where templates are looked up, first match wins: the edition's, its bases', the family's, common."""
+        folders: list[Path] = []
+        for level in self.chain:
+            folders += [level.folder / "layouts", self.root / "layouts" / level.id]
+        family = self.root / "layouts" / self.ruleset
+        if self.ruleset and family not in folders:
+            folders.append(family)
         return folders + [self.root / "layouts" / "common"]
 
+    def find(self, relative: str) -> Path | None:
+        """Return the file `relative` names in the edition, else in its nearest base that has it, else None."""
+        for level in self.chain:
+            candidate = level.folder / relative
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def owner(self, relative: str) -> GameDir | None:
+        """Return the level of the chain whose file `relative` is used, or None."""
+        return next((level for level in self.chain if (level.folder / relative).is_file()), None)
+
     def resolve(self, relative: str, report: Report, where: Location | None, path: str = "") -> Path | None:
-        """Resolve a path named in a card file; refuse any path that leaves the game folder."""
-        candidate = (self.folder / relative).resolve()
-        base = self.folder.resolve()
-        if os.path.isabs(relative) or base not in candidate.parents:
+        """Resolve a path named in a card file, edition first then its bases; refuse one that leaves its folder."""
+        own = self._inside(self, relative)
+        if own is None:
             report.error(
                 "S010",
                 f"path '{relative}' leaves the folder cards/{self.id}/",
@@ -56,17 +89,58 @@ class GameDir:
                 hint="name files relative to the game folder, without '..'",
             )
             return None
+        for level in self.chain:
+            if (level.folder / relative).is_file():
+                found = self._inside(level, relative)
+                if found is None:  # a link that leads out of its folder
+                    report.error(
+                        "S010",
+                        f"path '{relative}' leads out of the folder cards/{level.id}/",
+                        path=path,
+                        loc=where,
+                        hint="art must be a file inside the game folder, not a link to one elsewhere",
+                    )
+                return found
+        return own
+
+    @staticmethod
+    def _inside(level: GameDir, relative: str) -> Path | None:
+        candidate = (level.folder / relative).resolve()
+        if os.path.isabs(relative) or level.folder.resolve() not in candidate.parents:
+            return None
         return candidate
 
     def load(self, name: str, schema_id: str, report: Report) -> yamlsrc.Source:
-        """Load `name` from the game folder and check it against a schema (once: a loaded file is kept)."""
+        """Load `name` (merged over the edition's bases) and check it against a schema, once: it is kept, and
+        what was said about it is said again to the next report that asks (a report keeps each problem once)."""
         if name in self.sources:
+            report.extend(self.said.get(name, ()))
             return self.sources[name]
-        before = len(report.errors)
-        source = yamlsrc.load_file(self.folder / name, self.display(name), report)
+        own = Report()
+        source = self.merge(name, own)
         self.sources[name] = source
-        if len(report.errors) == before:  # a file that did not parse has nothing to check
-            schema.check(source, schema_id, report)
+        if own.ok():  # a file that did not parse (or merge) has nothing to check
+            schema.check(source, schema_id, own)
+        self.said[name] = tuple(own.items)
+        report.extend(own.items)
+        return source
+
+    def merge(self, name: str, report: Report, keep_out: tuple[str, ...] = ()) -> yamlsrc.Source:
+        """Return `name` as the edition sees it: its own file merged over its bases' (no schema check)."""
+        if name in self.merged:
+            return self.merged[name]
+        from .overlay import merge
+
+        path = self.folder / name
+        base = self.bases[0] if self.bases and self.bases[0].find(name) else None
+        inherited = base.merge(name, report, keep_out) if base is not None else None
+        if not path.is_file() and inherited is not None:
+            source = inherited
+        else:
+            source = yamlsrc.load_file(path, self.display(name), report)
+            if inherited is not None and inherited.data is not None and source.data is not None:
+                source = merge(inherited, source, base.id, report, keep_out)
+        self.merged[name] = source
         return source
 
 

@@ -137,8 +137,8 @@ def sentence(line: str, m: re.Match[str]) -> str:
 
 def read(game: GameDir, report: Report, code: str, cls: type[Rulebook] = Rulebook) -> Rulebook | None:
     """Return the game's rulebook, or None after reporting why it cannot be read (a missing one is an error)."""
-    path = game.folder / RULEBOOK_FILE
-    display = game.display(RULEBOOK_FILE)
+    path = game.find(RULEBOOK_FILE) or game.folder / RULEBOOK_FILE  # a fan edition's own, else its base's
+    display = game.shown(path) if path.is_file() else game.display(RULEBOOK_FILE)
     where = Location(display, 1, 1)
     if not path.is_file():
         report.error(

@@ -107,13 +107,16 @@ class Studio:
         folders = game.layout_dirs()
         root = game.root
         fonts_dir = root / "fonts"
+        editions = [(g.id, g.folder / "fonts") for g in game.chain if (g.folder / "fonts").is_dir()]
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
             [f / "icons.yaml" for f in folders]
         )
+        for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
+            inputs += files_digest(sorted(own.iterdir()))
         return cls(
             root,
             Templates(folders, root),
-            load_fonts(fonts_dir, root),
+            load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),
             report,
             ArtDesk(game, policy),

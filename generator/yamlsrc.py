@@ -27,6 +27,8 @@ class Source:
     data: Any = None
     values: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
     keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    # For a document merged from several files (a fan edition over its base): the file each position is in.
+    origin: dict[KeyPath, Source] = field(default_factory=dict)
 
     def loc(self, path: KeyPath = (), *, key: bool = False) -> Location:
         """Return the location of the value (or key) at `path`, falling back to its nearest parent."""
@@ -35,7 +37,7 @@ class Source:
         while probe not in table and probe:
             probe = probe[:-1]
         line, col = table.get(probe, (0, 0))
-        return self.location(line, col)
+        return self.origin.get(probe, self).location(line, col)
 
     def location(self, line: int, col: int) -> Location:
         """Return a Location for a 0-based line and column."""

@@ -129,17 +129,17 @@ CASES = {
     ),
     "scenario-machine-name": (
         "scenarios.yaml",
-        "Small Press, Polishing Wheel, Ticket Stamp]\n    start: {feed: 3",
-        "Small Press, Polishng Wheel, Ticket Stamp]\n    start: {feed: 3",
+        "small-press, polishing-wheel, ticket-stamp]\n    start: {feed: 3",
+        "small-press, polishng-wheel, ticket-stamp]\n    start: {feed: 3",
         [
             "cards/pocket-foundry/scenarios.yaml:11:40: error[S005] scenarios[0].row[2]: unknown machine "
-            "'Polishng Wheel'"
+            "'polishng-wheel'"
         ],
     ),
     "scenario-starter-elsewhere": (
         "scenarios.yaml",
-        "row: [Starter Feeder, Polishing Wheel,",
-        "row: [Starter Feeder, Starter Feeder,",
+        "row: [starter-feeder, polishing-wheel,",
+        "row: [starter-feeder, Starter Feeder,",
         [
             "cards/pocket-foundry/scenarios.yaml:23:27: error[PF010] scenarios[1].row[1]: the Starter Feeder only "
             "ever sits in slot 1"
@@ -147,11 +147,11 @@ CASES = {
     ),
     "bot-machine-name": (
         "bots.yaml",
-        "build: Packing Line",
-        "build: Packing Lines",
+        "build: packing-line",
+        "build: packing-lines",
         [
-            "cards/pocket-foundry/bots.yaml:19:16: warning[S005] bots.engine.rules[1].build: unknown machine "
-            "'Packing Lines'"
+            "cards/pocket-foundry/bots.yaml:20:16: warning[S005] bots.engine.rules[1].build: unknown machine "
+            "'packing-lines'"
         ],  # bots only play: a broken one warns in validate and stops only `simulate`
     ),
     "rulebook-fact": (
@@ -242,15 +242,35 @@ def test_validate_cli_prints_the_caret_and_hint_and_exits_1(project):
     assert result.stderr.endswith("3 errors, 0 warnings in 2 files\n")
 
 
-def test_a_broken_bot_stops_simulate(project):
-    break_file(project, "bots.yaml", "build: Packing Line", "build: Packing Lines")
-    result = run_cli(
-        "simulate", "pocket-foundry", "--games", "2", "--root", str(project), "--out", str(project / "sim"), cwd=project
-    )
+def test_a_broken_bot_stops_only_the_simulations_that_use_it(project):
+    break_file(project, "bots.yaml", "build: packing-line", "build: Packing Lines")
+    args = ("--games", "2", "--skill-games", "0", "--root", str(project), "--out", str(project / "sim"))
+    result = run_cli("simulate", "pocket-foundry", "--bots", "engine", *args, cwd=project)
     assert result.returncode == 1
-    assert result.stderr.startswith(
-        "cards/pocket-foundry/bots.yaml:19:16: error[S005] bots.engine.rules[1].build: unknown machine 'Packing Lines'"
+    assert result.stderr == (
+        "cards/pocket-foundry/bots.yaml:20:16: error[S005] bots.engine.rules[1].build: unknown machine 'Packing Lines'\n"
+        "    |\n"
+        " 20 |       - build: Packing Lines\n"
+        "    |                ^\n"
+        "  = hint: did you mean 'Packing Line'?\n\n"
+        "1 error, 0 warnings in 1 file\n"
     )
+    for bots in ("planner", "stamper", "planner,stamper,random,polisher"):
+        result = run_cli("simulate", "pocket-foundry", "--bots", bots, *args, cwd=project)
+        assert result.returncode == 0, result.stderr
+        assert result.stderr == ""
+
+
+def test_bots_and_scenarios_follow_a_renamed_machine(project):
+    # They name machines by id, so a new name on the card changes nothing for them.
+    break_file(project, "machines.yaml", "name: Packing Line", "name: Crate Line")
+    for copy in (1, 2):
+        break_file(project, "rulebook.txt", f"Packing Line · copy {copy}", f"Crate Line · copy {copy}")
+    _, report = pipeline.validate(project, "pocket-foundry")
+    assert [d.headline() for d in report.items] == []
+    args = ("--games", "2", "--skill-games", "0", "--root", str(project), "--out", str(project / "sim"))
+    result = run_cli("simulate", "pocket-foundry", "--bots", "engine", *args, cwd=project)
+    assert result.returncode == 0, result.stderr
 
 
 def test_an_editions_rulebook_is_held_strictly(project):

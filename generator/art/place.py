@@ -69,7 +69,8 @@ class ArtDesk:
         if file is None:  # S010: the path leaves the game folder
             report.extend(probe.items)
             return stand_in, None
-        shown = f"cards/{self.game.id}/{PurePosixPath(src)}"
+        # where the file is: a fan edition's own, or the base's it inherits
+        shown = self.game.shown(file) if file.is_file() else f"cards/{self.game.id}/{PurePosixPath(src)}"
         stand_in = replace(stand_in, file=file)
         if not file.is_file():
             self._missing(report, prefix, f"{shown} does not exist", loc, path)

@@ -77,8 +77,10 @@ class Session:
 
         A folder holding any of those (the project root, say) counts as a change to all of it.
         """
+        from ..edition import chain_ids
+
         feeds = [
-            (self.root / "cards" / self.game_id).resolve(),
+            *((self.root / "cards" / gid).resolve() for gid in chain_ids(self.root, self.game_id)),
             (self.root / "layouts").resolve(),
             (self.root / "fonts").resolve(),
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -11,9 +12,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .. import schema, yamlsrc
-from ..diagnostics import CardpressError, Report
+from ..diagnostics import CardpressError, Location, Report
+from ..overlay import merge
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
+MAX_EDITION_FONT = 20_000_000  # bytes: a full CJK font is about 16 MB; a fan edition's font is untrusted input
 
 
 @dataclass(frozen=True)
@@ -95,15 +98,35 @@ def _register(name: str, path: Path) -> str:
 _REGISTERED: set[str] = set()
 
 
-def load_fonts(folder: Path, root: Path) -> FontSet:
-    """Read fonts/fonts.yaml and register every font it names (once per process)."""
+def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = ()) -> FontSet:
+    """Read fonts/fonts.yaml and register every font it names (once per process).
+
+    `editions` are (edition id, its fonts/ folder), base first: each folder's fonts.yaml adds families or
+    replaces some, naming files in that folder.
+    """
     config = folder / "fonts.yaml"
-    key = (str(config), config.stat().st_mtime_ns if config.exists() else 0)
+    configs = [config, *(f / "fonts.yaml" for _, f in editions)]
+    key = tuple((str(c), c.stat().st_mtime_ns if c.exists() else 0) for c in configs)
     if key in _LOADED:
         return _LOADED[key]
     report = Report()
     display = _rel(config, root)
     source = yamlsrc.load_file(config, display, report)
+    homes = {display: (folder, "")}  # which folder (and edition) the files a fonts.yaml names are in
+    for gid, own in editions:
+        shown = _rel(own / "fonts.yaml", root)
+        if not (own / "fonts.yaml").is_file():
+            report.error(
+                "F003",
+                f"{_rel(own, root)}/ has no fonts.yaml naming its font families",
+                loc=Location(shown, 1, 1),
+                hint="families: {display: {regular: MyFont.ttf}} (only the families the edition adds or replaces)",
+            )
+            continue
+        over = yamlsrc.load_file(own / "fonts.yaml", shown, report)
+        if report.ok() and source.data is not None and over.data is not None:
+            source = merge(source, over, "the project's fonts.yaml", report)
+        homes[shown] = (own, gid)
     if not report.ok() or not schema.check(source, "fonts", report):
         raise CardpressError(report)
     data = source.data
@@ -112,16 +135,27 @@ def load_fonts(folder: Path, root: Path) -> FontSet:
     for family, styles in data["families"].items():
         families[family] = {}
         for style, filename in styles.items():
-            path = folder / filename
+            where = ("families", family, style)
+            home, gid = homes.get(source.origin.get(where, source).display, (folder, ""))
+            path = home / filename
             if not path.is_file():
                 report.error(
                     "F001",
-                    f"font file {filename} is not in {display.rsplit('/', 1)[0]}/",
+                    f"font file {filename} is not in {_rel(home, root)}/",
                     path=f"families.{family}.{style}",
-                    loc=source.loc(("families", family, style)),
+                    loc=source.loc(where),
                 )
                 continue
-            name = f"cp-{Path(filename).stem}"
+            if gid and path.stat().st_size > MAX_EDITION_FONT:
+                report.error(
+                    "F001",
+                    f"font file {filename} is {path.stat().st_size // 1000} kB; an edition's fonts are at most "
+                    f"{MAX_EDITION_FONT // 1_000_000} MB each",
+                    path=f"families.{family}.{style}",
+                    loc=source.loc(where),
+                )
+                continue
+            name = f"cp-{gid}-{Path(filename).stem}" if gid else f"cp-{Path(filename).stem}"
             families[family][style] = name
             files[name] = path
     for key_name in ("fallback", "default"):

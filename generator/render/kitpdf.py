@@ -334,7 +334,7 @@ def _full_pages(
         elif page.kind in ("cover", "duplex"):
             template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
-        context = {**info, "credits": kit.credits, "title": kit.title, "block": None}
+        context = {**info, "credits": kit.credits, "title": kit.sheet_title or kit.title, "block": None}
         if page.sheet is not None:
             # the footer sits in a margin between two crop marks, so it needs the grid as well as the block;
             # on a gutterfold page, by the backs' block, in the right or bottom half

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .protocol import Bot, Game
 from .report import Section
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One number a game's recorder yields for one game, which `compare` sets side by side for two editions."""
+
+    group: str  # the table it is shown in, e.g. "Dead ends" or "Machines: builds per game"
+    key: str  # stable across editions (a card's id, not its name), so a renamed card still pairs up
+    label: str  # what the row says, e.g. the card's name
+    value: float | None  # None: the measure does not apply to this game (nobody held that Core)
+    share: bool = False  # a proportion, shown in per cent
 
 
 class BotSpecError(ValueError):
@@ -61,3 +73,6 @@ class Plugin(Protocol):
 
     def sections(self, main: Any) -> list[Section]:
         """Return the game-specific report sections for the main match."""
+
+    def measures(self, record: dict[str, Any]) -> list[Measure]:
+        """Return the game-specific numbers of one finished game (its runner record), for `compare`."""

@@ -204,7 +204,7 @@ class _Loader:
             return None
         if relative.endswith(".csv"):
             if relative not in self.game.sources:
-                self.game.sources[relative] = tablesrc.load_file(file, self.game.display(relative), self.report)
+                self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
             table = self.game.sources[relative]
             return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)

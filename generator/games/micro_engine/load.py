@@ -41,7 +41,7 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str] =
     """Load the game (game.yaml is already loaded and checked); report every problem, None on any error."""
     data = {name: game.load(name, schema_id, report).data for name, schema_id in FILES.items()}
     scenarios = None
-    if (game.folder / SCENARIOS[0]).is_file():
+    if game.find(SCENARIOS[0]) is not None:
         scenarios = game.load(*SCENARIOS, report).data
     if not report.ok():
         return None  # the references below assume the shapes the schemas promise
@@ -232,24 +232,35 @@ class _Checker:
                         self._connection(file, opath + ("per", "parts", "type"), per["parts"]["type"])
 
     def _scenarios(self) -> None:
+        """Check every card a scenario names; a card named as printed is read as its id (which survives a rename)."""
         w = self.data["workshop.yaml"]
-        cards = {c["id"]: kind for deck, kind in DECKS for c in w[deck]}
-        cores = {c["id"] for c in self.data["cores.yaml"]["cores"]}
-        patents = {p["id"] for p in self.data["patents.yaml"]["patents"]}
+        decks = {
+            "Workshop card": [c for deck, _ in DECKS for c in w[deck]],
+            "Core": self.data["cores.yaml"]["cores"],
+            "Patent": self.data["patents.yaml"]["patents"],
+        }
+        ids = {what: {c["id"] for c in items} for what, items in decks.items()}
+        names = {what: {c["name"].casefold(): c["id"] for c in items} for what, items in decks.items()}
         file = "scenarios.yaml"
 
-        def ref(path: tuple, cid: str, known: Collection[str], what: str) -> None:
-            if cid not in known:
-                self.error(file, path, "S005", f"unknown {what} '{cid}'", did_you_mean(cid, known))
+        def ref(path: tuple, holder: dict | list, key, what: str) -> None:
+            cid = holder[key]
+            if not isinstance(cid, str) or cid in ids[what]:
+                return
+            if cid.strip().casefold() in names[what]:
+                holder[key] = names[what][cid.strip().casefold()]
+                return
+            choices = [x for c in decks[what] for x in (c["id"], c["name"])]
+            self.error(file, path, "S005", f"unknown {what} '{cid}'", did_you_mean(cid, choices))
 
         for i, sc in enumerate(self.scenarios["scenarios"]):
             base = ("scenarios", i)
             setup = sc["setup"]
-            for j, pid in enumerate(setup["patents"]):
-                ref(base + ("setup", "patents", j), pid, patents, "Patent")
+            for j in range(len(setup["patents"])):
+                ref(base + ("setup", "patents", j), setup["patents"], j, "Patent")
             for key in ("row", "deck_top"):
-                for j, cid in enumerate(setup.get(key, [])):
-                    ref(base + ("setup", key, j), cid, cards, "Workshop card")
+                for j in range(len(setup.get(key, []))):
+                    ref(base + ("setup", key, j), setup[key], j, "Workshop card")
             if len(setup["players"]) != sc["players"]:
                 self.error(
                     file,
@@ -258,16 +269,34 @@ class _Checker:
                     f"{len(setup['players'])} players set up for a {sc['players']}-player scenario",
                 )
             for p, player in enumerate(setup["players"]):
-                ref(base + ("setup", "players", p, "core"), player["core"], cores, "Core")
+                ref(base + ("setup", "players", p, "core"), player, "core", "Core")
                 for key in ("chain", "hand"):
-                    for j, cid in enumerate(player[key]):
-                        ref(base + ("setup", "players", p, key, j), cid, cards, "Workshop card")
+                    for j in range(len(player[key])):
+                        ref(base + ("setup", "players", p, key, j), player[key], j, "Workshop card")
             for j, step in enumerate(sc["steps"]):
                 do = step["do"]
                 if isinstance(do, dict):
-                    for key, cid in do.items():
-                        known = cores if key == "keep_core" else cards
-                        ref(base + ("steps", j, "do", key), cid, known, "card")
+                    for key in do:
+                        if key == "host" and do[key] == "core":
+                            continue
+                        what = "Core" if key == "keep_core" else "Workshop card"
+                        ref(base + ("steps", j, "do", key), do, key, what)
+                expect = step.get("expect", {})
+                at = base + ("steps", j, "expect")
+                if "discard_top" in expect:
+                    ref(at + ("discard_top",), expect, "discard_top", "Workshop card")
+                for key, what in (("chain", "Workshop card"), ("patents", "Patent")):
+                    for k in range(len(expect.get(key, []))):
+                        ref(at + (key, k), expect[key], k, what)
+                if isinstance(expect.get("upgrades"), dict):
+                    hosts = expect["upgrades"]
+                    for host in list(hosts):
+                        for k in range(len(hosts[host])):
+                            ref(at + ("upgrades", host, k), hosts[host], k, "Workshop card")
+                        if host != "core" and host not in ids["Workshop card"]:
+                            named = names["Workshop card"].get(str(host).strip().casefold())
+                            if named:  # a host named as printed: keyed by its id, like the state
+                                hosts[named] = hosts.pop(host)
 
 
 def _quantity(data: Any) -> Quantity:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...diagnostics import did_you_mean
 from ...sim import stats
 from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError
+from ...sim.plugin import BotSpecError, Measure
 from ...sim.report import Section, Table, bar, interval, pct
 from ...sim.runner import MatchResult
 from .bots import HeuristicBot, RolloutBot
@@ -96,6 +97,41 @@ class MicroEngineSim:
             cores_section(main, self.model, self.travel),
             sources_section(main),
         ]
+
+    def measures(self, record: dict[str, Any]) -> list[Measure]:
+        """Return one game's flow, Patent, per-card, per-Core and VP-source numbers, keyed by id (for `compare`)."""
+        extra, returns, scores = record["extra"], record["returns"], record["scores"]
+        n = len(returns)
+        mine = stats.mean  # per player, averaged over the table
+        out = [
+            Measure("Flow", "turns", "turns per game", extra["turns"]),
+            Measure("Flow", "research", "Research actions per player", mine(extra["research"])),
+            Measure("Flow", "calibrations", "Calibrations per player", mine(extra["calibrations"])),
+            Measure("Flow", "limit-hits", "hand-limit discards per player", mine(extra["limit_hits"])),
+            Measure("Flow", "hand-at-end", "cards in hand at the end", mine(extra["hands"])),
+            Measure("Flow", "reshuffles", "reshuffles per game", extra["reshuffles"]),
+            Measure("Flow", "dry-draws", "games where a draw found no card", float(bool(extra["dry_draws"])), True),
+            Measure("Chains", "chain", "Parts in a chain at the end", mine(extra["chains"])),
+            Measure("Chains", "upgrades", "Upgrades in play at the end", mine(extra["upgrades"])),
+            Measure("Patents", "claims", "Patents claimed per game", sum(1 for c in extra["claims"] if not c[3])),
+            Measure("Patents", "licenses", "Licenses taken per game", sum(1 for c in extra["claims"] if c[3])),
+        ]
+        for key in ("parts", "upgrades", "core", "patents", "licenses", "end_game"):
+            value = mine([b[key] for b in extra["breakdown"]])
+            out.append(Measure("VP sources (per player)", key, key.replace("_", " "), value))
+        for card in self.model.cards:
+            out.append(Measure("Cards: plays per game", card.id, card.name, len(extra["plays"].get(card.id, ()))))
+        for core in self.model.cores:
+            held = [returns[p] for p in range(n) if extra["cores"][p] == core.id]
+            value = mine(held) if held else None
+            out.append(Measure("Cores: win share of the player who kept it", core.id, core.name, value, True))
+        order = [returns[(extra["first"] + k) % n] for k in range(n)]
+        for k, share in enumerate(order):
+            out.append(
+                Measure("Turn order: win share", f"position-{k + 1}", f"position {k + 1} in turn order", share, True)
+            )
+        out.append(Measure("Turn order: mean VP", "first", "first player's VP", scores[extra["first"]]))
+        return out
 
 
 class Recorder(GameRecorder):

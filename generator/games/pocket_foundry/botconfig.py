@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Report, did_you_mean
+from ...diagnostics import Diagnostic, Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import Source, format_path
 from .model import PocketFoundry
@@ -49,17 +49,48 @@ class BotConfig:
     rules: tuple[Rule, ...]
 
 
-def load_bots(game: GameDir, model: PocketFoundry, report: Report) -> dict[str, BotConfig]:
-    """Load `bots.yaml` if the game has one; report every problem, located."""
-    if not (game.folder / BOTS_FILE).is_file():
-        return {}
-    before = len(report.errors)
+@dataclass(frozen=True)
+class BotFile:
+    """The scripted bots of bots.yaml that can play, and why each of the others cannot."""
+
+    bots: dict[str, BotConfig]
+    broken: dict[str, tuple[Diagnostic, ...]]  # bot name -> its problems; "" for problems of the whole file
+
+    def problems(self) -> list[Diagnostic]:
+        """Return every problem, the whole file's first."""
+        return [d for name in sorted(self.broken) for d in self.broken[name]]
+
+
+def read_bots(game: GameDir, model: PocketFoundry) -> BotFile:
+    """Read bots.yaml bot by bot: a broken bot is set aside with its problems, so the others still play."""
+    if game.find(BOTS_FILE) is None:
+        return BotFile({}, {})
+    report = Report()
     source = game.load(BOTS_FILE, "pocket-foundry-bots", report)
-    if len(report.errors) > before or not isinstance(source.data, dict):
-        return {}
-    reader = _Reader(model, source, report)
-    bots = {name: reader.bot(name, data) for name, data in source.data["bots"].items()}
-    return bots if len(report.errors) == before else {}
+    if not isinstance(source.data, dict) or not isinstance(source.data.get("bots"), dict):
+        return BotFile({}, {"": tuple(report.errors)})
+    whole = tuple(d for d in report.errors if not d.path.startswith("bots."))
+    bots: dict[str, BotConfig] = {}
+    broken: dict[str, tuple[Diagnostic, ...]] = {"": whole} if whole else {}
+    for name, data in source.data["bots"].items():
+        own = tuple(d for d in report.errors if d.path == f"bots.{name}" or d.path.startswith(f"bots.{name}."))
+        if own:  # its shape is wrong: reading it would only repeat the schema's complaint
+            broken[name] = own
+            continue
+        said = Report()
+        config = _Reader(model, source, said).bot(name, data)
+        if said.ok():
+            bots[name] = config
+        else:
+            broken[name] = tuple(said.errors)
+    return BotFile(bots, broken)
+
+
+def load_bots(game: GameDir, model: PocketFoundry, report: Report) -> dict[str, BotConfig]:
+    """Load `bots.yaml` if the game has one; report every problem, located; return the bots that can play."""
+    found = read_bots(game, model)
+    report.extend(found.problems())
+    return found.bots
 
 
 class _Reader:
@@ -124,10 +155,11 @@ class _Reader:
         )
 
     def machine(self, path: tuple, name: str) -> int:
-        found = self.model.by_name(str(name))
+        found = self.model.find(str(name))  # by id (it survives a rename) or as printed
         if found is None or found.is_starter:
             what = "the starter cannot be built or replaced" if found else "unknown machine"
-            self._unknown(path, "machine", name, self.tables.names, what=what)
+            hint = self.model.nearest(str(name)) or "name a machine by its id (e.g. small-press) or as printed"
+            self.report.error("S005", f"{what} '{name}'", path=format_path(path), loc=self.source.loc(path), hint=hint)
             return EMPTY
         return found.index
 

@@ -7,7 +7,7 @@ from typing import Any
 from ...diagnostics import CardpressError, Report
 from ...sim.report import Document
 from . import analysis
-from .botconfig import load_bots
+from .botconfig import read_bots
 from .explain import explain, render_text, to_json
 from .simulation import PocketFoundrySim
 
@@ -19,12 +19,9 @@ def explain_run(loaded: Any, row: list[str], start: list[str], skips: list[int])
 
 
 def simulation(loaded: Any) -> PocketFoundrySim:
-    """Return the simulation plugin, with the scripted bots of bots.yaml (a broken file is reported)."""
-    report = Report()
-    bots = load_bots(loaded.dir, loaded.model, report)
-    if not report.ok():
-        raise CardpressError(report)
-    return PocketFoundrySim(loaded.model, bots, game_id=loaded.dir.id)
+    """Return the simulation plugin with the scripted bots of bots.yaml; a broken bot fails only when named."""
+    found = read_bots(loaded.dir, loaded.model)
+    return PocketFoundrySim(loaded.model, found.bots, game_id=loaded.dir.id, broken=found.broken)
 
 
 def analyze(loaded: Any, turns: int | None, restricted: bool = True, jobs: int = 1) -> Document:

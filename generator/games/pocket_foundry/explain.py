@@ -28,7 +28,7 @@ class Explanation:
 def read_row(model: PocketFoundry, t: Tables, names: list[str], report: Report) -> int | None:
     """Return the row code for names in slots 1..S (the starter may be left out); report any bad name."""
     names = [n.strip() for n in names]
-    starter = model.by_name(names[0]) if names else None
+    starter = model.find(names[0]) if names else None
     if not names or (not (starter and starter.is_starter) and len(names) < t.slots):
         names = [model.starter.name, *names]  # slot 1 always holds the starter, so it may go unsaid
     row, problems = parse_row(model, t, names)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...diagnostics import did_you_mean
+
 Amounts = tuple[tuple[str, int], ...]  # (resource id, amount) in the game's resource order
 
 
@@ -104,6 +106,17 @@ class PocketFoundry:
         """Return the machine printed with this name, or None."""
         everything = (*self.machines, self.starter)
         return next((m for m in everything if m.name.casefold() == name.strip().casefold()), None)
+
+    def find(self, ref: str) -> Machine | None:
+        """Return the machine a cross-reference names: by id (which survives a rename), or as printed."""
+        key = ref.strip()
+        everything = (*self.machines, self.starter)
+        return next((m for m in everything if m.id == key), None) or self.by_name(key)
+
+    def nearest(self, ref: str, starter: bool = False) -> str | None:
+        """Return "did you mean 'x'?" for the one machine id or name closest to `ref`, or None."""
+        everything = (*self.machines, self.starter) if starter else self.machines
+        return did_you_mean(ref, [x for m in everything for x in (m.id, m.name)])
 
     @property
     def market_size_total(self) -> int:

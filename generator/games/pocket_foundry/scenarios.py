@@ -32,15 +32,16 @@ class Scenario:
 def parse_row(model: PocketFoundry, t: Tables, names: Sequence[str | None]) -> tuple[int | None, list[tuple[int, str]]]:
     """Return the row code for machine names in slots 1..S, and (slot index, problem) for each bad entry.
 
-    Slot 1 must name the starter; later slots name market machines or are empty (None, `-` or `empty`).
+    Slot 1 must name the starter; later slots name market machines (by id or as printed) or are empty (None, `-`
+    or `empty`).
     """
     problems: list[tuple[int, str]] = []
     if len(names) > t.slots:
         problems.append((t.slots, f"a row has {t.slots} slots, not {len(names)}"))
         return None, problems
-    first = model.by_name(names[0] or "")
+    first = model.find(names[0] or "")
     if first is None and names[0]:
-        hint = did_you_mean(names[0], [model.starter.name])
+        hint = did_you_mean(names[0], [model.starter.id, model.starter.name])
         problems.append((0, f"unknown machine '{names[0]}'" + (f"; {hint}" if hint else "")))
     elif first is None or not first.is_starter:
         problems.append((0, f"slot 1 always holds the {model.starter.name}"))
@@ -49,9 +50,9 @@ def parse_row(model: PocketFoundry, t: Tables, names: Sequence[str | None]) -> t
         if name is None or name.strip().casefold() in ("-", "empty", ""):
             slots.append(EMPTY)
             continue
-        found = model.by_name(name)
+        found = model.find(name)
         if found is None:
-            hint = did_you_mean(name, [m.name for m in model.machines])
+            hint = model.nearest(name)
             problems.append((i, f"unknown machine '{name}'" + (f"; {hint}" if hint else "")))
             slots.append(EMPTY)
         elif found.is_starter:
@@ -65,7 +66,7 @@ def parse_row(model: PocketFoundry, t: Tables, names: Sequence[str | None]) -> t
 
 def load_scenarios(game: GameDir, model: PocketFoundry, t: Tables, report: Report) -> list[Scenario]:
     """Load scenarios.yaml (if present) and resolve its machine names; report every problem, located."""
-    if not (game.folder / SCENARIOS_FILE).is_file():
+    if game.find(SCENARIOS_FILE) is None:
         return []
     before = len(report.errors)
     source = game.load(SCENARIOS_FILE, "pocket-foundry-scenarios", report)

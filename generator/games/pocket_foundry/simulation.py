@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...diagnostics import did_you_mean
+from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
 from ...sim import stats
 from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError
+from ...sim.plugin import BotSpecError, Measure
 from ...sim.protocol import CHANCE
 from ...sim.report import Section, Table, bar, interval, pct
 from ...sim.runner import MatchResult
@@ -38,6 +38,7 @@ class PocketFoundrySim:
     model: PocketFoundry
     scripted: dict[str, BotConfig] = field(default_factory=dict)
     game_id: str = "pocket-foundry"
+    broken: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # bots.yaml's bots that cannot play
     strong_bot: str = "lookahead"
     default_bots: str = "lookahead"
     round_name: str = "lap"
@@ -61,14 +62,21 @@ class PocketFoundrySim:
         """Return one line per bot."""
         lines = [f"  {name}: {about}" for name, about in BUILTIN_BOTS.items()]
         lines += [f"  {name}: {cfg.about or 'scripted (bots.yaml)'}" for name, cfg in self.scripted.items()]
+        lines += [
+            f"  {name}: cannot play until bots.yaml is fixed (`cardpress validate`)" for name in self.broken if name
+        ]
         return "\n".join(lines)
 
     def check_spec(self, spec: str) -> str:
-        """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
+        """Return the canonical bot name for `spec`; raise the problems of a broken scripted bot, or BotSpecError."""
         name = spec.strip().casefold().removeprefix("priority:")
         if name in BUILTIN_BOTS or name in self.scripted:
             return name
-        known = [*BUILTIN_BOTS, *self.scripted]
+        if name in self.broken or (self.broken.get("") and name not in BUILTIN_BOTS):
+            report = Report()
+            report.extend(self.broken.get(name, ()) or self.broken[""])
+            raise CardpressError(report)  # the bot asked for cannot play: say why, where
+        known = [*BUILTIN_BOTS, *self.scripted, *(b for b in self.broken if b)]
         hint = did_you_mean(name, known)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(known)})")
 
@@ -97,6 +105,36 @@ class PocketFoundrySim:
     def sections(self, main: MatchResult) -> list[Section]:
         """Return the machine, dead-end and market sections."""
         return [machines_section(self.model, main), dead_end_section(self.model, main), market_section(main)]
+
+    def measures(self, record: dict[str, Any]) -> list[Measure]:
+        """Return one game's dead end, market and per-machine numbers, machines keyed by id (for `compare`)."""
+        extra, returns = record["extra"], record["returns"]
+        dead = extra["dead_end"]
+        out = [
+            Measure("Dead ends", "frozen", "games that freeze (nobody can ever build again)", float(bool(dead)), True),
+            Measure("Dead ends", "frozen-setup", "…frozen already at setup", float(bool(dead and dead["setup"])), True),
+            Measure(
+                "Dead ends",
+                "frozen-scoreless",
+                "…frozen with nobody able to score again",
+                float(bool(dead and not dead["anyone_scores"])),
+                True,
+            ),
+            Measure("Dead ends", "frozen-lap", "lap of the first dead end (games that freeze)", dead and dead["lap"]),
+            Measure(
+                "Market", "deck-out", "games where the deck runs out", float(extra["deck_out_lap"] is not None), True
+            ),
+            Measure("Market", "market-left", "cards left face up at the end", extra["market_left"]),
+        ]
+        for m, machine in enumerate(self.model.machines):
+            builds = [b for b in extra["builds"] if b[2] == m]
+            owners = {b[1] for b in builds}
+            out.append(Measure("Machines: builds per game", machine.id, machine.name, len(builds)))
+            share = stats.mean([returns[p] for p in owners]) if owners else None
+            out.append(
+                Measure("Machines: win share of the players who built it", machine.id, machine.name, share, True)
+            )
+        return out
 
 
 class Recorder:
