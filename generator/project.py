@@ -44,19 +44,37 @@ class GameDir:
         return folders + [self.root / "layouts" / "common"]
 
     def resolve(self, relative: str, report: Report, where: Location | None, path: str = "") -> Path | None:
-        """Resolve a path named in a card file; refuse any path that leaves the game folder."""
-        candidate = (self.folder / relative).resolve()
-        base = self.folder.resolve()
-        if os.path.isabs(relative) or base not in candidate.parents:
-            report.error(
-                "S010",
-                f"path '{relative}' leaves the folder cards/{self.id}/",
-                path=path,
-                loc=where,
-                hint="name files relative to the game folder, without '..'",
-            )
-            return None
-        return candidate
+        """Resolve a path named in a card file; refuse one that leaves the game folder or cannot be a file.
+
+        Links are followed before the check, so a link inside the folder that leads out of it is refused
+        too. Returns the resolved path (a missing file is the caller's to report), or None after reporting.
+        """
+        from . import safefile
+
+        folder = f"cards/{self.id}/"
+        base = os.path.abspath(self.folder)
+        leaves = (
+            "S010",
+            f"path '{relative}' leaves the folder {folder}",
+            "name files relative to the game folder, without '..'",
+        )
+        if "\0" in relative:
+            problem = ("Y007", f"path {relative!r} contains a NUL character", "remove the control character")
+        elif os.path.isabs(relative) or not os.path.normpath(os.path.join(base, relative)).startswith(base + os.sep):
+            problem = leaves
+        else:
+            try:
+                real, _ = safefile.check(self.folder / relative, [self.folder], f"the folder {folder}")
+                return Path(real)
+            except safefile.Refused as exc:
+                if exc.code == "Y004":
+                    return Path(os.path.realpath(self.folder / relative))
+                if exc.code == "Y006":
+                    problem = (leaves[0], leaves[1] + " (through a link)", exc.hint)
+                else:
+                    problem = (exc.code, exc.message(self.display(relative)), exc.hint)
+        report.error(problem[0], problem[1], path=path, loc=where, hint=problem[2])
+        return None
 
     def load(self, name: str, schema_id: str, report: Report) -> yamlsrc.Source:
         """Load `name` from the game folder and check it against a schema."""

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import os
+import struct
+import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -9,10 +13,12 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from .. import schema, yamlsrc
+from .. import safefile, schema, yamlsrc
 from ..diagnostics import CardpressError, Report
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
+MAX_FONT_BYTES = 64 * 1024 * 1024  # a full CJK TrueType font is ~20 MB
+_TABLES = (b"cmap", b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp")  # what drawing and embedding need
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,38 @@ class FontSet:
         """Return the advance width of `text` in points, fallback characters included."""
         return sum(_width(t, f) for t, f in self.segments(text, font)) * size
 
+    def undrawable(self, text: str, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
+        """Return the characters of `text` that neither the family's font nor the fallback can draw.
+
+        Each such character would print as an empty box. Every one is listed once, in order of first use.
+        """
+        font = self.resolve(family, bold, italic)
+        return _undrawable(text, font, self.fallback_for(font))
+
+
+def undrawable(text: str, fonts: FontSet, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
+    """Return the characters of `text` no configured font can draw (see FontSet.undrawable)."""
+    return fonts.undrawable(text, family, bold, italic)
+
+
+def glyph_message(missing: str) -> str:
+    """Describe undrawable characters for a diagnostic: `'🚀' (U+1F680 ROCKET)`, at most five of them."""
+    shown = [f"'{ch}' (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing[:5]]
+    more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    return f"no font can draw {', '.join(shown)}{more}; it would print as an empty box"
+
+
+@lru_cache(maxsize=65536)
+def _undrawable(text: str, font: str, spare: str) -> str:
+    glyphs, spare_glyphs = _glyphs(font), _glyphs(spare)
+    out: dict[str, None] = {}
+    for ch in text:
+        code = ord(ch)
+        if code in glyphs or code in spare_glyphs or ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf"):
+            continue  # white space and format controls (soft hyphen, joiners) draw nothing on purpose
+        out[ch] = None
+    return "".join(out)
+
 
 @lru_cache(maxsize=65536)
 def _segments(text: str, font: str, spare: str) -> tuple[tuple[str, str], ...]:
@@ -74,21 +112,78 @@ def _glyphs(font: str) -> frozenset[int]:
 _LOADED: dict[tuple, FontSet] = {}
 
 
+_FONT_HINT = "fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding"
+
+
 def _register(name: str, path: Path) -> str:
     """Register a font with ReportLab the first time it is needed (parsing a TTF takes a while)."""
     if name not in _REGISTERED:
         try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        except (TTFError, OSError) as exc:
-            report = Report()
-            report.error(
-                "F001",
-                f"cannot use font file {path.name}: {exc}",
-                hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding",
-            )
-            raise CardpressError(report) from None
+            data = safefile.read_bytes(path, MAX_FONT_BYTES)
+            handle = io.BytesIO(data)
+            handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
+            pdfmetrics.registerFont(TTFont(name, handle))
+        except safefile.Refused as exc:
+            _fail(f"cannot use font file {path.name}: {exc.reason}", exc.hint)
+        except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
+            _fail(f"cannot use font file {path.name}: {exc}", _FONT_HINT)
         _REGISTERED.add(name)
     return name
+
+
+def _fail(message: str, hint: str | None) -> None:
+    report = Report()
+    report.error("F001", message, hint=hint)
+    raise CardpressError(report)
+
+
+_SHAPES: dict[tuple, str | None] = {}
+
+
+def font_problem(path: Path, roots: safefile.Roots | None = None) -> str | None:
+    """Return why a font file cannot be used (refused, not TrueType, truncated), or None when it looks whole.
+
+    Reads the table directory only, so every configured font is checked on load at little cost: a
+    font that is not one fails `validate` and `build` alike, not first when a face happens to use it.
+    """
+    try:
+        real, st = safefile.check(path, roots)
+    except safefile.Refused as exc:
+        return exc.reason
+    stamp = (real, st.st_mtime_ns, st.st_size, st.st_ino)
+    if stamp not in _SHAPES:
+        try:
+            _SHAPES[stamp] = _sfnt_problem(safefile.read_bytes(path, MAX_FONT_BYTES, roots))
+        except safefile.Refused as exc:
+            _SHAPES[stamp] = exc.reason
+    return _SHAPES[stamp]
+
+
+def _sfnt_problem(data: bytes) -> str | None:
+    """Return what is wrong with a TrueType file's header and table directory, or None."""
+    kind = data[:4]
+    if kind == b"OTTO":
+        return "it has PostScript (CFF) outlines; only TrueType outlines can be embedded"
+    if kind in (b"wOFF", b"wOF2"):
+        return "it is a WOFF web font; convert it to .ttf"
+    if kind == b"ttcf":
+        return None  # a collection: ReportLab reads its first font, and checks it then
+    if kind not in (b"\x00\x01\x00\x00", b"true") or len(data) < 12:
+        return "it is not a TrueType font"
+    count = int.from_bytes(data[4:6], "big")
+    if len(data) < 12 + 16 * count:
+        return "it is truncated (its table directory is cut off)"
+    tables = set()
+    for i in range(count):
+        record = data[12 + 16 * i : 28 + 16 * i]
+        tag, offset, length = record[:4], int.from_bytes(record[8:12], "big"), int.from_bytes(record[12:16], "big")
+        if offset + length > len(data):
+            return f"it is truncated (its '{tag.decode('latin-1').strip()}' table runs past the end of the file)"
+        tables.add(tag)
+    missing = [tag.decode() for tag in _TABLES if tag not in tables]
+    if missing:
+        return f"it lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''} a TrueType font needs"
+    return None
 
 
 _REGISTERED: set[str] = set()
@@ -97,28 +192,29 @@ _REGISTERED: set[str] = set()
 def load_fonts(folder: Path, root: Path) -> FontSet:
     """Read fonts/fonts.yaml and register every font it names (once per process)."""
     config = folder / "fonts.yaml"
-    key = (str(config), config.stat().st_mtime_ns if config.exists() else 0)
+    key = (str(config), _stamp(config), *(_stamp(f) for f in sorted(folder.glob("*.[tT][tT][fFcC]"))))
     if key in _LOADED:
         return _LOADED[key]
     report = Report()
     display = _rel(config, root)
-    source = yamlsrc.load_file(config, display, report)
+    source = yamlsrc.load_file(config, display, report, [root])
     if not report.ok() or not schema.check(source, "fonts", report):
         raise CardpressError(report)
     data = source.data
     families: dict[str, dict[str, str]] = {}
     files: dict[str, Path] = {}
+    shown = display.rsplit("/", 1)[0] + "/" if "/" in display else "the fonts folder"
     for family, styles in data["families"].items():
         families[family] = {}
         for style, filename in styles.items():
             path = folder / filename
-            if not path.is_file():
-                report.error(
-                    "F001",
-                    f"font file {filename} is not in {display.rsplit('/', 1)[0]}/",
-                    path=f"families.{family}.{style}",
-                    loc=source.loc(("families", family, style)),
-                )
+            where = {"path": f"families.{family}.{style}", "loc": source.loc(("families", family, style))}
+            if not os.path.lexists(path):
+                report.error("F001", f"font file {filename} is not in {shown}", **where)
+                continue
+            problem = font_problem(path, [root])
+            if problem:
+                report.error("F001", f"cannot use font file {filename}: {problem}", hint=_FONT_HINT, **where)
                 continue
             name = f"cp-{Path(filename).stem}"
             families[family][style] = name
@@ -137,6 +233,15 @@ def load_fonts(folder: Path, root: Path) -> FontSet:
     result = FontSet(families, data["fallback"], data["default"], files, bold)
     _LOADED[key] = result
     return result
+
+
+def _stamp(path: Path) -> tuple:
+    """Return what tells a changed file from an unchanged one (its size and time), without opening it."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return (str(path), 0)
+    return (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _rel(path: Path, root: Path) -> str:
