@@ -434,7 +434,8 @@ class _Env(ImmutableSandboxedEnvironment):
             return budget.make(operator.mod(left, right), "%-formatting result")
         if operator_name == "%":
             return operator.mod(left, right)
-        return budget.make(operator.add(left, right), "sum")
+        what = "concatenation" if isinstance(left, (str, bytes, list, tuple)) else "sum"
+        return budget.make(operator.add(left, right), what)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
@@ -580,7 +581,7 @@ class Templates:
         if key not in _REFERENCES:
             try:
                 _REFERENCES[key] = tuple(meta.find_referenced_templates(self.env.parse(source)))
-            except TemplateSyntaxError:
+            except (TemplateSyntaxError, RecursionError, MemoryError):
                 _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
         return _REFERENCES[key]
 
@@ -642,7 +643,9 @@ class Templates:
         except (SyntaxError, MemoryError) as exc:  # Python refused the compiled code, or memory ran out
             filename, lineno = _template_frame(exc)
             what = "nested too deeply to compile" if isinstance(exc, SyntaxError) else "ran out of memory"
-            report.error("T003", f"template {what} while rendering {face}", loc=self._loc(filename, lineno))
+            report.error(
+                "T003", f"template {what} while rendering {face}", loc=self._loc(filename, lineno) or self._file(name)
+            )
         except (
             TemplateError,
             SecurityError,
@@ -656,10 +659,16 @@ class Templates:
         ) as exc:
             filename, lineno = _template_frame(exc)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
-            report.error("T003", f"{kind} while rendering {face}: {exc}", loc=self._loc(filename, lineno))
+            message = f"{kind} while rendering {face}: {_short(str(exc))}"
+            report.error("T003", message, loc=self._loc(filename, lineno) or self._file(name))
         finally:
             _CURRENT.reset(token)
         return None
+
+    def _file(self, name: str) -> Location | None:
+        """Return the first line of template `name`, for a problem no template line can be blamed for."""
+        found = self.source_of(name)
+        return Location(self.display(str(found[1])), 1, 1) if found else None
 
     def _loc(self, filename: str | None, lineno: int | None) -> Location | None:
         if not filename or not lineno:
@@ -670,6 +679,11 @@ class Templates:
             lines = []
         text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
         return Location(self.display(filename), lineno, len(text) - len(text.lstrip()) + 1, text)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """Keep a message readable when an exception quotes a huge value."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
