@@ -11,9 +11,11 @@ import yaml
 from .. import schema, yamlsrc
 from ..diagnostics import Report
 from ..units import to_mm, to_pt
+from .icons import parse_path
 
 _MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
 _PT_KEYS = ("size", "min_size")  # font sizes, for text only
+MAX_NUMBER = 1e9  # no number in a layout (length, angle, opacity, viewbox) is anywhere near this
 MAX_LENGTH = 2000.0  # mm: larger than A0's long side; anything beyond is a runaway number
 MAX_FONT_SIZE = 500.0  # pt
 MIN_PATTERN_STEP = 0.5  # mm between a pattern's icons
@@ -87,13 +89,13 @@ def _build(
     before = len(report.errors)
     width, height = size
     for where, value in _numbers(data, ()):
-        if not math.isfinite(value):
-            report.error(
-                "L004",
-                f"must be a finite number, got {value}",
-                path=yamlsrc.format_path(where),
-                loc=source.loc(where),
-            )
+        if isinstance(value, float) and not math.isfinite(value):
+            problem = f"must be a finite number, got {value}"
+        elif abs(value) > MAX_NUMBER:
+            problem = f"number out of range: at most {MAX_NUMBER:g} either way"
+        else:
+            continue
+        report.error("L004", problem, path=yamlsrc.format_path(where), loc=source.loc(where))
     if len(report.errors) > before:
         return None
     if "size" in data:
@@ -158,7 +160,22 @@ def _normalize(kind: str, props: dict) -> dict:
         raise ValueError("viewbox: its width and height must be more than 0")
     if kind == "pattern":
         _check_pattern(out)
+    if kind == "path":
+        _check_path(out)
     return out
+
+
+def _check_path(p: dict) -> None:
+    """A path is scaled by its width and drawn from its data: both must make sense before anything is drawn."""
+    if p["w"] <= 0:
+        raise ValueError(f"w: a path's width must be more than 0 mm, got {p['w']:g} mm")
+    try:
+        commands = parse_path(p["d"])
+    except ValueError as exc:
+        raise ValueError(f"d: {exc}") from None
+    for command in commands:
+        if any(not math.isfinite(v) or abs(v) > MAX_NUMBER for v in command[1:]):
+            raise ValueError(f"d: path numbers must be finite and at most {MAX_NUMBER:g} either way")
 
 
 def _check_pattern(p: dict) -> None:
@@ -180,6 +197,8 @@ def _check_pattern(p: dict) -> None:
 def _length(key: str, value: Any, convert, limit: float = MAX_LENGTH, unit: str = "mm") -> float:
     try:
         length = convert(value)
+    except OverflowError:
+        length = math.inf
     except ValueError as exc:
         raise ValueError(f"{key}: {exc}") from None
     if not math.isfinite(length) or abs(length) > limit:
@@ -188,11 +207,11 @@ def _length(key: str, value: Any, convert, limit: float = MAX_LENGTH, unit: str 
 
 
 def _numbers(data: Any, path: tuple):
-    """Yield (key path, value) for every float in a document (the only numbers that can be NaN or infinite)."""
+    """Yield (key path, value) for every number in a document (booleans aside)."""
     stack = [(data, path)]
     while stack:
         value, where = stack.pop()
-        if isinstance(value, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
             yield where, value
         elif isinstance(value, dict):
             stack.extend((v, where + (k,)) for k, v in value.items())

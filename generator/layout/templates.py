@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import (
     FileSystemBytecodeCache,
@@ -61,15 +61,17 @@ def _exceeded(message: str) -> BudgetExceeded:
 class _Budget:
     """Counts the work one render does, so that a hostile template cannot run forever or fill memory."""
 
-    def __init__(self, deadline: float | None = None) -> None:
+    def __init__(self, deadline: float | None = None, late: str | None = None) -> None:
         self.deadline = deadline if deadline is not None else time.monotonic() + MAX_SECONDS
+        self.late = late or f"template ran for more than {MAX_SECONDS:g} s"  # what passing the deadline means
         self.steps = 0
         self.written = 0
         self.made = 0
+        self.memo: dict[int, tuple[Any, int]] = {}  # big containers measured already (see weight)
 
     def tick(self) -> None:
         if time.monotonic() > self.deadline:
-            raise _exceeded(f"template ran for more than {MAX_SECONDS:g} s")
+            raise _exceeded(self.late)
 
     def step(self) -> None:
         self.steps += 1
@@ -83,14 +85,17 @@ class _Budget:
             raise _exceeded(f"template wrote more than {MAX_WRITTEN} characters (macro and block output included)")
         self.tick()
 
-    def make(self, value: Any, what: str) -> Any:
+    def make(self, value: Any, what: str, made: bool = True) -> Any:
         """Check the size of a value a template made; count it towards everything the face made."""
-        size = weight(value)
+        size = weight(value, MAX_SEQUENCE, self.memo)
         if size > MAX_SEQUENCE:
             raise _exceeded(f"{what} too large: more than {MAX_SEQUENCE} characters or items")
-        self.made += size
-        if self.made > MAX_MADE:
-            raise _exceeded(f"template made more than {MAX_MADE} characters or items in all")
+        if size >= _MEMO_FROM and type(value) in (list, tuple, dict) and not _holds_namespace(value):
+            self.memo[id(value)] = (value, size)
+        if made:
+            self.made += size
+            if self.made > MAX_MADE:
+                raise _exceeded(f"template made more than {MAX_MADE} characters or items in all")
         self.tick()
         return value
 
@@ -103,30 +108,65 @@ def _budget() -> _Budget:
     return _CURRENT.get() or _Budget()
 
 
-def weight(value: Any, limit: int = MAX_SEQUENCE) -> int:
+_SCALARS = (int, float, bool, type(None))
+
+
+class _Leave(NamedTuple):
+    """A marker on weight()'s stack: the walk has finished the namespace with this id."""
+
+    key: int
+
+
+_MEMO_FROM = 256  # containers this big or bigger remember their weight, so a shared one is walked once
+
+
+def weight(value: Any, limit: int = MAX_SEQUENCE, memo: dict[int, tuple[Any, int]] | None = None) -> int:
     """Return how big a value is when written out or copied: characters, plus items at every depth.
 
     Shared sub-lists count each time they appear (that is what a repetition bomb exploits); the walk
-    stops as soon as the total passes `limit`, so it costs at most `limit` steps.
+    stops as soon as the total passes `limit`, so it costs at most `limit` steps. `memo` holds the
+    weights of containers measured before (by id, with the container, so an id is never reused).
     """
-    total, stack = 0, [value]
+    total, stack, inside = 0, [value], set()
     while stack:
         item = stack.pop()
-        if isinstance(item, (str, bytes, bytearray)):
+        kind = type(item)  # type(), not isinstance(): a Namespace answers __class__ slowly
+        if kind is str or kind is bytes:
             total += len(item)
-        elif isinstance(item, int):
+        elif kind is int:
             total += 1 + item.bit_length() // 32
-        elif isinstance(item, (list, tuple, set, frozenset)):
+        elif kind in _SCALARS:
+            total += 1
+        elif kind is list or kind is tuple or kind is dict:
+            known = memo.get(id(item)) if memo else None
+            if known is not None and known[0] is item:
+                total += known[1]
+            else:
+                total += len(item)
+                if total <= limit:
+                    stack.extend(item.values() if kind is dict else item)
+                    if kind is dict:
+                        stack.extend(item.keys())
+        elif kind is Namespace:
+            if id(item) in inside:  # a namespace holding itself: written out, it never ends
+                return limit + 1
+            inside.add(id(item))
+            total += 1
+            stack.append(_Leave(id(item)))
+            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
+        elif kind is _Leave:
+            inside.discard(item.key)
+        elif issubclass(kind, (str, bytes, bytearray)):
+            total += len(item)
+        elif issubclass(kind, (list, tuple, set, frozenset)):
             total += len(item)
             if total <= limit:
                 stack.extend(item)
-        elif isinstance(item, dict):
+        elif issubclass(kind, dict):
             total += len(item)
             if total <= limit:
                 stack.extend(item.keys())
                 stack.extend(item.values())
-        elif isinstance(item, Namespace):
-            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
         else:
             total += 1
         if total > limit:
@@ -134,14 +174,23 @@ def weight(value: Any, limit: int = MAX_SEQUENCE) -> int:
     return total
 
 
-def _depth(value: Any, limit: int = 200) -> int:
-    """Return how deeply lists and mappings nest in `value` (up to `limit`)."""
+def _holds_namespace(value: Any) -> bool:
+    """Return True when a namespace (whose attributes may change later) sits in `value` at its top level."""
+    items = value.values() if type(value) is dict else value
+    return any(type(item) is Namespace for item in items)
+
+
+def _depth(value: Any, limit: int = 200, visits: int = 100_000) -> int:
+    """Return how deeply lists and mappings nest in `value`: `limit` when deeper, or too big to walk."""
     deepest, stack = 0, [(value, 0)]
     while stack:
         item, depth = stack.pop()
         deepest = max(deepest, depth)
-        if depth < limit and isinstance(item, (list, tuple, dict)):
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        visits -= 1
+        if visits < 0 or deepest >= limit:
+            return limit
+        if type(item) in (list, tuple, dict):
+            stack.extend((child, depth + 1) for child in (item.values() if type(item) is dict else item))
     return deepest
 
 
@@ -395,7 +444,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
     @staticmethod
     def _finalize(value: Any) -> Any:
-        return _budget().make(value, "output value")
+        return _budget().make(value, "output value", made=False)  # written out, not made: `written` counts it
 
     def cp_written(self, text: str) -> str:
         """Count a piece of output (wherever it goes: the page, a macro's result, a captured block)."""
@@ -618,11 +667,15 @@ class Templates:
         now = time.monotonic()
         if self._started is None:
             self._started = now
-        budget = _Budget(min(now + MAX_SECONDS, self._started + MAX_TOTAL_SECONDS))
+        if now + MAX_SECONDS <= self._started + MAX_TOTAL_SECONDS:
+            budget = _Budget(now + MAX_SECONDS)
+        else:
+            late = f"layout templates ran for more than {MAX_TOTAL_SECONDS:g} s in all"
+            budget = _Budget(self._started + MAX_TOTAL_SECONDS, late)
         token = _CURRENT.set(budget)
         try:
-            if now > budget.deadline:
-                raise _exceeded(f"layout templates ran for more than {MAX_TOTAL_SECONDS:g} s in all")
+            if now >= budget.deadline:
+                raise _exceeded(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
             for chunk in template.generate(context):
