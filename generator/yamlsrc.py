@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,9 +161,11 @@ class _Builder:
             )
             return None
         except (ValueError, OverflowError) as exc:  # e.g. a whole number of more than 4300 digits
+            digits = sys.get_int_max_str_digits()
+            what = f"a whole number of more than {digits} digits" if "digits" in str(exc) else _short(str(exc))
             self.report.error(
                 "Y001",
-                f"YAML value error: {_short(str(exc))}",
+                f"YAML value error: {what}",
                 path=format_path(path),
                 loc=self.source.location(node.start_mark.line, node.start_mark.column),
             )
