@@ -48,6 +48,7 @@ MAX_SECONDS = 5.0  # one face's render
 MAX_TOTAL_SECONDS = 60.0  # every face of one Templates object (one build of one game)
 MAX_TEMPLATE_BYTES = 1_000_000  # a template file
 SANDBOX_VERSION = 2  # part of compiled-template cache names: code compiled without these budgets is never reused
+_TICKS = 64  # hook calls between two looks at the clock
 
 
 class BudgetExceeded(SecurityError):
@@ -68,8 +69,17 @@ class _Budget:
         self.written = 0
         self.made = 0
         self.memo: dict[int, tuple[Any, int]] = {}  # big containers measured already (see weight)
+        self.ticks = _TICKS
 
     def tick(self) -> None:
+        """Count one hook call; look at the clock every TICKS of them (it is the hot path of every render)."""
+        self.ticks -= 1
+        if self.ticks <= 0:
+            self.clock()
+
+    def clock(self) -> None:
+        """Refuse to go on past the deadline."""
+        self.ticks = _TICKS
         if time.monotonic() > self.deadline:
             raise _exceeded(self.late)
 
@@ -87,16 +97,25 @@ class _Budget:
 
     def make(self, value: Any, what: str, made: bool = True) -> Any:
         """Check the size of a value a template made; count it towards everything the face made."""
-        size = weight(value, MAX_SEQUENCE, self.memo)
+        kind = type(value)
+        if kind is str:  # most values: no walk needed
+            size = len(value)
+        elif kind in _SCALARS:
+            size = 1 if kind is not int else 1 + value.bit_length() // 32
+        else:
+            size = weight(value, MAX_SEQUENCE, self.memo)
         if size > MAX_SEQUENCE:
             raise _exceeded(f"{what} too large: more than {MAX_SEQUENCE} characters or items")
-        if size >= _MEMO_FROM and type(value) in (list, tuple, dict) and not _holds_namespace(value):
+        if size >= _MEMO_FROM and kind in (list, tuple, dict) and not _holds_namespace(value):
             self.memo[id(value)] = (value, size)
         if made:
             self.made += size
             if self.made > MAX_MADE:
                 raise _exceeded(f"template made more than {MAX_MADE} characters or items in all")
-        self.tick()
+        if size > _TICKS * 1000:  # measuring it took a while: look at the clock now
+            self.clock()
+        else:
+            self.tick()
         return value
 
 
@@ -444,15 +463,28 @@ class _Env(ImmutableSandboxedEnvironment):
 
     @staticmethod
     def _finalize(value: Any) -> Any:
+        if type(value) is str and len(value) <= MAX_SEQUENCE:  # most output: nothing to measure
+            return value
         return _budget().make(value, "output value", made=False)  # written out, not made: `written` counts it
 
     def cp_written(self, text: str) -> str:
         """Count a piece of output (wherever it goes: the page, a macro's result, a captured block)."""
-        _budget().write(len(text))
+        budget = _CURRENT.get()  # Budget.write, inlined: this runs for every piece of every face
+        if budget is not None:
+            budget.written += len(text)
+            if budget.written > MAX_WRITTEN:
+                budget.write(0)
+            budget.ticks -= 1
+            if budget.ticks <= 0:
+                budget.clock()
         return text
 
     def concat(self, pieces: Any) -> str:  # type: ignore[override]
         """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
+        if type(pieces) is list:  # a macro's or block's buffer: measure it in one go
+            if sum(map(len, pieces)) > MAX_SEQUENCE:
+                raise _exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
+            return "".join(pieces)
         parts, size = [], 0
         for piece in pieces:
             size += len(piece)
