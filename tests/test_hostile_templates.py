@@ -13,6 +13,7 @@ import pytest
 from hostile import peak_memory
 
 from generator.diagnostics import Report
+from generator.layout import sandbox
 from generator.layout import templates as tpl
 from generator.layout.templates import Templates
 
@@ -192,7 +193,7 @@ def test_imported_macros_run_on_the_same_budget(tmp_path):
 
 
 def test_a_slow_template_meets_the_deadline(tmp_path, monkeypatch):
-    monkeypatch.setattr(tpl, "MAX_SECONDS", 0.2)
+    monkeypatch.setattr(sandbox, "MAX_SECONDS", 0.2)
     source = "{% set xs = range(20000)|list %}{% for i in range(100000) %}{% set y = xs|sort %}{% endfor %}"
     text, report = render(tmp_path, source)
     assert text is None
@@ -250,13 +251,13 @@ def test_compiled_templates_are_cached_under_the_sandbox_version(tmp_path, monke
     monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path / "cache"))
     render(tmp_path, "elements: []\n")
     names = [p.name for p in (tmp_path / "cache" / "templates").iterdir()]
-    assert names and all(n.startswith(f"cardpress-sandbox{tpl.SANDBOX_VERSION}-") for n in names)
+    assert names and all(n.startswith(f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-") for n in names)
 
 
 def test_weight_counts_shared_lists_each_time_and_stops_early():
     shared = ["x" * 10] * 10
-    assert tpl.weight([shared, shared]) == 2 + 2 * (10 + 100)
+    assert sandbox.weight([shared, shared]) == 2 + 2 * (10 + 100)
     bomb: list = [1]
     for _ in range(200):
         bomb = [bomb, bomb]
-    assert tpl.weight(bomb, limit=1000) <= 1100
+    assert sandbox.weight(bomb, limit=1000) <= 1100
