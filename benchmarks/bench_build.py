@@ -27,8 +27,7 @@ def record_calls(paper: str, out: Path) -> Path:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfgen import canvas as rl_canvas
 
-    from generator import build, pipeline
-    from generator.diagnostics import Report
+    from generator.pipeline import Pipeline
 
     calls: list = []
     counter = iter(range(10**9))
@@ -93,10 +92,7 @@ def record_calls(paper: str, out: Path) -> Path:
     import generator.render.kitpdf as kitpdf
 
     kitpdf.Canvas = patched
-    report = Report()
-    loaded = pipeline.load(ROOT, "pocket-foundry", report)
-    kit, studio, faces = build.prepare_kit(loaded, None, report)
-    build.render_pdfs(kit, studio, faces, [paper])
+    Pipeline(ROOT, "pocket-foundry").render([paper])
     kitpdf.Canvas = original
     fonts = {
         name: pdfmetrics.getFont(name).face.filename

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sys
 import traceback
 from enum import StrEnum
@@ -69,18 +71,16 @@ def validate(
     game: Optional[str] = GameArg, root: Optional[Path] = RootOpt, missing_art: Optional[MissingArt] = MissingArtOpt
 ) -> None:
     """Check card files: schema, references, rules, layout and art. Exit 1 on any error."""
-    from . import build as builder
-    from . import pipeline
+    from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
     total = Report()
-    for game_id in pipeline.resolve_games(base, game):
-        loaded, report = pipeline.validate(base, game_id)
-        if loaded is not None:
-            builder.lint_kit(loaded, report, missing_art=missing_art.value if missing_art else None)
-        total.extend(report.items)
-        if report.ok():
-            typer.echo(f"{game_id}: ok ({report.summary()})")
+    for game_id in resolve_games(base, game):
+        pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
+        pipeline.lint()
+        total.extend(pipeline.report.items)
+        if pipeline.report.ok():
+            typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
     if not total.ok():
         fail(total)
     echo_report(total)
@@ -101,19 +101,33 @@ def build(
     base = _root(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    report = Report()
-    written = builder.build(
-        base,
-        game,
-        papers=papers,
-        players=players,
-        out=out_dir,
-        missing_art=missing_art.value if missing_art else None,
-        report=report,
+    result = builder.build(
+        base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
-    echo_report(report)  # warnings: the kit was built, but something deserves a look
-    for path in written:
+    echo_report(result.report)  # warnings: the kit was built, but something deserves a look
+    for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
+    if len(result.reports) > 1:  # one line per game, so a failure among many stands out
+        for gid, report in result.reports.items():
+            verdict = "built" if gid in result.built else "not built"
+            typer.echo(f"{gid}: {verdict} ({report.summary()})", err=gid in result.failed)
+    if result.failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def new(
+    game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
+    size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),
+    from_csv: Optional[Path] = typer.Option(None, "--from-csv", help="Make the cards from this CSV (a name column)."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
+    from .scaffold import new_game
+
+    for path in new_game(_root(root), game, size=size, from_csv=from_csv):
+        typer.echo(f"wrote {_shown(path)}")
+    typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
 
 from .cli_rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
@@ -156,12 +170,13 @@ def main() -> None:
         typer.echo("aborted", err=True)
         sys.exit(1)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
-        try:
-            from click.exceptions import ClickException
-        except ImportError:  # typer ≥ 0.2x vendors click instead of depending on it
-            from typer._click.exceptions import ClickException
+        # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
+        kinds = []
+        for module in ("typer._click.exceptions", "click.exceptions"):
+            with contextlib.suppress(ImportError):
+                kinds.append(importlib.import_module(module).ClickException)
 
-        if isinstance(exc, ClickException):
+        if isinstance(exc, tuple(kinds)):
             exc.show()
             sys.exit(exc.exit_code)
         typer.echo(

@@ -142,18 +142,18 @@ def art(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """List the art every face names (size, resolution at print size, status), or make stand-ins."""
-    from . import build, pipeline
     from .art.make import make_missing as write_stand_ins
+    from .pipeline import Pipeline, resolve_games
 
     base = _root(root)
     total = Report()
-    for game_id in pipeline.resolve_games(base, game):
-        loaded, report = pipeline.validate(base, game_id)
-        total.extend(report.items)
-        if loaded is None or not hasattr(loaded.ruleset, "kit"):
+    for game_id in resolve_games(base, game):
+        pipeline = Pipeline(base, game_id, players=players, missing_art="placeholder")
+        faces, pages = pipeline.layout(), pipeline.pages()
+        total.extend(pipeline.report.items)
+        loaded, studio = pipeline.load(), pipeline.studio()
+        if faces is None or loaded is None or studio is None:
             continue
-        kit, studio, faces = build.prepare_kit(loaded, players, total, missing_art="placeholder")
-        pages = build.render_pages(kit, studio)
         everything = [p for p in (*faces.values(), *pages.values()) if p is not None]
         if make_missing:
             for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
@@ -207,10 +207,10 @@ def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):
 
 def _games(base: Path, game: str | None) -> list[str]:
     """Return the games to work on; an unknown game is a located mistake now, not a watch on nothing."""
-    from . import pipeline
+    from .pipeline import resolve_games
     from .project import game_dir
 
-    games = pipeline.resolve_games(base, game)
+    games = resolve_games(base, game)
     for game_id in games:
         game_dir(base, game_id)  # raises CardpressError (G001) with the games that exist
     return games

@@ -1,16 +1,23 @@
-"""The rules-engine commands: `explain`, `simulate` and `analyze`, thin over each ruleset's `commands()`."""
+"""The rules commands: `simulate` for every ruleset with a simulation, and the commands rulesets declare themselves.
+
+`cardpress explain GAME …` and `cardpress analyze GAME …` are not defined here: the core loads GAME, asks its
+ruleset for the command of that name and runs it with the rest of the command line, so each game's options
+are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
+"""
 
 from __future__ import annotations
 
-import json
-import os
+import functools
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from .diagnostics import CardpressError, Report
+from . import rulesets
+from .contract import Capability, LoadedGame
+from .gamecli import usage, workers
 
 GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundry.", show_default=False)
 RootOpt = typer.Option(
@@ -18,49 +25,26 @@ RootOpt = typer.Option(
 )
 
 
-def _usage(code: str, message: str, hint: str | None = None) -> CardpressError:
-    report = Report()
-    report.error(code, message, hint=hint)
-    return CardpressError(report)
+def interruptible(command):
+    """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("interrupted before any game finished; nothing written", err=True)
+            raise typer.Exit(130) from None
+
+    return run
 
 
-def _load(game: str, root: Optional[Path], hook: str):
-    """Load a game through the schema layer; return it and its ruleset's `hook` (explain_run, simulation, analyze)."""
+def load_game(game: str, root: Optional[Path]) -> LoadedGame:
+    """Load a game through the schema layer, or raise the diagnostics that stop it."""
     from . import pipeline
     from .project import find_root
 
-    loaded = pipeline.load(find_root(root), game)
-    commands = getattr(loaded.ruleset, "rules_commands", None)
-    if commands is None:
-        raise _usage(
-            "U005",
-            f"the ruleset of '{game}' has no rules engine, so it cannot be explained, simulated or analysed",
-            hint="`cardpress validate` still checks its card data",
-        )
-    found = getattr(commands(), hook, None)
-    if found is None:
-        raise _usage("U005", f"the rules engine of '{game}' does not offer this command")
-    return loaded, found
-
-
-def explain(
-    game: str = GameArg,
-    row: List[str] = typer.Argument(
-        ...,
-        help="Machine names in slots 1–4 (the Starter Feeder may be left out; '-' leaves a slot empty).",
-        show_default=False,
-    ),
-    start: List[str] = typer.Option(
-        [], "--start", help="Stored resources at the start, e.g. --start feed=3 (default: the rules' starting amounts)."
-    ),
-    skip: List[int] = typer.Option([], "--skip", help="Slot to skip (repeatable); default: the best skips."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    root: Optional[Path] = RootOpt,
-) -> None:
-    """Explain one run of a row, slot by slot: what each slot pays, gains and discards, and what it skips."""
-    loaded, explain_run = _load(game, root, "explain_run")
-    text, data = explain_run(loaded, row, start, skip)
-    typer.echo(json.dumps(data, indent=1) if as_json else text.rstrip("\n"))
+    return pipeline.load(find_root(root), game)
 
 
 def simulate(
@@ -80,100 +64,165 @@ def simulate(
         None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
     ),
     out: Optional[Path] = typer.Option(
-        None, "--out", help="Folder for report.md and report.json (default: output/<game>/simulation)."
+        None,
+        "--out",
+        help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
     ),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
     variant: List[str] = typer.Option(
-        [], "--variant", help="Play a rulebook variant (repeatable), e.g. quick or travel for micro-engine."
+        [], "--variant", help="Play a rulebook variant (repeatable); `cardpress list` shows each game's."
+    ),
+    scheduler: Optional[str] = typer.Option(
+        None,
+        "--scheduler",
+        help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local "
+        "workers. The report is the same as a local run's.",
+        show_default=False,
     ),
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play many seeded games with bots and write a designer report (Markdown and JSON)."""
-    import inspect
+    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON).
 
+    Example: cardpress simulate pocket-foundry --players 3 --games 500 --bots planner
+    """
+    from .sim import progress
     from .sim import report as writer
+    from .sim.cluster import ClusterError, check_address
+    from .sim.executors import Interrupted, executor_for
     from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
 
-    loaded, plugin_for = _load(game, root, "simulation")
-    if variant:
-        if "variants" not in inspect.signature(plugin_for).parameters:
-            raise _usage("U006", f"{loaded.model.title} has no variants to simulate")
-        plugin = plugin_for(loaded, variants=variant)
-    else:
-        plugin = plugin_for(loaded)
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
+    loaded = load_game(game, root)
+    ruleset = loaded.ruleset
+    if not ruleset.offers(Capability.SIMULATE):
+        raise usage(
+            "U005",
+            f"the ruleset of '{game}' ({ruleset.name}) has no rules engine, so it cannot be simulated",
+            hint="`cardpress validate` still checks its card data",
+        )
+    unknown = [v for v in variant if v not in ruleset.variants]
+    if unknown:
+        offered = f"variants: {', '.join(ruleset.variants)}" if ruleset.variants else "it has none"
+        raise usage("U006", f"unknown variant '{unknown[0]}' for {loaded.header.title}", hint=offered)
+    plugin = ruleset.simulation(loaded, variant)
     if list_bots:
         typer.echo(plugin.bot_help())
         return
     n = plugin.default_players if players is None else players
     if n not in plugin.players:
-        raise _usage(
+        raise usage(
             "U002",
-            f"{loaded.model.title} is not played by {n} players",
+            f"{loaded.header.title} is not played by {n} players",
             hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
         )
     specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
     if len(specs) == 1:
         specs *= n
     if len(specs) != n:
-        raise _usage(
+        raise usage(
             "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
         )
     try:
         specs = [plugin.check_spec(s) for s in specs]
     except BotSpecError as exc:
-        raise _usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
-    workers = jobs or min(os.cpu_count() or 1, 8)
+        raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
+    count = workers(jobs)
+    executor = executor_for(count, scheduler)
     began = time.perf_counter()
-    result = run(plugin, n, specs, games, seed, workers, skill_games)
+    try:
+        with progress.reporting("games"):
+            result = run(plugin, n, specs, games, seed, count, skill_games, executor)
+        where = (
+            f"Dask cluster {scheduler}, {executor.workers} workers"
+            if scheduler
+            else f"{count} process" + ("es" if count > 1 else "")
+        )
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
-    paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    try:
+        paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
+        raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
-    typer.echo(
-        f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {workers} "
-        f"process{'es' if workers > 1 else ''})"
-    )
+    typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")
 
 
-def analyze(
-    game: str = GameArg,
-    turns: Optional[int] = typer.Option(
-        None, "--turns", help="Turns per player to analyse (default: the game's laps or rounds)."
-    ),
-    quick: bool = typer.Option(
-        False,
-        "--quick",
-        help="A faster analysis: Pocket Foundry skips the searches with "
-        "one machine removed; Micro-Engine plays fewer games.",
-    ),
-    jobs: int = typer.Option(
-        0,
-        "--jobs",
-        min=0,
-        max=256,
-        help="Worker processes for the searches with one machine removed (0: one per core).",
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Also write analysis.md and analysis.json here."),
-    root: Optional[Path] = RootOpt,
-) -> None:
-    """Analyse a card set: exact searches (Pocket Foundry) or card-set tables and balance experiments (Micro-Engine)."""
-    from .sim import report as writer
+def offered_by(command: str) -> list[str]:
+    """Return the rulesets that declare `command`."""
+    return [r.name for r in rulesets.registrations() if r.ruleset is not None and r.ruleset.command(command)]
 
-    loaded, analyze_game = _load(game, root, "analyze")
-    document = analyze_game(loaded, turns, restricted=not quick, jobs=jobs or min(os.cpu_count() or 1, 8))
-    typer.echo(json.dumps(writer.to_json(document), indent=1) if as_json else writer.to_markdown(document))
-    if out is not None:
-        for path in writer.write(document, out if out.is_absolute() else Path.cwd() / out, stem="analysis"):
-            typer.echo(f"wrote {path}", err=True)
+
+def dispatch(name: str, about: str) -> Callable[..., None]:
+    """Return a command `cardpress NAME GAME [ARGS]…` that runs the command GAME's ruleset declares as NAME."""
+
+    def command(
+        ctx: typer.Context,
+        game: Optional[str] = typer.Argument(None, help="Game folder under cards/.", show_default=False),
+        root: Optional[Path] = RootOpt,
+    ) -> None:
+        if game is None or game in ("--help", "-h"):
+            typer.echo(ctx.get_help())
+            raise typer.Exit(0 if game else 2)
+        loaded = load_game(game, root)
+        declared = loaded.ruleset.command(name)
+        if declared is None:
+            others = offered_by(name)
+            raise usage(
+                "U005",
+                f"{loaded.header.title} ({loaded.ruleset.name}) has no `{name}` command",
+                hint=f"`{name}` is offered by: {', '.join(others)}" if others else None,
+            )
+        sub = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+        run = declared.run
+
+        def bound(**options) -> None:
+            run(loaded, **options)
+
+        bound.__signature__ = _without_first(run)  # Typer reads the command's own options from it
+        bound.__doc__ = run.__doc__
+        sub.command(name)(bound)
+        sub(args=list(ctx.args), prog_name=f"cardpress {name} {game}", standalone_mode=False)
+
+    command.__doc__ = f"{about}\n\nThe options are the game's own: `cardpress {name} GAME --help` lists them."
+    return command
+
+
+def _without_first(function):
+    import inspect
+
+    signature = inspect.signature(function, eval_str=True)
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
 def register(app: typer.Typer) -> None:
-    """Add the rules-engine commands to the cardpress CLI."""
-    app.command()(explain)
-    app.command()(simulate)
-    app.command()(analyze)
+    """Add `simulate` and every command a registered ruleset declares to the cardpress CLI."""
+    app.command()(interruptible(simulate))
+    names: dict[str, list[str]] = {}
+    for registration in rulesets.registrations():
+        ruleset = registration.ruleset
+        if ruleset is not None and ruleset.offers(Capability.COMMANDS):
+            for declared in ruleset.commands():
+                names.setdefault(declared.name, []).append(declared.help)
+    for name, helps in sorted(names.items()):
+        offered = ", ".join(offered_by(name))
+        about = helps[0] if len(set(helps)) == 1 else f"Each game's own {name}."
+        app.command(
+            name,
+            help=None,
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+        )(interruptible(dispatch(name, f"{about} (offered by {offered})")))

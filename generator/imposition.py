@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from .sizes import size_label
 
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
-PRINTER_MARGIN = 4.0  # mm at each paper edge that home printers commonly cannot reach
+PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
 BLEED = 3.0  # mm of art past the trim on the outside of the card block
 MARK_GAP = 0.5  # mm between the bleed and the start of a crop mark
 MARK_LENGTH = 5.0  # mm, the longest a crop mark gets
 MARK_MIN_START = 1.0  # mm past the trim: marks never come closer to a card than this
+MARK_SHORTEST = 3.0  # mm: every mark is at least this long, so a ruler can be laid on it
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
+MAX_GRID = 20  # rows or columns a declared grid may ask for
+MAX_MARGIN = 20.0  # mm: the widest printer margin PrintOptions accepts
+MAX_OFFSET = 10.0  # mm: a back offset beyond this is a misprint to fix, not a drift to correct
+DUPLEX = ("long", "short", "gutterfold")
+VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "gutterfold": "Simplex"}
+FOLDS = ("vertical", "horizontal")  # where a gutterfold sheet folds: fronts left or on top of the line
+FOLD_GAP = 5.0  # mm between the bleed and the fold line, so the fold never creases a card (print-specs §3.5)
+FOLD_MARK_CLEAR = 1.0  # mm: crop marks on the fold side stop this short of the fold line
+FOLD_ROOM = {None: "", "vertical": " left of a vertical fold", "horizontal": " above a horizontal fold"}
+EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not refused for a rounding error
+
+
+class SheetError(ValueError):
+    """Cards that cannot be laid out on a paper as asked; the message says what fits instead."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +57,19 @@ class Rect:
         """Return the rectangle mirrored about the page's vertical centre line."""
         return Rect(page_width - self.x - self.w, self.y, self.w, self.h)
 
+    def flipped(self, page_height: float) -> Rect:
+        """Return the rectangle mirrored about the page's horizontal centre line."""
+        return Rect(self.x, page_height - self.y - self.h, self.w, self.h)
+
+    def shifted(self, dx: float, dy: float) -> Rect:
+        """Return the rectangle moved by (dx, dy)."""
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def union(self, other: Rect) -> Rect:
+        """Return the smallest rectangle holding both."""
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
+
     def contains(self, other: Rect, tolerance: float = 1e-6) -> bool:
         """Return True if `other` lies entirely inside this rectangle."""
         return (
@@ -45,6 +77,13 @@ class Rect:
             and other.y >= self.y - tolerance
             and other.right <= self.right + tolerance
             and other.bottom <= self.bottom + tolerance
+        )
+
+    def overlaps(self, other: Rect, tolerance: float = 1e-6) -> bool:
+        """Return True if the two rectangles share more than an edge."""
+        return (
+            min(self.right, other.right) - max(self.x, other.x) > tolerance
+            and min(self.bottom, other.bottom) - max(self.y, other.y) > tolerance
         )
 
 
@@ -56,6 +95,15 @@ class Mark:
     y1: float
     x2: float
     y2: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x2 - self.x1, self.y2 - self.y1)
+
+    @property
+    def bounds(self) -> Rect:
+        """Return the smallest rectangle holding the segment."""
+        return Rect(min(self.x1, self.x2), min(self.y1, self.y2), abs(self.x2 - self.x1), abs(self.y2 - self.y1))
 
     def distance_to(self, rect: Rect) -> float:
         """Return the shortest distance between this segment and a rectangle (0 if they touch)."""
@@ -70,10 +118,64 @@ class Mark:
         """Return the mark mirrored about the page's vertical centre line."""
         return Mark(page_width - self.x1, self.y1, page_width - self.x2, self.y2)
 
+    def flipped(self, page_height: float) -> Mark:
+        """Return the mark mirrored about the page's horizontal centre line."""
+        return Mark(self.x1, page_height - self.y1, self.x2, page_height - self.y2)
+
+    def shifted(self, dx: float, dy: float) -> Mark:
+        """Return the mark moved by (dx, dy)."""
+        return Mark(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One card side on a page: its trim on the page, the clip it may paint in, and how it is turned.
+
+    `turn` counts quarter turns counter-clockwise (as seen on the page) from upright: 1 puts the card's
+    top at the page's left edge, 2 upside down, 3 its top at the right.
+    """
+
+    index: int  # which card of the sheet's group
+    back: bool
+    trim: Rect
+    clip: Rect
+    turn: int = 0
+
+
+@dataclass(frozen=True)
+class Side:
+    """What one printed page of a sheet holds: placed card sides, crop marks, and its PDF boxes."""
+
+    placed: tuple[Placed, ...]
+    marks: tuple[Mark, ...]
+    trim: Rect  # the outer trim of the cards it holds: the page's TrimBox
+    bleed: float
+    folds: tuple[Mark, ...] = ()  # fold lines, drawn dashed
+
+    @property
+    def bleed_box(self) -> Rect:
+        """Return the trim grown by the bleed: the page's BleedBox."""
+        b = self.bleed
+        return self.trim.grow(b, b, b, b)
+
+    def shifted(self, dx: float, dy: float) -> Side:
+        """Return the whole page content moved by (dx, dy): cards, clips, marks and boxes."""
+        if dx == 0 and dy == 0:
+            return self
+        placed = tuple(replace(p, trim=p.trim.shifted(dx, dy), clip=p.clip.shifted(dx, dy)) for p in self.placed)
+        marks = tuple(m.shifted(dx, dy) for m in self.marks)
+        return replace(self, placed=placed, marks=marks, trim=self.trim.shifted(dx, dy))
+
 
 @dataclass(frozen=True)
 class Sheet:
-    """A page of cards: the paper, the card grid and its bleed."""
+    """A page of cards: the paper, the card grid and its bleed.
+
+    `card` is the card's trim as designed (portrait or landscape); with `turned` set every card lies on
+    the sheet a quarter turn counter-clockwise, so a slot is `card` with its sides swapped. A gutterfold
+    sheet (`fold` "vertical" or "horizontal") holds its grid left of or above the fold line through the
+    page's centre, and the backs in the mirror image on the other side.
+    """
 
     paper: str
     width: float
@@ -83,19 +185,38 @@ class Sheet:
     cols: int
     bleed: float
     block: Rect  # the outer trim of the whole grid
+    turned: bool = False
+    margin: float = PRINTER_MARGIN  # mm at each paper edge the marks stay out of
+    fold: str | None = None
+
+    @property
+    def per_sheet(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def pitch(self) -> tuple[float, float]:
+        """Return a slot's width and height on the page."""
+        w, h = self.card
+        return (h, w) if self.turned else (w, h)
 
     def used(self, count: int) -> Rect:
         """Return the outer trim of the first `count` slots (a partial last row counts whole)."""
-        w, h = self.card
+        w, h = self.pitch
         return Rect(self.block.x, self.block.y, min(count, self.cols) * w, -(-count // self.cols) * h)
 
     def marks(self, count: int) -> tuple[Mark, ...]:
         """Return the crop marks for the first `count` slots: both ends of every cut line they need."""
-        w, h = self.card
+        w, h = self.pitch
         rows, cols = -(-count // self.cols), min(count, self.cols)
         used = self.used(count)
-        top, bottom = _mark_span(used.y, self.bleed), _mark_span(self.height - used.bottom, self.bleed)
-        left, right = _mark_span(used.x, self.bleed), _mark_span(self.width - used.right, self.bleed)
+        room = self.margin
+        below, beside = self.height - used.bottom - room, self.width - used.right - room
+        if self.fold == "horizontal":  # marks on the fold side stop short of the fold line
+            below = self.height / 2 - used.bottom - FOLD_MARK_CLEAR
+        elif self.fold == "vertical":
+            beside = self.width / 2 - used.right - FOLD_MARK_CLEAR
+        top, bottom = _mark_span(used.y - room, self.bleed), _mark_span(below, self.bleed)
+        left, right = _mark_span(used.x - room, self.bleed), _mark_span(beside, self.bleed)
         marks: list[Mark] = []
         for c in range(cols + 1):
             x = used.x + c * w
@@ -109,45 +230,267 @@ class Sheet:
 
     def slot(self, row: int, col: int) -> Rect:
         """Return the trim box of the card in (row, col)."""
-        w, h = self.card
+        w, h = self.pitch
         return Rect(self.block.x + col * w, self.block.y + row * h, w, h)
 
     def back_slot(self, row: int, col: int) -> Rect:
         """Return where the back of (row, col) goes for long-edge duplex: mirrored about the centre line."""
         return self.slot(row, col).mirrored(self.width)
 
-    def clip(self, row: int, col: int, occupied: set[tuple[int, int]], back: bool = False) -> Rect:
-        """Return the area a card may paint: its trim, plus bleed on every side with no card next to it."""
+    def fronts(self, count: int) -> Side:
+        """Return the fronts page of the first `count` cards."""
+        trims = [self.slot(*divmod(i, self.cols)) for i in range(count)]
+        turn = 1 if self.turned else 0
+        return self._side(trims, [turn] * count, back=False, marks=self.marks(count), trim=self.used(count))
 
+    def backs(self, count: int, flip: str = "long") -> Side:
+        """Return the backs page: every back behind its front once the sheet is turned over.
+
+        flip "long" (turned over on the long edge, like a book): backs mirrored about the page's vertical
+        centre line, upright. flip "short" (over the short edge): mirrored about the horizontal centre
+        line and turned upside down. A turned card's top goes where the flip takes its front's top.
+        """
+        front = 1 if self.turned else 0
+        if flip == "long":
+            trims = [self.back_slot(*divmod(i, self.cols)) for i in range(count)]
+            marks = tuple(m.mirrored(self.width) for m in self.marks(count))
+            trim, turn = self.used(count).mirrored(self.width), -front % 4
+        else:
+            trims = [self.slot(*divmod(i, self.cols)).flipped(self.height) for i in range(count)]
+            marks = tuple(m.flipped(self.height) for m in self.marks(count))
+            trim, turn = self.used(count).flipped(self.height), (2 - front) % 4
+        return self._side(trims, [turn] * count, back=True, marks=marks, trim=trim)
+
+    def sides(self, count: int, options: PrintOptions) -> tuple[Side, ...]:
+        """Return the printed pages of the first `count` cards as `options` ask: fronts then backs.
+
+        The back offset moves each backs page by what a reader of the duplex check page (page 2, text
+        upright) sees: with flip "short" that page is drawn upside down, so the page moves the other way.
+        """
+        if (options.duplex == "gutterfold") != (self.fold is not None):
+            raise ValueError(f"a {'gutterfold' if self.fold else 'duplex'} sheet cannot print {options.duplex}")
+        dx, dy = options.back_offset
+        if options.duplex == "gutterfold":
+            return (self.folded(count),)
+        if options.duplex == "short":
+            return self.fronts(count), self.backs(count, "short").shifted(-dx, -dy)
+        return self.fronts(count), self.backs(count, "long").shifted(dx, dy)
+
+    def folded(self, count: int) -> Side:
+        """Return the single gutterfold page: fronts on one side of the fold line, backs on the other.
+
+        Folding along the line lays each back behind its front: across a vertical fold the backs are
+        mirrored left to right and stay upright (like a long-edge flip); across a horizontal fold they
+        are mirrored top to bottom and turned round (like a short-edge flip).
+        """
+        fronts = self.fronts(count)
+        if self.fold == "vertical":
+            backs = self.backs(count, "long")
+            line = Mark(self.width / 2, self.margin, self.width / 2, self.height - self.margin)
+        else:
+            backs = self.backs(count, "short")
+            line = Mark(self.margin, self.height / 2, self.width - self.margin, self.height / 2)
+        return Side(
+            fronts.placed + backs.placed, fronts.marks + backs.marks, fronts.trim.union(backs.trim), self.bleed, (line,)
+        )
+
+    def _side(self, trims: list[Rect], turns: list[int], back: bool, marks: tuple[Mark, ...], trim: Rect) -> Side:
+        placed = tuple(
+            Placed(i, back, t, _clip(t, trims, self.bleed), turn) for i, (t, turn) in enumerate(zip(trims, turns))
+        )
+        return Side(placed, marks, trim, self.bleed)
+
+
+def _clip(trim: Rect, trims: list[Rect], bleed: float) -> Rect:
+    """Return the area a card may paint: its trim, plus bleed on every side with no card against it."""
+
+    def free(touching) -> float:
         # Neighbours' edges match (same border or same back), so the tiny overlap never shows.
-        def free(r: int, c: int) -> float:
-            return self.bleed if (r, c) not in occupied else OVERLAP
+        return OVERLAP if any(o is not trim and touching(o) for o in trims) else bleed
 
-        left, right = free(row, col - 1), free(row, col + 1)
-        if back:  # the back page is mirrored, so left and right neighbours swap
-            left, right = right, left
-        rect = self.back_slot(row, col) if back else self.slot(row, col)
-        return rect.grow(left, free(row - 1, col), right, free(row + 1, col))
+    def across(a: float, b: float, c: float, d: float) -> bool:
+        return min(b, d) - max(a, c) > 1e-6
+
+    near = 1e-6
+    left = free(lambda o: abs(o.right - trim.x) < near and across(o.y, o.bottom, trim.y, trim.bottom))
+    right = free(lambda o: abs(o.x - trim.right) < near and across(o.y, o.bottom, trim.y, trim.bottom))
+    top = free(lambda o: abs(o.bottom - trim.y) < near and across(o.x, o.right, trim.x, trim.right))
+    bottom = free(lambda o: abs(o.y - trim.bottom) < near and across(o.x, o.right, trim.x, trim.right))
+    return trim.grow(left, top, right, bottom)
+
+
+def edge_room(margin: float = PRINTER_MARGIN) -> float:
+    """Return how far a grid's outer trim must stay from the paper edge: the printer margin plus a mark."""
+    return margin + MARK_MIN_START + MARK_SHORTEST
+
+
+def usable(paper: str, margin: float = PRINTER_MARGIN, fold: str | None = None, bleed: float = BLEED):
+    """Return the (width, height) a grid may fill on `paper`: inside room for marks at every edge and,
+    for a gutterfold sheet, on one side of the fold line with the bleed kept FOLD_GAP mm from it."""
+    _, width, height = PAPERS[paper]
+    room, beside = edge_room(margin), bleed + FOLD_GAP
+    if fold == "vertical":
+        return width / 2 - room - beside, height - 2 * room
+    if fold == "horizontal":
+        return width - 2 * room, height / 2 - room - beside
+    return width - 2 * room, height - 2 * room
+
+
+def grid_fits(
+    paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN, fold: str | None = None
+) -> tuple[int, int]:
+    """Return the most (rows, cols) of slots this size that fit on `paper` with room for marks."""
+    free_w, free_h = usable(paper, margin, fold)
+    w, h = pitch
+    return max(0, math.floor(free_h / h + EPSILON)), max(0, math.floor(free_w / w + EPSILON))
 
 
 def card_sheet(
-    paper: str, card: tuple[float, float] = (63.5, 88.9), rows: int = 3, cols: int = 3, bleed: float = BLEED
+    paper: str,
+    card: tuple[float, float] = (63.5, 88.9),
+    rows: int | None = None,
+    cols: int | None = None,
+    bleed: float = BLEED,
+    margin: float = PRINTER_MARGIN,
+    turned: bool | None = None,
+    fold: bool = False,
 ) -> Sheet:
-    """Centre a rows × cols grid of cards (no gutter: neighbours share a cut) with marks in the margins."""
-    _, width, height = PAPERS[paper]
+    """Lay out a grid of cards (no gutter: neighbours share a cut) with marks in the margins.
+
+    Without `rows` and `cols` the grid is the most cards that fit inside the printer `margin` with room
+    for crop marks, upright, or turned a quarter turn when that fits strictly more (`turned` forces
+    either). A declared `rows` × `cols` grid is kept upright unless `turned`, and refused if it does not fit.
+    The grid is centred on the page; with `fold` (gutterfold) it is centred in the left or top half,
+    whichever holds more cards (left on a tie), and the fold line runs through the page's centre.
+    """
+    label, width, height = PAPERS[paper]
     w, h = card
-    block = Rect((width - cols * w) / 2, (height - rows * h) / 2, cols * w, rows * h)
-    if block.x < PRINTER_MARGIN or block.y < PRINTER_MARGIN:
-        raise ValueError(f"{rows}×{cols} cards of {w}×{h} mm do not fit on {paper}")
-    return Sheet(paper, width, height, card, rows, cols, bleed, block)
+    name = f"{size_label(card)} cards"
+    folds: tuple[str | None, ...] = FOLDS if fold else (None,)
+
+    def pitch(t: bool) -> tuple[float, float]:
+        return (h, w) if t else (w, h)
+
+    if (rows is None) != (cols is None):
+        raise SheetError("a declared grid needs both rows and columns")
+    if rows is None:
+        turns = [False, True] if turned is None else [turned]
+        fits = {(t, f): grid_fits(paper, pitch(t), margin, f) for f in folds for t in turns}
+        # the most cards; then upright; then a vertical fold, whose backs stay upright
+        turned, where = max(fits, key=lambda k: (fits[k][0] * fits[k][1], not k[0], k[1] == "vertical"))
+        rows, cols = fits[turned, where]
+        if rows * cols == 0:
+            raise SheetError(
+                f"{name} do not fit on {label} paper ({width:g} × {height:g} mm) with "
+                f"{edge_room(margin):g} mm kept free at each edge for the printer margin and crop marks"
+                + (f", and {bleed + FOLD_GAP:g} mm between the cards and the fold" if fold else "")
+            )
+    else:
+        turned = bool(turned)
+        if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
+            raise SheetError(f"a grid of {rows} × {cols} cards is not possible: rows and columns are 1 to {MAX_GRID}")
+        fits = {(turned, f): grid_fits(paper, pitch(turned), margin, f) for f in folds}
+        where = next((f for (_, f), (r, c) in fits.items() if rows <= r and cols <= c), "none")
+        if where == "none":
+            pw, ph = pitch(turned)
+            best_r, best_c = max(fits.values(), key=lambda rc: rc[0] * rc[1])
+            most = f"at most {best_r} × {best_c}" if best_r * best_c else "none"
+            room = " or ".join("{:g} × {:g} mm{}".format(*usable(paper, margin, f), FOLD_ROOM[f]) for f in folds)
+            raise SheetError(
+                f"{rows} × {cols} {name} need {cols * pw:g} × {rows * ph:g} mm but {label} paper leaves "
+                f"{room} inside the printer margin and crop marks; {most} fit"
+            )
+    pw, ph = pitch(turned)
+    bw, bh = cols * pw, rows * ph
+    if where == "vertical":
+        block = Rect(_beside_fold(width / 2, bw, edge_room(margin), bleed + FOLD_GAP), (height - bh) / 2, bw, bh)
+    elif where == "horizontal":
+        block = Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin), bleed + FOLD_GAP), bw, bh)
+    else:
+        block = Rect((width - bw) / 2, (height - bh) / 2, bw, bh)
+    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where)
 
 
-def _mark_span(margin: float, bleed: float) -> tuple[float, float]:
-    """Return (start, end) of a mark, measured outward from the trim, for a margin this wide."""
-    end = min(bleed + MARK_GAP + MARK_LENGTH, margin - PRINTER_MARGIN)
+def _beside_fold(half: float, size: float, room: float, beside: float) -> float:
+    """Return where a block starts in the half before the fold: centred in it, unless that leaves less
+    than `room` for the marks at the paper edge or less than `beside` between it and the fold."""
+    return min(max((half - size) / 2, room), half - size - beside)
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a home kit is printed; the defaults are what `cardpress build` writes.
+
+    duplex: "long" (default): print double-sided, flipped on the long edge; each fronts page is followed
+        by its backs page, mirrored left to right. "short": flipped on the short edge; the backs pages
+        are mirrored top to bottom and upside down, and the PDF asks the print dialog for a short-edge flip.
+        "gutterfold": print single-sided; each sheet holds the fronts on one side of a dashed fold line
+        and their backs, mirrored, on the other: fold, glue, cut. No duplex check page, no blank backs.
+    back_offset: (x, y) mm by which every backs page (the duplex check page too) is moved to make up
+        for a printer that shifts the second side. Measure it on the duplex check page (page 2), read
+        the right way up and held against the light: if its crosshair sits 1.5 mm left of and 0.5 mm
+        above the one shining through from page 1, enter (1.5, 0.5); x counts to the right and y
+        downwards, as page 2 reads.
+    printer_margin: mm at each paper edge the printer may not reach; cards and crop marks stay inside.
+    grids: declared grids, deck id -> (rows, cols); a deck not named gets the most cards that fit.
+    """
+
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    printer_margin: float = PRINTER_MARGIN
+    grids: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.duplex not in DUPLEX:
+            raise ValueError(f"duplex must be one of {', '.join(DUPLEX)}, not {self.duplex!r}")
+        offset = tuple(self.back_offset)
+        if len(offset) != 2 or not all(isinstance(v, (int, float)) and math.isfinite(v) for v in offset):
+            raise ValueError(f"back_offset must be two lengths in mm (x, y), not {self.back_offset!r}")
+        if max(abs(v) for v in offset) > MAX_OFFSET:
+            raise ValueError(f"a back offset of {offset[0]:g}, {offset[1]:g} mm is beyond {MAX_OFFSET:g} mm")
+        if self.duplex == "gutterfold" and any(offset):
+            raise ValueError("a gutterfold kit prints single-sided: a back offset has nothing to correct")
+        if not (isinstance(self.printer_margin, (int, float)) and 0 <= self.printer_margin <= MAX_MARGIN):
+            raise ValueError(f"printer_margin must be 0 to {MAX_MARGIN:g} mm, not {self.printer_margin!r}")
+        object.__setattr__(self, "back_offset", (float(offset[0]), float(offset[1])))
+
+    @property
+    def viewer_duplex(self) -> str:
+        """Return the PDF ViewerPreferences /Duplex value that presets the print dialog."""
+        return VIEWER_DUPLEX[self.duplex]
+
+
+def sheets_for(sizes: Mapping[tuple[str, tuple[float, float]], tuple[float, float]], paper: str, options: PrintOptions):
+    """Return the sheet of every (deck, size) run on `paper`: {run: Sheet}; `sizes` maps each run to its
+    card size. Raise SheetError naming every run that cannot be laid out."""
+    sheets: dict[tuple[str, tuple[float, float]], Sheet] = {}
+    problems = []
+    for run, size in sizes.items():
+        deck = run[0]
+        rows, cols = options.grids.get(deck, (None, None))
+        try:
+            sheets[run] = card_sheet(
+                paper, size, rows, cols, margin=options.printer_margin, fold=options.duplex == "gutterfold"
+            )
+        except SheetError as exc:
+            problems.append(f"deck '{deck}': {exc}")
+    if problems:
+        raise SheetError("; ".join(problems))
+    return sheets
+
+
+def _mark_span(room: float, bleed: float) -> tuple[float, float]:
+    """Return (start, end) of a mark, measured outward from the trim, with `room` mm up to the printer margin.
+
+    A mark starts past the bleed where the margin allows. Where it does not (A4's sides: 9.75 mm of
+    margin, 4.75 mm of it printable), the mark keeps its 3 mm and starts inside the bleed instead, no
+    closer than 1 mm to the card: a short mark is hard to lay a ruler on, and its white halo keeps it
+    visible on a dark bleed.
+    """
+    end = min(bleed + MARK_GAP + MARK_LENGTH, room)
     start = bleed + MARK_GAP
-    if end - start < 2.0:  # a tight margin (Letter's top and bottom): let the mark reach into the bleed
-        start = max(MARK_MIN_START, end - 3.0)
+    if end - start < MARK_SHORTEST:
+        start = max(MARK_MIN_START, end - MARK_SHORTEST)
     return start, end
 
 

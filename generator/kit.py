@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-POKER = (63.5, 88.9)  # mm, trim
+if TYPE_CHECKING:
+    from .contract import LoadedGame
+
+from .sizes import POKER, CardSize
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Card:
     deck: str  # cards of one deck are shuffled together and must share one back
     front: Face
     back: Face
-    size: tuple[float, float] = POKER
+    size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
 
 
 @dataclass(frozen=True)
@@ -56,4 +59,13 @@ class Kit:
     pages: list[Page] = field(default_factory=list)
     credits: str = ""  # printed at the foot of every page
     decks: dict[str, str] = field(default_factory=dict)  # deck id -> name shown on the cover
+    per_card_backs: set[str] = field(default_factory=set)  # decks not shuffled face down: their backs may differ
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
+
+    @classmethod
+    def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:
+        """Return an empty kit for `game` with what its header says (id, title, the byline on every page)."""
+        header = game.header
+        context = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
+        contents["context"] = {**context, **contents.get("context", {})}
+        return cls(game=game.dir.id, title=header.title, players=players, credits=header.byline(), **contents)

@@ -1,69 +1,265 @@
-"""The Python API behind the CLI: load and validate games, then build their print kits."""
+"""The one pipeline every command runs a game through: load → validate → kit → layout → render → write.
+
+Each stage runs the ones before it once and keeps its result; problems go to the pipeline's report. `build`,
+`validate`, `proof`, `art`, `watch` and `serve` all drive this object and stop at the stage they need.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
-from . import games, yamlsrc
+from . import rulesets, schema, yamlsrc
+from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
+from .header import read_header
+from .imposition import PAPERS as PAPER_SIZES
+from .imposition import PrintOptions, SheetError
+from .kit import Card, Kit, Page
+from .layout import lint
 from .project import GameDir, game_dir, list_games
+from .render.draw import Prepared
+from .sizes import size_conflicts
+from .studio import RenderCache, Studio, page_safe
+
+PAPERS = ("a4", "letter")
+PAPER_NAMES = {paper: name for paper, (name, _, _) in PAPER_SIZES.items()}
+
+__all__ = ["Pipeline", "LoadedGame", "load", "validate", "resolve_games", "PAPERS"]
 
 
-@dataclass
-class LoadedGame:
-    """A game folder, its ruleset package and the model its card files describe."""
+class Pipeline:
+    """One game carried through the stages; a stage returns None when it (or one before it) could not run."""
 
-    dir: GameDir
-    ruleset: ModuleType
-    model: Any
+    def __init__(
+        self,
+        root: Path,
+        game_id: str,
+        *,
+        players: int | None = None,
+        missing_art: str | None = None,
+        cache: RenderCache | None = None,
+        options: PrintOptions | None = None,
+    ):
+        self.root, self.game_id = root, game_id
+        self.players, self.missing_art = players, missing_art
+        self.cache = cache
+        self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
+        self.report = Report()
+        self._done: dict[str, object] = {}
+
+    def _once(self, stage: str, run):
+        if stage not in self._done:
+            self._done[stage] = run()
+        return self._done[stage]
+
+    # -- load: files → model (schema layer) -------------------------------------------------------------
+
+    def load(self) -> LoadedGame | None:
+        """Read game.yaml's header, pick the ruleset, and let it load the card files into a model."""
+        return self._once("load", self._load)
+
+    def _load(self) -> LoadedGame | None:
+        try:
+            game = game_dir(self.root, self.game_id)
+        except CardpressError as exc:
+            self.report.extend(exc.report.items)
+            return None
+        source = yamlsrc.load_file(game.folder / "game.yaml", game.display("game.yaml"), self.report)
+        game.sources["game.yaml"] = source
+        if not self.report.ok():
+            return None
+        ruleset = self._ruleset(game, source)
+        if ruleset is None:
+            return None
+        game.ruleset = ruleset.name
+        schema.check(source, ruleset.game_schema or "game-header", self.report)
+        header = read_header(source, self.report)
+        model = ruleset.load(game, header, self.report, known_icons(game))
+        if model is None or not self.report.ok():
+            return None
+        return LoadedGame(game, header, ruleset, model)
+
+    def _ruleset(self, game: GameDir, source: yamlsrc.Source) -> Ruleset | None:
+        """Return the ruleset game.yaml names, reporting a missing, misspelt or broken one."""
+        data = source.data if isinstance(source.data, dict) else {}
+        name = data.get("ruleset")
+        where = source.loc(("ruleset",)) if "ruleset" in data else source.loc()
+        known = rulesets.names()
+        if not isinstance(name, str):
+            message = "missing required key 'ruleset'" if name is None else "ruleset must be a name"
+            self.report.error(
+                "S002" if name is None else "S001",
+                message,
+                path="ruleset",
+                loc=where,
+                hint=f"rulesets: {', '.join(known)}",
+            )
+            return None
+        found = rulesets.get(name)
+        if found is None:
+            hint = did_you_mean(name, known) or f"rulesets: {', '.join(known)}"
+            self.report.error("S005", f"unknown ruleset '{name}'", path="ruleset", loc=where, hint=hint)
+            return None
+        if found.ruleset is None:
+            self.report.error(
+                "G002",
+                f"the ruleset '{name}' ({found.origin}) could not be loaded: {found.problem}",
+                path="ruleset",
+                loc=where,
+                hint="reinstall the package that provides it",
+            )
+            return None
+        return found.ruleset
+
+    # -- validate: the rules layer --------------------------------------------------------------------------
+
+    def validate(self) -> LoadedGame | None:
+        """Load, then hold the cards to the rules when the ruleset declares a rules check."""
+        return self._once("validate", self._validate)
+
+    def _validate(self) -> LoadedGame | None:
+        game = self.load()
+        if game is not None and game.ruleset.offers(Capability.RULES):
+            game.ruleset.check_rules(game, self.report)
+        return game
+
+    # -- kit: what the game prints for a player count ------------------------------------------------------
+
+    def kit(self) -> Kit | None:
+        """Return the kit for the chosen player count (default: the game's), refusing one it does not support."""
+        return self._once("kit", self._kit)
+
+    def _kit(self) -> Kit | None:
+        game = self.validate()
+        if game is None:
+            return None
+        count = self.players if self.players is not None else game.header.default_players
+        if count not in game.header.players:
+            supported = ", ".join(map(str, game.header.players))
+            self.report.error(
+                "B001",
+                f"{game.dir.id} supports {supported} players, not {count}",
+                hint=f"use --players with one of {supported}",
+            )
+            return None
+        kit = game.ruleset.kit(game, count)
+        check_backs(kit, self.report)
+        conflicts = size_conflicts(kit.cards)
+        for conflict in conflicts:
+            self.report.error("B004", conflict.message, hint="every card of one deck must have the same size")
+        return None if conflicts else kit
+
+    def sheets(self, paper: str) -> bool:
+        """Check that every deck's sheet can be laid out on `paper` with these print options."""
+        return self._once(f"sheets-{paper}", lambda: self._sheets(paper))
+
+    def _sheets(self, paper: str) -> bool:
+        from .render.kitpdf import kit_sheets
+
+        kit = self.kit()
+        if kit is None:
+            return False
+        try:
+            kit_sheets(kit, paper, self.options)
+        except SheetError as exc:
+            self.report.error(
+                "B005",
+                f"{PAPER_NAMES.get(paper, paper)}: {exc}",
+                hint="choose a smaller card size, or declare a grid that fits",
+            )
+            return False
+        return True
+
+    # -- layout: templates → layout documents, set and linted --------------------------------------------------
+
+    def studio(self) -> Studio | None:
+        """Return the templates, fonts, icons and art the faces are laid out with."""
+        return self._once("studio", self._studio)
+
+    def _studio(self) -> Studio | None:
+        game = self.load()
+        if game is None:
+            return None
+        policy = self.missing_art or game.header.missing_art
+        limits = lint.thresholds(game.dir.sources["game.yaml"].data)
+        return Studio.for_game(game.dir, policy, self.report, self.cache, limits)
+
+    def layout(self, cards: Sequence[Card] | None = None) -> dict[str, Prepared | None] | None:
+        """Lay out the front and back of every card (or of `cards`) once per distinct face: {face key: layout}."""
+        kit, studio = self.kit(), self.studio()
+        if kit is None or studio is None:
+            return None
+        faces: dict[str, Prepared | None] = {}
+        for card in kit.cards if cards is None else cards:
+            for face in (card.front, card.back):
+                if face.key not in faces:
+                    faces[face.key] = studio.render(face, *card.size)
+        return faces
+
+    def pages(self, paper: str = "a4", only: Sequence[Page] | None = None) -> dict[str, Prepared | None]:
+        """Lay out each full-page component (mat, record sheet) once, as it prints on `paper` in the whole kit."""
+        from .render.kitpdf import component_pages
+
+        kit, studio = self.kit(), self.studio()
+        if kit is None or studio is None or not self.sheets(paper):
+            return {}
+        wanted = None if only is None else {p.face.key for p in only}
+        return {
+            page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
+            for page, size, extra in component_pages(kit, paper, self.options)
+            if wanted is None or page.face.key in wanted
+        }
+
+    def lint(self, papers: Sequence[str] = PAPERS) -> None:
+        """Lay out every face and every page-sized face on each paper, as a build would, without drawing."""
+        from .render.kitpdf import page_faces
+
+        kit, studio = self.kit(), self.studio()
+        if kit is None or studio is None or self.layout() is None:
+            return
+        for paper in papers:
+            if not self.sheets(paper):
+                continue
+            for _, face, size, extra in page_faces(kit, paper, self.options):
+                studio.render(face, size[0], size[1], extra, safe=page_safe(face))
+
+    # -- render: impose the faces on sheets and draw each paper's PDF ------------------------------------------
+
+    def render(self, papers: Sequence[str] = PAPERS) -> dict[str, bytes] | None:
+        """Return {paper: PDF bytes}, or None when anything so far (or the pages drawn now) had an error."""
+        from .render import kitpdf
+
+        kit, studio, faces = self.kit(), self.studio(), self.layout()
+        if kit is None or studio is None or faces is None or not self.report.ok():
+            return None
+        laid_out = [self.sheets(paper) for paper in papers]  # every paper's problems, not only the first's
+        if not all(laid_out):
+            return None
+
+        def render_page(face, width: float, height: float, extra: dict) -> Prepared | None:
+            return studio.render(face, width, height, extra, safe=page_safe(face))
+
+        pdfs = {
+            paper: kitpdf.write(kit, paper, faces, render_page, studio.fonts, studio.icons, options=self.options)
+            for paper in papers
+        }
+        return pdfs if self.report.ok() else None
 
 
-def ruleset_of(game: GameDir, report: Report) -> ModuleType | None:
-    """Read `ruleset:` from game.yaml and import that ruleset, reporting an unknown one."""
-    probe = Report()
-    source = yamlsrc.load_file(game.folder / "game.yaml", game.display("game.yaml"), probe)
-    name = source.data.get("ruleset") if isinstance(source.data, dict) else None
-    if not probe.ok():
-        report.extend(probe.items)
-        return None
-    if name not in games.RULESETS:
-        report.error(
-            "S005",
-            f"unknown ruleset {name!r}",
-            path="ruleset",
-            loc=source.loc(("ruleset",)),
-            hint=did_you_mean(str(name), games.RULESETS) or f"rulesets: {', '.join(games.RULESETS)}",
-        )
-        return None
-    game.ruleset = name
-    return games.ruleset(name)
-
-
-def load(root: Path, game_id: str, report: Report | None = None) -> LoadedGame:
-    """Load one game through the schema layer; raise CardpressError listing every problem."""
-    report = report if report is not None else Report()
-    game = game_dir(root, game_id)
-    module = ruleset_of(game, report)
-    model = module.load(game, report, known_icons(game)) if module else None
-    if model is None or not report.ok():
-        raise CardpressError(report)
-    return LoadedGame(game, module, model)
-
-
-def validate(root: Path, game_id: str) -> tuple[LoadedGame | None, Report]:
-    """Run every validation layer the game's ruleset has; return the game (if it loaded) and the report."""
-    report = Report()
-    try:
-        loaded = load(root, game_id, report)
-    except CardpressError as exc:
-        return None, exc.report
-    check_rules = getattr(loaded.ruleset, "check_rules", None)
-    if check_rules is not None:
-        check_rules(loaded.dir, loaded.model, report)
-    return loaded, report
+def check_backs(kit: Kit, report: Report) -> None:
+    """Cards shuffled together must share one back, or the back gives a card away."""
+    backs: dict[str, dict[tuple, list[str]]] = {}
+    for card in kit.cards:
+        backs.setdefault(card.deck, {}).setdefault(card.back.identity, []).append(card.id)
+    for deck, variants in backs.items():
+        if len(variants) > 1 and deck not in kit.per_card_backs:
+            groups = sorted(variants.values(), key=len)
+            report.error(
+                "B002",
+                f"deck '{deck}' has {len(variants)} different backs; {', '.join(groups[0])} differ from the rest",
+                hint="every card of one shuffled deck must print the same back",
+            )
 
 
 def known_icons(game: GameDir) -> set[str]:
@@ -71,6 +267,23 @@ def known_icons(game: GameDir) -> set[str]:
     from .layout.icons import load_icons
 
     return set(load_icons(game.layout_dirs()).names())
+
+
+def load(root: Path, game_id: str, report: Report | None = None) -> LoadedGame:
+    """Load one game through the schema layer; raise CardpressError listing every problem."""
+    pipeline = Pipeline(root, game_id)
+    game = pipeline.load()
+    if report is not None:
+        report.extend(pipeline.report.items)
+    if game is None:
+        raise CardpressError(pipeline.report)
+    return game
+
+
+def validate(root: Path, game_id: str) -> tuple[LoadedGame | None, Report]:
+    """Run the schema and rules layers; return the game (if it loaded) and the report."""
+    pipeline = Pipeline(root, game_id)
+    return pipeline.validate(), pipeline.report
 
 
 def resolve_games(root: Path, game_id: str | None) -> list[str]:

@@ -77,7 +77,9 @@ class GameDir:
         return None
 
     def load(self, name: str, schema_id: str, report: Report) -> yamlsrc.Source:
-        """Load `name` from the game folder and check it against a schema."""
+        """Load `name` from the game folder and check it against a schema (once: a loaded file is kept)."""
+        if name in self.sources:
+            return self.sources[name]
         before = len(report.errors)
         source = yamlsrc.load_file(self.folder / name, self.display(name), report)
         self.sources[name] = source

@@ -37,13 +37,30 @@ _TYPE_NAMES = {
 def _registry() -> Registry:
     """Load every schema in `generator/schemas/` so that they can `$ref` each other by `$id`."""
     folder = resources.files("generator").joinpath("schemas")
-    found = []
+    schemas = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".yaml"):
             # The schemas ship with cardpress and a test checks them against the metaschema.
             schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=LOADER)
-            found.append((schema["$id"], DRAFT202012.create_resource(schema)))
+            schemas[schema["$id"]] = schema
+    found = [(sid, DRAFT202012.create_resource(_extended(s, schemas))) for sid, s in schemas.items()]
     return Registry().with_resources(found)
+
+
+def _extended(schema: dict, schemas: dict[str, dict]) -> dict:
+    """Return `schema` with the keys of the schema it `x-extends` merged in, so one check sees the whole file.
+
+    (JSON Schema's own `unevaluatedProperties` would do this, but the quick validator does not know it.)
+    """
+    base_id = schema.get("x-extends")
+    if not base_id:
+        return schema
+    base = _extended(schemas[f"cardpress:{base_id}"], schemas)
+    return {
+        **schema,
+        "required": list(dict.fromkeys([*base.get("required", []), *schema.get("required", [])])),
+        "properties": {**base.get("properties", {}), **schema.get("properties", {})},
+    }
 
 
 @functools.cache

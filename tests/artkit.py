@@ -35,12 +35,12 @@ def name_art(project: Path, art: str, machine: str = "feed-belt") -> None:
 
 def lint(project: Path, missing_art: str | None = None, pages: bool = False):
     """Validate the project's Pocket Foundry in-process and lint its card faces (and pages); return the report."""
-    from generator import build, pipeline
+    from generator.pipeline import Pipeline
 
-    loaded, report = pipeline.validate(project, "pocket-foundry")
-    assert loaded is not None, report.render()
+    pipeline = Pipeline(project, "pocket-foundry", missing_art=missing_art)
+    assert pipeline.validate() is not None, pipeline.report.render()
     if pages:
-        build.lint_kit(loaded, report, missing_art=missing_art)
+        pipeline.lint()
     else:
-        build.prepare_kit(loaded, None, report, missing_art)
-    return report
+        pipeline.layout()
+    return pipeline.report

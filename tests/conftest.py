@@ -69,5 +69,5 @@ def kit_pdfs(tmp_path_factory) -> dict[str, Path]:
     from generator.build import build
 
     out = tmp_path_factory.mktemp("kit")
-    written = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=out)
+    written = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=out).written
     return {p.stem.rsplit("-", 1)[1]: p for p in written}

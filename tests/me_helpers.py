@@ -14,9 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @lru_cache(maxsize=1)
+def loaded() -> pipeline.LoadedGame:
+    """The shipped Micro-Engine game, loaded."""
+    return pipeline.load(ROOT, "micro-engine")
+
+
 def model() -> MicroEngine:
     """The shipped Micro-Engine card set."""
-    return pipeline.load(ROOT, "micro-engine").model
+    return loaded().model
 
 
 def position(
@@ -44,4 +49,4 @@ def act(s: State, *steps: str) -> None:
 
 def names(s: State, insts) -> list[str]:
     """Card names of instances."""
-    return [s.T.names[s.T.itype[i]] for i in insts]
+    return [s.tables.names[s.tables.itype[i]] for i in insts]

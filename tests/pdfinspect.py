@@ -14,23 +14,52 @@ MM = 72 / 25.4
 
 @dataclass(frozen=True)
 class Placement:
-    """A card face drawn on a page: its form name and its trim's bottom-left corner, in mm from the page's top-left."""
+    """A card face drawn on a page: its form name, its trim's bottom-left corner in mm from the page's
+    top-left, the trim's width and height on the page, and its quarter turns counter-clockwise."""
 
     form: str
     x: float
     bottom: float
+    w: float = 63.5
+    h: float = 88.9
+    turn: int = 0
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """Return the trim on the page as (x0, top, x1, bottom) in mm, for `text_in`."""
+        return (self.x, self.bottom - self.h, self.x + self.w, self.bottom)
+
+
+TURNS = {(1, 0): 0, (0, 1): 1, (-1, 0): 2, (0, -1): 3}  # (a, b) of a card's matrix -> quarter turns
 
 
 def placements(reader: PdfReader, index: int) -> list[Placement]:
     """Return every form placed on page `index` (each card face is one form)."""
     page = reader.pages[index]
     height = float(page.mediabox.height)
-    out, tx, ty = [], 0.0, 0.0
+    forms = page["/Resources"].get("/XObject") or {}
+    out, matrix = [], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         if op == b"cm":
-            tx, ty = float(operands[4]), float(operands[5])
+            matrix = tuple(float(v) for v in operands)
         elif op == b"Do":
-            out.append(Placement(str(operands[0]), tx / MM, (height - ty) / MM))
+            a, b, c, d, e, f = matrix
+            name = str(operands[0])
+            # a card form's BBox is its trim (0, 0)-(w, h) grown by the bleed b: (-b, -b, w + b, h + b)
+            x0, y0, x1, y1 = (float(v) for v in forms[name].get_object()["/BBox"])
+            w, h = x1 + x0, y1 + y0
+            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
+            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+            out.append(
+                Placement(
+                    name,
+                    min(xs) / MM,
+                    (height - min(ys)) / MM,
+                    (max(xs) - min(xs)) / MM,
+                    (max(ys) - min(ys)) / MM,
+                    TURNS[round(a), round(b)],
+                )
+            )
     return out
 
 
@@ -45,13 +74,25 @@ def normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def text_in(pdf: pdfplumber.PDF, index: int, box_mm: tuple[float, float, float, float] | None = None) -> str:
-    """Return the normalized text of a page, or of the part inside (x0, top, x1, bottom) in mm."""
+# quarter turns of a card -> (line, character) reading directions of its text on the page
+DIRECTIONS = {0: ("ttb", "ltr"), 1: ("ltr", "btt"), 3: ("rtl", "ttb")}
+
+
+def text_in(
+    pdf: pdfplumber.PDF, index: int, box_mm: tuple[float, float, float, float] | None = None, turn: int = 0
+) -> str:
+    """Return the normalized text of a page, or of the part inside (x0, top, x1, bottom) in mm, read
+    as a card turned `turn` quarter turns counter-clockwise reads."""
     page = pdf.pages[index]
     if box_mm:
         x0, top, x1, bottom = box_mm
         page = page.within_bbox((x0 * MM, top * MM, x1 * MM, bottom * MM))
-    return normalize(page.extract_text() or "")
+    if turn == 2:  # upside-down text counts as upright to pdfplumber: read it as it lies, then backwards
+        return normalize(page.extract_text() or "")[::-1]
+    line, char = DIRECTIONS[turn]
+    if turn % 2:  # pdfplumber reads text turned a quarter as "rotated"
+        return normalize(page.extract_text(line_dir_rotated=line, char_dir_rotated=char) or "")
+    return normalize(page.extract_text(line_dir=line, char_dir=char) or "")
 
 
 def fonts(reader: PdfReader) -> set[tuple[str, str]]:

@@ -230,7 +230,7 @@ def test_jpeg_art_passes_through_unchanged_and_webp_is_stored_losslessly(project
     (project / "cards/pocket-foundry/art/drawing.webp").write_bytes(webp.getvalue())
     name_art(project, "art/photo.jpeg")
     name_art(project, "art/drawing.webp", machine="small-press")
-    (path,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path)
+    (path,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path).written
     images = list(_images(path).values())
     dct = [im for im in images if list(im["/Filter"]) == ["/DCTDecode"]]
     assert len(dct) == 1 and dct[0]._data == jpeg  # the very bytes of the file
@@ -275,12 +275,10 @@ def test_stand_ins_are_deterministic_and_use_the_card_glyph():
 
 
 def test_stand_in_art_files_are_deterministic_and_print_ready():
-    from generator import build as builder
-    from generator import pipeline
     from generator.art.make import stand_in_png
-    from generator.diagnostics import Report
+    from generator.pipeline import Pipeline
 
-    kit, studio, _ = builder.prepare_kit(pipeline.load(ROOT, "pocket-foundry", Report()), None, Report())
+    studio = Pipeline(ROOT, "pocket-foundry").studio()
     props = {"w": 53.5, "h": 27.0, "glyph": "twin-press", "colour": "#4a3f8f"}
     png = stand_in_png(props, studio.fonts, studio.icons)
     assert png == stand_in_png(props, studio.fonts, studio.icons)
@@ -302,5 +300,5 @@ def test_art_make_missing_writes_stand_ins_that_pass_lint(project):
 
 def test_kits_with_art_are_byte_identical_wherever_the_project_lives(project, tmp_path, kit_pdfs):
     """Images are named by their content, never by a file path (ReportLab's default)."""
-    (moved,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path)
+    (moved,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path).written
     assert moved.read_bytes() == kit_pdfs["a4"].read_bytes()

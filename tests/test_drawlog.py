@@ -5,19 +5,17 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT, check_golden
 
-from generator import build, pipeline
-from generator.diagnostics import Report
+from generator.pipeline import Pipeline
 from generator.render.draw import draw
 from generator.render.painters import RecordingPainter
 
 
 @pytest.fixture(scope="module")
 def prepared():
-    report = Report()
-    loaded = pipeline.load(ROOT, "pocket-foundry", report)
-    _, studio, faces = build.prepare_kit(loaded, 4, report)
-    assert report.ok(), report.render()
-    return studio, faces
+    pipeline = Pipeline(ROOT, "pocket-foundry", players=4)
+    faces = pipeline.layout()
+    assert pipeline.report.ok(), pipeline.report.render()
+    return pipeline.studio(), faces
 
 
 @pytest.mark.parametrize("face", ["feed-belt-1/front", "return-chute-2/front", "starter-feeder/front", "market-back"])

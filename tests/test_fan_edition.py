@@ -25,6 +25,12 @@ def test_copied_game_with_changes_builds_its_own_kit(project):
         .replace("build_cost: {parts: 2}", "build_cost: {parts: 3}")
         .replace("name: Packing Line", "name: Crate Line")
     )
+    rulebook = edition / "rulebook.txt"  # the edition writes its rule changes into its own rulebook
+    rulebook.write_text(
+        rulebook.read_text(encoding="utf-8")
+        .replace("Packing Line · copy", "Crate Line · copy")
+        .replace("BUILD COST: 2 PARTS.", "BUILD COST: 3 PARTS.")
+    )
     (edition / "layouts").mkdir()
     (edition / "layouts" / "market-back.yaml.j2").write_text(
         '{% import "macros.j2" as m %}\nbleed: 3\nelements:\n'

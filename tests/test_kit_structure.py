@@ -5,7 +5,7 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 from conftest import ROOT, check_golden, run_cli
-from pdfinspect import MM, fonts, normalize, placements
+from pdfinspect import MM, fonts, placements, text_in
 from pypdf import PdfReader
 
 from generator.build import build
@@ -13,7 +13,11 @@ from generator.build import build
 CARD_W, CARD_H = 63.5, 88.9
 PAPER_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}
 BASE14 = {"Courier", "Helvetica", "Times-Roman", "Symbol", "ZapfDingbats", "Times", "Times-Bold", "Helvetica-Bold"}
-CARD_PAGES = {2: 9, 3: 9, 4: 7, 5: 7, 6: 6, 7: 6}  # page index -> cards on it (six players)
+# paper -> (rows, columns, cards turned a quarter): on Letter only a turned grid leaves room for every
+# crop mark inside a 5 mm printer margin
+GRID = {"a4": (3, 3, False), "letter": (4, 2, True)}
+# page index -> cards on it (six players: 16 market cards, 6 starters)
+CARD_PAGES = {"a4": {2: 9, 3: 9, 4: 7, 5: 7, 6: 6, 7: 6}, "letter": {2: 8, 3: 8, 4: 8, 5: 8, 6: 6, 7: 6}}
 
 
 @pytest.fixture(scope="module", params=["a4", "letter"])
@@ -35,23 +39,27 @@ def test_page_count_and_sizes(reader, paper):
         assert size == ((round(h, 2), round(w, 2)) if landscape else (round(w, 2), round(h, 2))), i
 
 
-def test_cards_per_page(reader):
-    for index, count in CARD_PAGES.items():
+def test_cards_per_page(reader, paper):
+    for index, count in CARD_PAGES[paper].items():
         assert len(placements(reader, index)) == count
-    assert len(placements(reader, 2)) == 9  # a full sheet is 3 × 3
+    rows, cols, _ = GRID[paper]
+    assert len(placements(reader, 2)) == rows * cols  # a full sheet
 
 
 def test_grid_is_centred_and_inside_the_printable_area(reader, paper):
     w_mm, h_mm = (v / MM for v in PAPER_PT[paper])
+    rows, cols, turned = GRID[paper]
+    pitch_w, pitch_h = (CARD_H, CARD_W) if turned else (CARD_W, CARD_H)
     cards = placements(reader, 2)
+    assert {(round(p.w, 3), round(p.h, 3), p.turn) for p in cards} == {(pitch_w, pitch_h, 1 if turned else 0)}
     xs = sorted({round(p.x, 3) for p in cards})
     bottoms = sorted({round(p.bottom, 3) for p in cards})
-    assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [CARD_W, CARD_W]
-    assert [round(b - a, 3) for a, b in zip(bottoms, bottoms[1:])] == [CARD_H, CARD_H]
-    left, top = xs[0], bottoms[0] - CARD_H
-    assert left == pytest.approx(w_mm - (xs[-1] + CARD_W), abs=0.01)
+    assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [pitch_w] * (cols - 1)
+    assert [round(b - a, 3) for a, b in zip(bottoms, bottoms[1:])] == [pitch_h] * (rows - 1)
+    left, top = xs[0], bottoms[0] - pitch_h
+    assert left == pytest.approx(w_mm - (xs[-1] + pitch_w), abs=0.01)
     assert top == pytest.approx(h_mm - bottoms[-1], abs=0.01)
-    assert min(left, top) >= 6.35 - 0.01  # Letter's tightest margin; A4 has more
+    assert min(left, top) >= 9.0 - 0.01  # 5 mm printer margin, 1 mm to the mark, a 3 mm mark
 
 
 def test_backs_are_mirrored_about_the_page_centre(reader, paper):
@@ -60,8 +68,9 @@ def test_backs_are_mirrored_about_the_page_centre(reader, paper):
         front, back = placements(reader, fronts), placements(reader, fronts + 1)
         assert len(front) == len(back)
         for f, b in zip(front, back):
-            assert b.x == pytest.approx(width - f.x - CARD_W, abs=0.01)
+            assert b.x == pytest.approx(width - f.x - f.w, abs=0.01)
             assert b.bottom == pytest.approx(f.bottom, abs=0.01)
+            assert (f.turn, b.turn) in ((0, 0), (1, 3))  # a back's top goes where the long-edge flip takes its front's
 
 
 def test_market_cards_share_one_back_form(reader):
@@ -73,19 +82,22 @@ def test_market_cards_share_one_back_form(reader):
 def test_crop_marks_stay_outside_every_card(kit_pdfs, paper, reader):
     w_mm, h_mm = (v / MM for v in PAPER_PT[paper])
     with pdfplumber.open(kit_pdfs[paper]) as pdf:
-        for index in CARD_PAGES:
+        for index in CARD_PAGES[paper]:
             marks = [
                 ln
                 for ln in pdf.pages[index].lines
                 if abs(ln["linewidth"] - 0.2 * MM) < 0.01 and tuple(ln["stroking_color"] or ()) == (0, 0, 0)
             ]
-            rows, cols = -(-CARD_PAGES[index] // 3), min(CARD_PAGES[index], 3)
+            per_row = GRID[paper][1]
+            count = CARD_PAGES[paper][index]
+            rows, cols = -(-count // per_row), min(count, per_row)
             assert len(marks) == 2 * (rows + 1) + 2 * (cols + 1)  # both ends of every cut line
-            cards = [(p.x, p.bottom - CARD_H, p.x + CARD_W, p.bottom) for p in placements(reader, index)]
+            cards = [p.box for p in placements(reader, index)]
             for mark in marks:
                 x0, top, x1, bottom = (mark[k] / MM for k in ("x0", "top", "x1", "bottom"))
-                assert min(x0, top) >= 4.0 - 0.01 and max(x1, bottom) <= max(w_mm, h_mm)
-                assert x1 <= w_mm - 4.0 + 0.01 and bottom <= h_mm - 4.0 + 0.01
+                assert min(x0, top) >= 5.0 - 0.01 and max(x1, bottom) <= max(w_mm, h_mm)  # prints at 5 mm
+                assert x1 <= w_mm - 5.0 + 0.01 and bottom <= h_mm - 5.0 + 0.01
+                assert max(x1 - x0, bottom - top) >= 3.0 - 0.01
                 for cx0, ctop, cx1, cbottom in cards:
                     gap = max(cx0 - x1, x0 - cx1, ctop - bottom, top - cbottom)
                     assert gap >= 1.0 - 0.01, (index, mark, (cx0, ctop))
@@ -96,9 +108,11 @@ def test_trim_box_is_the_card_block(reader, paper):
     cards = placements(reader, 2)
     left = min(p.x for p in cards)
     trim = [float(v) / MM for v in page.trimbox]
+    rows, cols, turned = GRID[paper]
+    pitch_w, pitch_h = (CARD_H, CARD_W) if turned else (CARD_W, CARD_H)
     assert trim[0] == pytest.approx(left, abs=0.01)
-    assert trim[2] - trim[0] == pytest.approx(3 * CARD_W, abs=0.01)
-    assert trim[3] - trim[1] == pytest.approx(3 * CARD_H, abs=0.01)
+    assert trim[2] - trim[0] == pytest.approx(cols * pitch_w, abs=0.01)
+    assert trim[3] - trim[1] == pytest.approx(rows * pitch_h, abs=0.01)
     bleed = [float(v) / MM for v in page.bleedbox]
     assert trim[0] - bleed[0] == pytest.approx(3.0, abs=0.01)
     cover = reader.pages[0]
@@ -125,7 +139,7 @@ def test_every_font_is_an_embedded_truetype_subset(reader):
 
 
 def test_rebuild_is_byte_identical(tmp_path, kit_pdfs):
-    again = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=tmp_path)
+    again = build(ROOT, "pocket-foundry", papers=["a4", "letter"], players=None, out=tmp_path).written
     for path in again:
         paper = path.stem.rsplit("-", 1)[1]
         assert path.read_bytes() == kit_pdfs[paper].read_bytes()
@@ -136,13 +150,14 @@ def test_structure_golden(reader, paper, kit_pdfs, update_goldens):
     with pdfplumber.open(kit_pdfs[paper]) as pdf:
         for i, page in enumerate(reader.pages):
             w, h = float(page.mediabox.width), float(page.mediabox.height)
-            lines.append(f"page {i + 1}: {w:.2f} x {h:.2f} pt, {len(placements(reader, i))} cards")
-            lines.append("  " + normalize(pdf.pages[i].extract_text() or ""))
+            cards = placements(reader, i)
+            lines.append(f"page {i + 1}: {w:.2f} x {h:.2f} pt, {len(cards)} cards")
+            lines.append("  " + text_in(pdf, i, turn=cards[0].turn if cards else 0))  # turned cards read as printed
     check_golden(f"pocket-foundry-{paper}.structure.txt", "\n".join(lines) + "\n", update_goldens)
 
 
 def test_player_count_changes_the_kit(tmp_path):
-    (path,) = build(ROOT, "pocket-foundry", papers=["a4"], players=3, out=tmp_path)
+    (path,) = build(ROOT, "pocket-foundry", papers=["a4"], players=3, out=tmp_path).written
     reader = PdfReader(path)
     assert len(reader.pages) == 2 + 4 + 2 + 3 * 2 + 2
     assert len(placements(reader, 6)) == 3  # three Starter Feeders

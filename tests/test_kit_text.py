@@ -8,7 +8,6 @@ from pdfinspect import placements, text_in
 from pypdf import PdfReader
 from rulebook import printable_materials
 
-CARD = (63.5, 88.9)
 MATERIALS = printable_materials()
 MACHINES = [h for h in MATERIALS if "· copy" in h]
 
@@ -22,7 +21,7 @@ def kit(request, kit_pdfs):
 
 def card_texts(pdf, reader, index: int) -> list[str]:
     """Return the text inside each card's trim box on a page, in placement order."""
-    return [text_in(pdf, index, (p.x, p.bottom - CARD[1], p.x + CARD[0], p.bottom)) for p in placements(reader, index)]
+    return [text_in(pdf, index, p.box, p.turn) for p in placements(reader, index)]
 
 
 def test_rulebook_lists_sixteen_market_cards():

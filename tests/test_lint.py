@@ -29,13 +29,12 @@ def override(project: Path, old: str, new: str) -> Path:
 
 
 def test_a_long_title_shrinks_to_fit_without_a_word(project):
-    from generator import build, pipeline
-    from generator.diagnostics import Report
+    from generator.pipeline import Pipeline
 
     rename(project, "Feed Belt Conveyor")
-    report = Report()
-    kit, studio, faces = build.prepare_kit(pipeline.load(project, "pocket-foundry", report), None, report)
-    assert report.items == []
+    pipeline = Pipeline(project, "pocket-foundry")
+    faces = pipeline.layout()
+    assert [d for d in pipeline.report.items if d.code.startswith("L")] == []  # the rules layer minds the name
     prepared = faces["feed-belt-1/front"]
     (title,) = [el for el in prepared.doc.elements if el.props.get("id") == "title"]
     assert 9 <= prepared.texts[id(title)].size < 14  # shrunk from 14 pt, not below the 9 pt minimum
@@ -70,7 +69,7 @@ def test_elements_in_the_safe_zone_are_reported_unless_they_are_bleed_art(projec
     override(
         project,
         "- {{ m.text(S + 2, S + 73.7,",
-        "- {{ m.rect(-3, 80, W + 6, 11.9, fill=c, bleed=true) }}\n- {{ m.text(S + 2, S + 75.7,",
+        "- {{ m.rect(-3, 80, W + 6, 11.9, fill=paper, bleed=true) }}\n- {{ m.text(S + 2, S + 75.7,",
     )
     problems = [d for d in lint(project).errors if d.message.startswith("feed-belt-1/front")]
     assert [(d.code, d.message) for d in problems] == [
@@ -89,3 +88,51 @@ def test_validate_runs_the_layout_lint(project):
     result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
     assert result.returncode == 1
     assert f"{TEMPLATE}:18:62: error[L012] feed-belt-1/front: glyph: unknown icon 'no-such-icon'" in result.stderr
+
+
+def test_colliding_text_is_a_located_error_on_every_face_it_breaks(project):
+    override(
+        project,
+        "m.text(S + 3, S + 44, W - 2 * S - 6, 8, rich.build_cost",
+        "m.text(S + 3, S + 58, W - 2 * S - 6, 8, rich.build_cost",
+    )
+    result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    where = "cards/pocket-foundry/layouts/machine-front.yaml.j2:24:123"
+    assert (
+        f"{where}: error[L110] feed-belt-1/front: 'build-cost' and 'run' overlap by 35.1 × 2.5 mm at (14.2, 64.2)\n"
+        "    |\n"
+        " 24 | - {{ m.text(S + 3, S + 58, W - 2 * S - 6, 8, rich.build_cost, size=9, min=7, colour=ink, "
+        'align="center", valign="middle", id="build-cost", role="rules") }}\n'
+        "    |" + " " * 123 + "^\n"
+        "  = hint: move or shrink one of them; a text meant to sit on an icon or image lists its id in `over`\n"
+    ) in result.stderr
+    assert (
+        f"{where}: error[L110] feed-belt-1/front: 'build-cost' is painted over by rect at elements[10] "
+        "by 35.1 × 3.5 mm at (14.2, 63.3)\n"
+    ) in result.stderr
+    assert result.stderr.count("error[L110]") == 32  # both problems on each of the 16 market cards
+
+
+def test_the_shipped_games_make_small_text_an_error_and_other_games_a_warning(project):
+    override(
+        project,
+        'size=7, colour=ink|lighten(0.25), align="center", valign="middle", leading=1.15, id="reminder"',
+        'size=6.5, colour=ink|lighten(0.25), align="center", valign="middle", leading=1.15, id="reminder"',
+    )
+    message = "feed-belt-1/front: 'reminder' is rules text set at 6.5 pt; the minimum is 7 pt"
+    report = lint(project)
+    (found,) = [d for d in report.items if d.message == message]
+    assert (found.severity, found.code, found.loc.line) == ("error", "L111", 29)
+    game = project / "cards/pocket-foundry/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("severity: error", "severity: warning"), encoding="utf-8")
+    report = lint(project)
+    assert report.ok() and [d.severity for d in report.items if d.message == message] == ["warning"]
+
+
+def test_lint_thresholds_in_game_yaml_are_checked(project):
+    game = project / "cards/pocket-foundry/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("severity: error", "severity: fatal"), encoding="utf-8")
+    result = run_cli("validate", "pocket-foundry", "--root", str(project), cwd=project)
+    assert result.returncode == 1
+    assert "cards/pocket-foundry/game.yaml:" in result.stderr and "lint.severity" in result.stderr

@@ -7,20 +7,11 @@ import random
 import pytest
 from me_helpers import act, model, names, position
 
-from generator.games.micro_engine.engine import (
-    BONUS,
-    CHANCE,
-    DRAW_PHASE,
-    EFFECT_DISCARD,
-    LIMIT,
-    OVER,
-    PAY,
-    PLAY,
-    TERMINAL,
-    IllegalActionError,
-    State,
-)
+from generator.games.micro_engine import tableau, zones
+from generator.games.micro_engine.board import Link
+from generator.games.micro_engine.engine import CHANCE, TERMINAL, IllegalActionError, State
 from generator.games.micro_engine.game import MicroEngineGame
+from generator.games.micro_engine.phase import Phase
 from generator.games.micro_engine.tables import Tables
 
 
@@ -29,8 +20,8 @@ def test_setup_reveals_players_plus_one_patents_and_a_row_of_three():
         s = State.new(Tables(model(), n), seed=7)
         assert len(s.patents) == n + 1 and len(set(s.patents)) == n + 1
         assert len(s.row) == 3
-        assert [len(o) for o in s.offers] == [2] * n
-        assert len({c for o in s.offers for c in o}) == 2 * n  # each player draws 2 different Cores
+        assert [len(o) for o in s.core_offers] == [2] * n
+        assert len({c for o in s.core_offers for c in o}) == 2 * n  # each player draws 2 different Cores
         assert s.hands == [[] for _ in range(n)]  # hands come after the Cores are kept
 
 
@@ -42,8 +33,8 @@ def test_core_choice_then_hands_of_five_and_a_random_first_player():
             assert s.current_player() == p
             s.apply_action(s.legal_actions()[0])
         assert [len(h) for h in s.hands] == [5, 5, 5]
-        assert s.current == s.first and s.phase in (DRAW_PHASE, PLAY)
-        firsts.add(s.first)
+        assert s.current == s.first_player and s.phase in (Phase.DRAW, Phase.PLAY)
+        firsts.add(s.first_player)
     assert firsts == {0, 1, 2}
 
 
@@ -67,7 +58,7 @@ def test_travel_mode_has_no_row_and_no_row_organizer():
     for seed in range(20):
         s = State.new(T, seed)
         assert s.row == []
-        while s.phase != PLAY:
+        while s.phase != Phase.PLAY:
             s.apply_action(s.legal_actions()[0])
         assert len(s.hands[s.current]) == 7  # the two draws come from the deck, with nothing to decide
 
@@ -81,17 +72,17 @@ def test_draw_two_in_any_mix_and_refill_only_after_both_picks():
     act(s, "take Boiler from the Row")
     assert names(s, s.row) == ["Cam Shaft", "Flywheel"]  # not refilled between the picks
     act(s, "take Cam Shaft from the Row")
-    assert len(s.row) == 3 and s.phase == PLAY and "Gearbox" in names(s, s.row)
+    assert len(s.row) == 3 and s.phase == Phase.PLAY and "Gearbox" in names(s, s.row)
 
 
 def test_deck_picks_are_limited_to_two_and_row_organizer_adds_a_row_pick_then_a_discard():
     s = position([{"core": "row-organizer", "hand": ["gear-train"]}, {}], row=["boiler", "cam-shaft", "flywheel"])
     act(s, "take the top card of the deck", "take the top card of the deck")
-    assert s.phase == DRAW_PHASE and s.T.A_DECK not in s.legal_actions()  # the third pick must be from the Row
+    assert s.phase == Phase.DRAW and s.tables.A_DECK not in s.legal_actions()  # the third pick must be from the Row
     act(s, "take Boiler from the Row")
-    assert s.phase == EFFECT_DISCARD and len(s.hands[0]) == 4
+    assert s.phase == Phase.EFFECT_DISCARD and len(s.hands[0]) == 4
     act(s, "discard Gear Train")
-    assert s.phase == PLAY and len(s.hands[0]) == 3 and len(s.row) == 3
+    assert s.phase == Phase.PLAY and len(s.hands[0]) == 3 and len(s.row) == 3
 
 
 def test_first_part_may_have_any_input_and_later_parts_must_match():
@@ -126,7 +117,7 @@ def test_cost_is_paid_by_discarding_and_an_unpayable_card_cannot_be_played():
         deck_top=["gearbox", "flywheel"],
     )
     act(s3, "take the top card of the deck", "take the top card of the deck", "play Part Differential")
-    assert s3.phase == PAY and s3.pay_left == 3
+    assert s3.phase == Phase.PAY and s3.pay_left == 3
     act(s3, "discard Flywheel", "discard Gearbox", "discard Boiler")  # discards go in card-list order
     assert names(s3, s3.chains[0])[-1] == "Differential" and s3.hands[0] == []
 
@@ -150,18 +141,18 @@ def test_requirement_must_hold_before_play_and_the_card_itself_does_not_count():
 def test_reductions_stack_to_a_floor_of_zero_before_cost_checks():
     # Efficiency Manifold draws for "a Cost of 2 or more", checked after Lubrication System's -1.
     s = position([{"chain": ["gear-train"], "hand": ["gearbox", "flywheel", "boiler", "boiler"]}, {}])
-    s.hosts[0][1].append(s._take(s.deck, s.T.ids.index("lubrication-system")))
-    s.hosts[0][0].append(s._take(s.deck, s.T.ids.index("efficiency-manifold")))
-    s._rebuild(0)
-    s._retab(0)
+    s.hosts[0][1].append(zones.take(s, s.deck, s.tables.ids.index("lubrication-system")))
+    s.hosts[0][0].append(zones.take(s, s.deck, s.tables.ids.index("efficiency-manifold")))
+    tableau.rebuild(s, 0)
+    tableau.recount(s, 0)
     act(s, "take the top card of the deck", "take the top card of the deck")
-    assert s.cost_of(0, s.T.ids.index("gearbox")) == 1  # printed 2, Mechanical -1
+    assert s.cost_of(0, s.tables.ids.index("gearbox")) == 1  # printed 2, Mechanical -1
     hand = len(s.hands[0])
     act(s, "play Part Gearbox", "discard Boiler")
     assert len(s.hands[0]) == hand - 2  # paid 1, so no draw from the Manifold
     s2 = position([{"chain": ["gear-train"], "hand": ["heat-exchanger", "boiler", "boiler"]}, {}])
-    s2.hosts[0][0].append(s2._take(s2.deck, s2.T.ids.index("efficiency-manifold")))
-    s2._rebuild(0)
+    s2.hosts[0][0].append(zones.take(s2, s2.deck, s2.tables.ids.index("efficiency-manifold")))
+    tableau.rebuild(s2, 0)
     act(s2, "take the top card of the deck", "take the top card of the deck")
     hand = len(s2.hands[0])
     act(s2, "play Part Heat Exchanger", "discard Boiler", "discard Boiler")
@@ -171,9 +162,9 @@ def test_reductions_stack_to_a_floor_of_zero_before_cost_checks():
 def test_overclock_and_precision_tooling_stack_but_never_below_zero():
     s = position([{"hand": ["overclock", "precision-tooling", "boiler", "gear-train", "gear-train"]}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "play Calibration Overclock")
-    assert s.cost_of(0, s.T.ids.index("heat-exchanger")) == 1
-    assert s.cost_of(0, s.T.ids.index("boiler")) == 0
-    assert s.cost_of(0, s.T.ids.index("lubrication-system")) == 1  # "your next Part": Upgrades are untouched
+    assert s.cost_of(0, s.tables.ids.index("heat-exchanger")) == 1
+    assert s.cost_of(0, s.tables.ids.index("boiler")) == 0
+    assert s.cost_of(0, s.tables.ids.index("lubrication-system")) == 1  # "your next Part": Upgrades are untouched
     assert "play Calibration Precision Tooling" not in {s.describe(a) for a in s.legal_actions()}  # 1 per turn
 
 
@@ -181,27 +172,116 @@ def test_calibration_gives_its_action_back_and_only_one_per_turn():
     s = position([{"hand": ["overclock", "double-shift", "gear-train", "gear-train"]}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck")
     act(s, "play Calibration Overclock")
-    assert s.actions == 1 and s.cals == 1 and names(s, s.discard)[-1] == "Overclock"
-    assert not any(s.T.A_CAL <= a < s.T.A_RESEARCH for a in s.legal_actions())
+    assert s.actions_left == 1 and s.calibrations_played == 1 and names(s, s.discard)[-1] == "Overclock"
+    assert not any(s.tables.A_CAL <= a < s.tables.A_RESEARCH for a in s.legal_actions())
 
 
 def test_extra_actions_allow_several_research_actions():
     s = position([{"hand": ["double-shift", "gear-train"]}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "play Calibration Double Shift")
     s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
-    assert s.actions == 2
+    assert s.actions_left == 2
     hand = len(s.hands[0])
     act(s, "Research")
-    assert len(s.hands[0]) == hand + 3 and s.actions == 1
+    assert len(s.hands[0]) == hand + 3 and s.actions_left == 1
     act(s, "Research")
     assert len(s.hands[0]) == hand + 6 and s.current == 1  # out of actions: the turn passed
-    assert s.stats["research"][0] == 2
+    assert s.stats.research[0] == 2
+
+
+DRAW_TWO = ("take the top card of the deck", "take the top card of the deck")
+
+
+def legal_words(s: State) -> set[str]:
+    return {s.describe(a) for a in s.legal_actions()}
+
+
+def run_dry(s: State) -> None:
+    """Move the deck and the discard pile into player 1's hand, as if both had run out."""
+    s.hands[1] += s.deck + s.discard
+    s.deck.clear()
+    s.discard.clear()
+    s.legal_cache = None
+
+
+def test_phase_b_action_must_be_spent_while_a_play_is_possible():
+    s = position([{"hand": ["gear-train"]}, {}])
+    act(s, *DRAW_TWO)
+    assert "play Part Gear Train" in legal_words(s) and "end the turn" not in legal_words(s)
+    with pytest.raises(IllegalActionError, match=r"illegal action \d+ \(end the turn\) in phase play for player 0"):
+        s.apply_action(s.tables.A_END)
+
+
+def test_with_no_card_playable_research_spends_the_action():
+    # Three gated Parts and an empty chain: nothing can be played, but there are cards to draw.
+    s = position([{"hand": ["differential"]}, {}], deck_top=["grand-orrery", "flux-stabilizer"])
+    act(s, *DRAW_TWO)
+    assert list(s.legal_actions()) == [s.tables.A_RESEARCH]
+    act(s, "Research")
+    assert len(s.hands[0]) == 6 and s.current == 1
+
+
+def test_with_nothing_playable_and_nothing_to_draw_the_action_is_lost():
+    s = position([{"hand": ["differential"]}, {}], deck_top=["grand-orrery", "flux-stabilizer"])
+    act(s, *DRAW_TWO)
+    run_dry(s)
+    assert list(s.legal_actions()) == [s.tables.A_END]  # Research has nothing to draw
+    act(s, "end the turn")
+    assert s.current == 1 and s.stats.research[0] == 0 and len(s.hands[0]) == 3
+
+
+def test_research_needs_a_card_to_draw_even_with_an_extra_action():
+    s = position([{"hand": ["double-shift", "gear-train", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Double Shift")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
+    run_dry(s)
+    assert "Research" not in legal_words(s) and "end the turn" in legal_words(s)
+
+
+def test_the_action_after_a_calibration_is_an_extra_action_and_optional():
+    s = position([{"hand": ["overclock", "gear-train", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Overclock")
+    assert s.actions_left == 1 and s.actions_taken == 1
+    assert {"play Part Gear Train", "Research", "end the turn"} <= legal_words(s)
+    act(s, "end the turn")
+    assert s.current == 1
+
+
+def test_extra_actions_from_double_shift_are_optional():
+    s = position([{"hand": ["double-shift", "gear-train"]}, {}])
+    act(s, *DRAW_TWO, "play Calibration Double Shift")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
+    assert s.actions_left == 2 and "end the turn" in legal_words(s)
+    act(s, "Research")
+    assert s.actions_left == 1 and "end the turn" in legal_words(s)
+
+
+def test_a_part_that_gives_an_action_leaves_an_optional_extra_action():
+    s = position([{"hand": ["capacitor-bank", "gear-train", "gear-train"]}, {}], deck_top=["cam-shaft", "piston-rod"])
+    act(s, *DRAW_TWO, "play Part Capacitor Bank")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 2
+    s.apply_action(s.legal_actions()[0])
+    assert s.phase == Phase.PLAY and s.actions_left == 1 and s.actions_taken == 1
+    assert "end the turn" in legal_words(s)
+
+
+def test_an_upgrade_played_as_the_bonus_can_give_an_extra_action():
+    s = position(
+        [{"hand": ["gear-train", "auxiliary-battery", "cam-shaft", "flywheel"]}, {}], deck_top=["gearbox", "piston-rod"]
+    )
+    act(s, *DRAW_TWO, "play Part Gear Train")
+    assert s.phase == Phase.BONUS and s.actions_left == 0
+    act(s, "play Upgrade Auxiliary Battery under Part 1")
+    s.apply_action(s.legal_actions()[0])  # pay its Cost of 2
+    s.apply_action(s.legal_actions()[0])
+    assert s.phase == Phase.PLAY and s.actions_left == 1 and s.actions_taken == 1  # the Bonus spent no action
+    assert "end the turn" in legal_words(s)
 
 
 def test_hand_limit_discards_down_to_ten_at_end_of_turn():
     s = position([{"hand": ["gear-train"] * 4 + ["cam-shaft"] * 2 + ["flywheel"] * 2}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "Research")
-    assert s.phase == LIMIT and s.limit_left == 3
+    assert s.phase == Phase.HAND_LIMIT and s.limit_left == 3
     for _ in range(3):
         s.apply_action(s.legal_actions()[0])
     assert len(s.hands[0]) == 10 and s.current == 1
@@ -210,9 +290,9 @@ def test_hand_limit_discards_down_to_ten_at_end_of_turn():
 def test_bonus_upgrade_right_after_a_part_without_an_action():
     s = position([{"hand": ["gear-train", "heat-sink", "boiler"]}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "play Part Gear Train")
-    assert s.phase == BONUS and s.actions == 0
+    assert s.phase == Phase.BONUS and s.actions_left == 0
     act(s, "play Upgrade Heat Sink under Part 1")
-    assert s.phase == PAY
+    assert s.phase == Phase.PAY
     s.apply_action(s.legal_actions()[0])
     assert names(s, s.hosts[0][1]) == ["Heat Sink"] and s.current == 1  # no action left: the turn passed
 
@@ -228,44 +308,44 @@ def test_slots_are_never_exceeded():
 
 def test_open_end_makes_the_output_universal_while_its_host_ends_the_chain():
     s = position([{"chain": ["gear-train"], "hand": ["boiler", "adapter-plate", "cam-shaft"]}, {}])
-    s.hosts[0][1].append(s._take(s.deck, s.T.ids.index("adapter-plate")))
-    s._rebuild(0)
+    s.hosts[0][1].append(zones.take(s, s.deck, s.tables.ids.index("adapter-plate")))
+    tableau.rebuild(s, 0)
     act(s, "take the top card of the deck", "take the top card of the deck", "play Part Boiler")
     s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
-    assert s.links[0] == [0, 2]  # first Part, then attached through the open end
+    assert s.links[0] == [Link.FIRST, Link.OPEN_END]
 
 
 def test_any_input_is_used_up_by_the_next_part():
     s = position([{"chain": ["gear-train"], "hand": ["realignment", "boiler", "double-shift", "piston-rod"]}, {}])
     act(s, "take the top card of the deck", "take the top card of the deck", "play Calibration Realignment")
-    assert s.pend_any[0] == 1
+    assert s.next_any_input[0] is True
     act(s, "play Part Boiler")
     s.apply_action(s.legal_actions()[0])  # pay its Cost of 1
-    assert s.pend_any[0] == 0 and s.links[0] == [0, 3]
+    assert s.next_any_input[0] is False and s.links[0] == [Link.FIRST, Link.ANY_INPUT]
 
 
 def test_deck_runs_out_and_the_discard_is_reshuffled():
     s = position([{"hand": ["gear-train"]}, {}])
     s.discard, s.deck = s.deck[:-1], s.deck[-1:]
     act(s, "take the top card of the deck", "take the top card of the deck")
-    assert s.stats["reshuffles"] == 1 and len(s.hands[0]) == 3
+    assert s.stats.reshuffles == 1 and len(s.hands[0]) == 3
 
 
 def test_patents_are_claimed_on_your_turn_and_licenses_need_three_players():
     chain = ["dynamo-coil", "relay-switch", "capacitor-bank"]
     s = position([{"hand": ["gear-train"]}, {"chain": chain}], patents=["power-grid", "clockwork", "steam-works"])
-    assert s.owner == [-1, -1, -1]  # player 1 qualifies, but it is player 0's turn
-    act(s, "take the top card of the deck", "take the top card of the deck", "end the turn")
-    assert s.owner[0] == 1
+    assert s.patent_owner == [-1, -1, -1]  # player 1 qualifies, but it is player 0's turn
+    act(s, "take the top card of the deck", "take the top card of the deck", "Research")
+    assert s.patent_owner[0] == 1
     s3 = position(
         [{"chain": chain}, {"chain": chain}, {}], patents=["power-grid", "clockwork", "steam-works", "full-spectrum"]
     )
-    assert s3.owner[0] == 0 and s3.licensee[0] == -1
-    act(s3, "take the top card of the deck", "take the top card of the deck", "end the turn")
-    assert s3.licensee[0] == 1 and len(s3.licenses[1]) == 1  # the top Workshop card, face down
+    assert s3.patent_owner[0] == 0 and s3.patent_licensee[0] == -1
+    act(s3, "take the top card of the deck", "take the top card of the deck", "Research")
+    assert s3.patent_licensee[0] == 1 and len(s3.licenses[1]) == 1  # the top Workshop card, face down
     s2 = position([{"chain": chain}, {"chain": chain}], patents=["power-grid", "clockwork", "steam-works"])
-    act(s2, "take the top card of the deck", "take the top card of the deck", "end the turn")
-    assert s2.owner[0] == 0 and s2.licensee[0] == -1  # no Licenses in a 2-player game
+    act(s2, "take the top card of the deck", "take the top card of the deck", "Research")
+    assert s2.patent_owner[0] == 0 and s2.patent_licensee[0] == -1  # no Licenses in a 2-player game
 
 
 def test_scoring_counts_every_source_and_ties_break_on_chain_length():
@@ -275,7 +355,7 @@ def test_scoring_counts_every_source_and_ties_break_on_chain_length():
     assert s.score_breakdown(0) == {"parts": 3, "upgrades": 0, "core": 2, "patents": 0, "licenses": 0, "end_game": 0}
     assert s.scores() == [5, 5] and s.winners() == [0]  # tied on VP; the longer chain wins
     t = position([{"core": "patent-office", "chain": ["gearbox"]}, {"core": "patent-office", "chain": ["gearbox"]}])
-    t.phase = OVER
+    t.phase = Phase.OVER
     assert t.winners() == [0, 1] and t.returns() == [0.5, 0.5]  # still tied: a shared win
 
 
@@ -283,7 +363,7 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
     s = position([{"hand": ["gear-train"]}, {}])
     before = s.to_json()
     with pytest.raises(IllegalActionError, match="illegal action .* in phase draw for player 0"):
-        s.apply_action(s.T.A_PART + s.T.ids.index("gear-train"))
+        s.apply_action(s.tables.A_PART + s.tables.ids.index("gear-train"))
     assert s.to_json() == before
 
 

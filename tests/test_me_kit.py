@@ -12,7 +12,7 @@ from generator.build import build
 
 me_kit = importlib.import_module("generator.games.micro_engine.kit")
 from conftest import ROOT
-from me_helpers import model
+from me_helpers import loaded, model
 from pdfinspect import normalize, placements, text_in
 
 from generator.games.micro_engine import text
@@ -21,13 +21,13 @@ from generator.games.micro_engine import text
 @pytest.fixture(scope="module")
 def me_pdfs(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("me-kit")
-    written = build(ROOT, "micro-engine", papers=["a4", "letter"], players=None, out=out)
+    written = build(ROOT, "micro-engine", papers=["a4", "letter"], players=None, out=out).written
     return {p.stem.rsplit("-", 1)[1]: p for p in written}
 
 
 def test_kit_holds_every_deck_and_one_aid_per_player():
     for players in (2, 3, 4):
-        k = me_kit.kit(model(), players)
+        k = me_kit.kit(loaded(), players)
         decks = {}
         for card in k.cards:
             decks[card.deck] = decks.get(card.deck, 0) + 1
@@ -49,16 +49,19 @@ def test_part_faces_carry_input_output_cost_vp_slots_and_effect():
 
 
 def test_pdfs_have_the_cover_then_fronts_and_backs(me_pdfs):
-    for _paper, path in me_pdfs.items():
+    # paper -> (cards on a full sheet, sheets): 3 × 3 on A4; on Letter 4 × 2 turned, so every mark prints
+    sheets = {"a4": (9, 10 + 2 + 2 + 1), "letter": (8, 11 + 2 + 2 + 2)}
+    for paper, path in me_pdfs.items():
         reader = PdfReader(path)
-        assert len(reader.pages) == 2 + 2 * (10 + 2 + 2 + 1)  # cover, duplex check; 15 sheets of fronts and backs
-        assert len(placements(reader, 2)) == 9
+        per_sheet, count = sheets[paper]
+        assert len(reader.pages) == 2 + 2 * count  # cover, duplex check; the sheets, fronts then backs
+        assert len(placements(reader, 2)) == per_sheet
         assert len({p.form for p in placements(reader, 3)}) == 1  # a Workshop backs page: one shared back
 
 
 def test_every_card_prints_its_name_requirement_and_effects(me_pdfs):
     g = model()
-    k = me_kit.kit(g, 4)
+    k = me_kit.kit(loaded(), 4)
     with pdfplumber.open(me_pdfs["a4"]) as pdf:
         reader = PdfReader(me_pdfs["a4"])
         texts = []

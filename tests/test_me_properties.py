@@ -8,8 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from me_helpers import model
 
+from generator.games.micro_engine.board import Board, GameStats
 from generator.games.micro_engine.engine import State
 from generator.games.micro_engine.invariants import check, recount
+from generator.games.micro_engine.phase import Phase
 from generator.games.micro_engine.tables import Tables
 
 _TABLES: dict = {}
@@ -34,7 +36,7 @@ def play_checked(T: Tables, seed: int) -> State:
         s.apply_action(rng.choice(legal))
         check(s)
         if s.turn != turn:  # the turn passed: the player who ended it holds at most 10 cards
-            assert len(s.hands[owner]) <= limit + s.agg[owner].hand_limit
+            assert len(s.hands[owner]) <= limit + s.abilities[owner].hand_limit
             turn, owner = s.turn, s.current
         if rng.random() < 0.01:
             assert s.clone().to_json() == s.to_json()
@@ -48,7 +50,7 @@ def play_checked(T: Tables, seed: int) -> State:
 @given(seed=st.integers(0, 2**31 - 1), players=st.sampled_from([2, 3, 4]), quick=st.booleans(), travel=st.booleans())
 def test_random_play_keeps_every_invariant(seed, players, quick, travel):
     s = play_checked(tables(players, quick, travel), seed)
-    assert s.stats["turns"] == [tables(players, quick, travel).rounds] * players  # equal turns
+    assert s.stats.turns == [tables(players, quick, travel).rounds] * players  # equal turns
 
 
 def test_same_seed_same_game():
@@ -59,10 +61,36 @@ def test_same_seed_same_game():
 
 def test_a_clone_is_independent():
     s = State.new(tables(2, False, False), 5)
-    while s.phase != 2:
+    while s.phase != Phase.PLAY:
         s.apply_action(s.legal_actions()[0])
     before = s.to_json()
     c = s.clone()
     c.apply_action(c.legal_actions()[-1])
     c.hands[0].append(c.deck.pop())
     assert s.to_json() == before
+
+
+def _containers(value):
+    """Yield every list and set inside `value` (itself included), and the lists inside GameStats."""
+    if isinstance(value, GameStats):
+        for name in value.__slots__:
+            yield from _containers(getattr(value, name))
+    elif isinstance(value, list | set):
+        yield value
+        for item in value:
+            yield from _containers(item)
+
+
+def test_a_clone_copies_every_field_and_shares_no_mutable_zone():
+    s = State.new(tables(3, False, False), 8)
+    rng = random.Random(8)
+    for _ in range(90):
+        s.apply_action(rng.choice(s.legal_actions()))
+    c = s.clone()
+    shared = {"tables", "abilities", "legal_cache"}  # read-only: compiled tables, rebuilt abilities, a cached list
+    for name in Board.__slots__:
+        mine, theirs = getattr(s, name), getattr(c, name)
+        assert mine == theirs, name
+        if name not in shared:
+            ids = {id(x) for x in _containers(theirs)}
+            assert not any(id(x) in ids for x in _containers(mine)), f"{name} shares a list with its clone"

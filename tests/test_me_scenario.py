@@ -31,12 +31,12 @@ def test_example_turn_step_by_step():
         "P1: play Upgrade Lubrication System under Part 2",
         "P1: discard Gear Train",
     ]
-    assert [(t, paid) for _, p, t, paid in s.stats["plays"]] == [
-        (s.T.ids.index("overclock"), 0),
-        (s.T.ids.index("boiler"), 0),
-        (s.T.ids.index("lubrication-system"), 1),
+    assert [(t, paid) for _, p, t, paid in s.stats.plays] == [
+        (s.tables.ids.index("overclock"), 0),
+        (s.tables.ids.index("boiler"), 0),
+        (s.tables.ids.index("lubrication-system"), 1),
     ]
-    assert [(p, g.patents[k].id, lic) for _, p, k, lic in s.stats["claims"]] == [(0, "precision-combo", False)]
+    assert [(p, g.patents[k].id, lic) for _, p, k, lic in s.stats.claims] == [(0, "precision-combo", False)]
     assert s.current == 1  # the turn is over: no action left
 
 

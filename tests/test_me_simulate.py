@@ -32,6 +32,7 @@ def test_simulate_writes_the_micro_engine_sections(tmp_path):
         "seats",
         "starting_player",
         "scores",
+        "length",
         "tempo",
         "turn_order",
         "patents",

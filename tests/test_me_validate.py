@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -205,4 +206,107 @@ def test_rules_constants_are_the_rulebooks(me_project):
     edit(me_project, "game.yaml", "  hand_limit: 10 ", "  hand_limit: 12 ")
     assert errors(me_project) == [
         "cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is 12; the rulebook says 10"
+    ]
+
+
+def rendered(project: Path) -> list[str]:
+    from generator.diagnostics import sort_diagnostics
+
+    _, report = pipeline.validate(project, "micro-engine")
+    return [d.render() for d in sort_diagnostics(report.items)]
+
+
+def test_changing_numbers_in_the_rulebook_fails_exactly_where_the_data_disagrees(me_project):
+    # An edition edits its rulebook.txt: the hand limit (stated twice in one sentence) and a named card's VP.
+    edit(
+        me_project,
+        "rulebook.txt",
+        "more than 10 cards in hand, discard down to 10",
+        "more than 12 cards in hand, discard down to 12",
+    )
+    edit(me_project, "rulebook.txt", "Precision Combo (3 VP)", "Precision Combo (4 VP)")
+    assert rendered(me_project) == [
+        "cards/micro-engine/game.yaml:16:15: error[ME016] rules.hand_limit: hand_limit is 10; the rulebook says 12\n"
+        "    |\n"
+        ' 16 |   hand_limit: 10            # End of turn: "discard down to 10."\n'
+        "    |               ^\n"
+        '  = hint: cards/micro-engine/rulebook.txt:64:36 says "If you have more than 12 cards in hand, discard down '
+        'to 12."',
+        "cards/micro-engine/patents.yaml:6:54: error[ME006] patents[0].vp: Precision Combo has vp 3; the rulebook "
+        "says 4\n"
+        "   |\n"
+        " 6 |   - {id: precision-combo, name: Precision Combo, vp: 3, condition: {played_this_turn: [part, upgrade, "
+        "calibration]}}\n"
+        "   |                                                      ^\n"
+        '  = hint: cards/micro-engine/rulebook.txt:74:102 says "You played a Part, an Upgrade, and a '
+        'Calibration this turn, so you claim Precision Combo (4 VP)."',
+    ]
+    # The edition follows its rulebook in its data (and its worked example's total): nothing left to report.
+    edit(me_project, "game.yaml", "hand_limit: 10 ", "hand_limit: 12 ")
+    edit(me_project, "patents.yaml", "name: Precision Combo, vp: 3,", "name: Precision Combo, vp: 4,")
+    edit(me_project, "scenarios.yaml", "patents: [precision-combo], vp: 10}", "patents: [precision-combo], vp: 11}")
+    assert rendered(me_project) == []
+
+
+def test_a_renamed_named_card_is_pointed_at_and_renaming_it_in_the_rulebook_too_passes(me_project):
+    edit(me_project, "workshop.yaml", "    name: Boiler\n", "    name: Kettle\n")
+    assert rendered(me_project) == [
+        "cards/micro-engine/workshop.yaml:105:11: error[ME005] parts[18].name: the rulebook names 'Boiler', but this "
+        "card is named 'Kettle'\n"
+        "     |\n"
+        " 105 |     name: Kettle\n"
+        "     |           ^\n"
+        '  = hint: cards/micro-engine/rulebook.txt:70:19 says "You take Boiler (⚡ → ♨️) from the Row and the top '
+        'card of the deck."; rename the card, or the card in the rulebook'
+    ]
+    rulebook = me_project / "cards" / "micro-engine" / "rulebook.txt"
+    rulebook.write_text(re.sub(r"\bBoiler\b", "Kettle", rulebook.read_text(encoding="utf-8")), "utf-8")
+    assert rendered(me_project) == []
+
+
+def test_a_named_card_nobody_has_is_reported_at_the_rulebook_in_words(me_project):
+    edit(
+        me_project,
+        "workshop.yaml",
+        "  - id: efficiency-manifold\n    name: Efficiency Manifold\n",
+        "  - id: pressure-valve\n    name: Pressure Valve\n",
+    )
+    assert errors(me_project) == [
+        "cards/micro-engine/rulebook.txt:98:164: error[ME005] the rulebook names 'Efficiency Manifold', but no card "
+        "has that name"
+    ]
+    _, report = pipeline.validate(me_project, "micro-engine")
+    assert report.items[0].hint == (
+        "add it to workshop.yaml, cores.yaml or patents.yaml, or change the rulebook; it states: an effect that needs "
+        '"a Cost of 2 or more"'
+    )
+
+
+def test_a_game_without_a_rulebook_is_an_error(me_project):
+    (me_project / "cards" / "micro-engine" / "rulebook.txt").unlink()
+    assert errors(me_project) == [
+        "cards/micro-engine/rulebook.txt:1:1: error[ME019] there is no rulebook.txt: the rules layer holds the cards "
+        "to the game's own rulebook"
+    ]
+
+
+def test_a_rule_sentence_reworded_past_reading_is_reported_where_it_belongs(me_project):
+    edit(me_project, "rulebook.txt", "Each player draws 5 Workshop cards.", "Each player draws a hand of five.")
+    assert errors(me_project) == [
+        "cards/micro-engine/rulebook.txt:10:1: error[ME019] no sentence states the starting hand: the validator reads "
+        'it from a sentence like "Each player draws 5 Workshop cards."'
+    ]
+
+
+def test_a_rule_the_engine_plays_as_fixed_is_refused_at_the_rulebook(me_project):
+    edit(me_project, "rulebook.txt", "discard it, then gain +1 action.", "discard it, then gain +2 actions.")
+    assert rendered(me_project) == [
+        "cards/micro-engine/rulebook.txt:57:71: error[ME020] the rulebook says a Calibration gives back +2 actions; "
+        "the rules engine always plays 1\n"
+        "    |\n"
+        " 57 | • Play a Calibration. Announce it, resolve it, discard it, then gain +2 actions. You may play only 1 "
+        "Calibration per turn.\n"
+        "    |                                                                       ^\n"
+        "  = hint: cardpress can only check and simulate the rules its engine plays: say 1 here, or change the "
+        "engine first"
     ]

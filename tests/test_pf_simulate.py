@@ -46,6 +46,7 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
         "seats",
         "starting_player",
         "scores",
+        "length",
         "tempo",
         "machines",
         "dead_ends",
@@ -61,7 +62,8 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
     assert dead["exact_setup_fraction"] == "1/26"
     assert data["sections"]["skill_gap"]["data"]["games"] == 8
     paths = writer.write(docs[0], tmp_path)
-    assert json.loads(paths[1].read_text()) == json.loads(json.dumps(data))
+    assert [p.name for p in paths] == ["report.html", "report.md", "report.json"]
+    assert json.loads(paths[2].read_text()) == json.loads(json.dumps(data))
 
 
 def test_dead_ends_are_recorded_from_setup(plugin):
@@ -122,12 +124,12 @@ def test_cli_writes_the_report(tmp_path):
 
 
 def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
-    import generator.games.pocket_foundry as ruleset
-    from generator import cli_rules
+    from generator.cli_rules import simulate
+    from generator.games.pocket_foundry import PocketFoundryRuleset
 
-    monkeypatch.delattr(ruleset, "rules_commands")
+    monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())
     with pytest.raises(CardpressError) as info:
-        cli_rules._load("pocket-foundry", ROOT, "simulation")
+        simulate("pocket-foundry", scheduler=None, root=ROOT)
     assert info.value.report.items[0].code == "U005"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -252,12 +253,113 @@ def test_a_broken_bot_stops_simulate(project):
     )
 
 
-def test_a_rulebook_copied_from_another_game_only_warns(project):
+def test_an_editions_rulebook_is_held_strictly(project):
+    # A new title does not make the rulebook someone else's: the cards are held to it, as errors.
     break_file(project, "game.yaml", "title: Pocket Foundry", "title: Pocket Foundry Deluxe")
     break_file(project, "machines.yaml", "gain: {points: 9}", "gain: {points: 10}")
     assert headlines(project) == [
-        "cards/pocket-foundry/machines.yaml:58:43: warning[PF005] machines[6].run.gain.points: Packing Line's "
+        "cards/pocket-foundry/machines.yaml:58:43: error[PF005] machines[6].run.gain.points: Packing Line's "
         "run.gain.points is 10; the rulebook prints 9",
-        "cards/pocket-foundry/rulebook.txt:1:1: warning[PF013] rulebook.txt is not the rulebook of 'Pocket Foundry "
-        "Deluxe' (its first lines do not name it), so what it states is checked as warnings only",
     ]
+
+
+def test_a_game_without_a_rulebook_is_an_error(project):
+    (project / "cards" / "pocket-foundry" / "rulebook.txt").unlink()
+    _, report = pipeline.validate(project, "pocket-foundry")
+    assert [d.render() for d in report.items] == [
+        "cards/pocket-foundry/rulebook.txt:1:1: error[PF014] there is no rulebook.txt: the rules layer holds the "
+        "cards to the game's own rulebook\n"
+        "  = hint: copy the rulebook of the game this one is based on into cards/pocket-foundry/, then edit it"
+    ]
+
+
+def test_an_unreadable_number_in_a_rule_sentence_is_located(project):
+    break_file(project, "rulebook.txt", "Store at most 6 FEED and 4 PARTS", "Store at most 6 FEED and 4 GEARS")
+    assert headlines(project) == [
+        "cards/pocket-foundry/rulebook.txt:22:15: error[PF014] cannot read '6 FEED and 4 GEARS' as the storage "
+        "caps: 'GEARS' is not a resource (resources: FEED, PARTS, points)"
+    ]
+
+
+EDITION_RULEBOOK = [  # (old, new): the rule changes written into the edition's own rulebook
+    ("16 market cards: two copies of eight machine types", "18 market cards: two copies of nine machine types"),
+    ("Shuffle the sixteen market cards", "Shuffle the eighteen market cards"),
+    ("sixteen cards total", "eighteen cards total"),
+    ("Ticket Stamp · copy 1\nBUILD COST: 2 FEED.", "Ticket Stamp · copy 1\nBUILD COST: 3 FEED."),
+    ("Ticket Stamp · copy 2\nBUILD COST: 2 FEED.", "Ticket Stamp · copy 2\nBUILD COST: 3 FEED."),
+    ("Return Chute · copy", "Recycling Chute · copy"),
+    (
+        "Starter Feeder · print one per player",
+        "".join(
+            f"Gear Mill · copy {k}\nBUILD COST: 2 FEED.\nRUN: Gain 2 FEED.\nRun at most once per production turn, "
+            "in slot order. Paying BUILD COST does not run this machine.\n"
+            for k in (1, 2)
+        )
+        + "Starter Feeder · print one per player",
+    ),
+]
+
+
+def test_an_edition_that_changes_rules_is_held_to_its_own_rulebook(project):
+    # Issue 9's three edits (a cost, a rename, a ninth machine) in a copied edition, first without touching
+    # its rulebook: every disagreement is an error at the data, pointing at the rulebook line.
+    edition = project / "cards" / "pocket-foundry-deluxe"
+    shutil.copytree(project / "cards" / "pocket-foundry", edition)
+    edit = lambda name, old, new: (edition / name).write_text(  # noqa: E731
+        (edition / name).read_text(encoding="utf-8").replace(old, new), encoding="utf-8"
+    )
+    edit("game.yaml", "title: Pocket Foundry", "title: Pocket Foundry Deluxe")
+    edit(
+        "machines.yaml",
+        "    build_cost: {feed: 2}\n    run: {pay: {feed: 3}",
+        "    build_cost: {feed: 3}\n    run: {pay: {feed: 3}",
+    )
+    edit("machines.yaml", "name: Return Chute", "name: Recycling Chute")
+    edit(
+        "machines.yaml",
+        "# One per player",
+        "  - id: gear-mill\n    name: Gear Mill\n    copies: 2\n    build_cost: {feed: 2}\n    run: {gain: {feed: 2}}\n"
+        '    colour: "#6d6a4f"\n    glyph: feed-belt\n\n# One per player',
+    )
+    _, report = pipeline.validate(project, "pocket-foundry-deluxe")
+    from generator.diagnostics import sort_diagnostics
+
+    assert [d.headline() for d in sort_diagnostics(report.items)] == [
+        "cards/pocket-foundry-deluxe/machines.yaml:5:1: error[PF001] machines: the data has 18 market cards; the "
+        "rulebook states 16",
+        "cards/pocket-foundry-deluxe/machines.yaml:5:1: error[PF001] machines: the data has 9 machine types; the "
+        "rulebook states 8",
+        "cards/pocket-foundry-deluxe/machines.yaml:33:24: error[PF005] machines[3].build_cost.feed: Ticket Stamp's "
+        "build_cost.feed is 3; the rulebook prints 2",
+        "cards/pocket-foundry-deluxe/machines.yaml:63:11: error[PF011] machines[7].name: the rulebook prints this card "
+        "as 'Return Chute', not 'Recycling Chute'",
+        "cards/pocket-foundry-deluxe/machines.yaml:71:11: error[PF011] machines[8].name: the rulebook prints no card "
+        "named 'Gear Mill'",
+    ]
+    hints = [d.hint for d in sort_diagnostics(report.items)]
+    assert (
+        hints[0] == 'cards/pocket-foundry-deluxe/rulebook.txt:7:19 says "One copy of the 16 market cards: two '
+        'copies of eight machine types"'
+    )
+    assert hints[4] == (
+        "add it to the rulebook's Printable materials: Gear Mill · copy 1 / BUILD COST: 2 FEED. / RUN: Gain 2 FEED. / "
+        "Run at most once per production turn, in slot order. Paying BUILD COST does not run this machine. / "
+        "Gear Mill · copy 2 / BUILD COST: 2 FEED. / RUN: Gain 2 FEED. / Run at most once per production turn, in slot "
+        "order. Paying BUILD COST does not run this machine."
+    )
+    # The edition writes its rule changes into its own rulebook: then it validates with nothing left to say.
+    for old, new in EDITION_RULEBOOK:
+        assert old in (edition / "rulebook.txt").read_text(encoding="utf-8"), old
+        edit("rulebook.txt", old, new)
+    _, report = pipeline.validate(project, "pocket-foundry-deluxe")
+    assert [d.headline() for d in report.items] == []
+
+
+def test_every_code_is_documented_in_the_readme(root):
+    from generator.games.pocket_foundry import rules_check
+
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    codes = [line.split()[0] for line in rules_check.__doc__.splitlines() if line.startswith("PF0")]
+    assert codes == [f"PF{n:03}" for n in range(1, 15)]
+    for code in codes:
+        assert f"| {code} |" in readme, code

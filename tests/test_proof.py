@@ -7,7 +7,7 @@ import json
 import pypdfium2 as pdfium
 import pytest
 from conftest import ROOT, run_cli
-from pdfinspect import MM, placements
+from pdfinspect import placements
 from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
@@ -58,20 +58,22 @@ def test_contact_sheet_shows_every_face_in_order(proofs):
 def test_a_proof_is_the_kit_drawing_itself(tmp_path):
     """The proof of a face and the same face on a printed sheet agree pixel for pixel.
 
-    At 508 dpi every edge involved (Letter's 12.7 and 6.35 mm margins, the card, the 3 mm bleed) falls
-    on a whole pixel, so the two rasterizations can be compared without resampling.
+    At 508 dpi every edge involved (Letter's 19.05 and 12.7 mm margins, the card, the 3 mm bleed) falls
+    on a whole pixel, so the two rasterizations can be compared without resampling. On Letter the cards
+    lie turned a quarter, which a raster undoes exactly.
     """
     dpi = 508
     outcome = Session(ROOT, "pocket-foundry", tmp_path, dpi=dpi, pdfs=False).rebuild(only=["feed-belt-1"])
     assert outcome.ok
-    (pdf,) = build(ROOT, "pocket-foundry", papers=["letter"], players=None, out=tmp_path)
+    (pdf,) = build(ROOT, "pocket-foundry", papers=["letter"], players=None, out=tmp_path).written
     card = placements(PdfReader(pdf), 2)[0]  # feed-belt-1, top-left of the first sheet
-    assert (round(card.x, 2), round(card.bottom - 88.9, 2)) == (12.7, 6.35)
+    assert (round(card.x, 2), round(card.bottom - card.h, 2), card.turn) == (19.05, 12.7, 1)
     page = pdfium.PdfDocument(str(pdf))[2]
-    width, height = page.get_size()
-    left, top = 12.7 * MM, 6.35 * MM
-    kit = page.render(scale=dpi / 72, crop=(left, height - top - 88.9 * MM, width - left - 63.5 * MM, top))
-    kit = kit.to_pil().convert("RGB")
+    left, top = round(19.05 / 25.4 * dpi), round(12.7 / 25.4 * dpi)  # 381 and 254 px
+    # render the whole page and crop with Pillow (pdfium's own crop rounds a pixel off each side), then
+    # turn the card upright: its top lies at the page's left
+    kit = page.render(scale=dpi / 72).to_pil().convert("RGB").crop((left, top, left + 1778, top + 1270))
+    kit = kit.transpose(Image.Transpose.ROTATE_270)
     proof = Image.open(tmp_path / "pocket-foundry/proofs/feed-belt-1.front.png").convert("RGB")
     bleed = 60  # 3 mm at 508 dpi
     assert kit.size == (1270, 1778)

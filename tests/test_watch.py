@@ -52,7 +52,12 @@ def test_a_card_edit_re_renders_only_that_card(project):
 
 
 def test_a_template_edit_re_renders_every_face_it_draws(session, project):
-    edit(project, "layouts/pocket-foundry/machine-front.yaml.j2", "size=6.3, min=5.5", "size=6.2, min=5.5")
+    edit(
+        project,
+        "layouts/pocket-foundry/machine-front.yaml.j2",
+        "size=7, colour=ink|lighten(0.25)",
+        "size=7, colour=ink|lighten(0.2)",
+    )
     outcome = session.rebuild([project / "layouts/pocket-foundry/machine-front.yaml.j2"])
     assert outcome.ok and len(outcome.rendered) == 16 and "market-back" not in outcome.rendered
 

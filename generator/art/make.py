@@ -6,9 +6,9 @@ import io
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..build import write_atomic
 from ..layout.document import LayoutDoc, walk
 from ..layout.icons import IconSet
+from ..output import write_atomic
 from ..render.draw import Prepared
 from ..render.fonts import FontSet
 from . import placeholder

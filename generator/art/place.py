@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..contract import DEFAULT_ART_POLICY as DEFAULT_POLICY
 from ..diagnostics import Diagnostic, Location, Report
 from ..layout.document import Element
 from ..project import GameDir
@@ -15,8 +16,6 @@ from . import placeholder
 from .files import ArtError, ArtFile, open_art
 from .fit import Fit, fit, pixels_for
 
-POLICIES = ("placeholder", "warn", "error")  # what missing art is: quietly stood in for, a warning, an error
-DEFAULT_POLICY = "warn"
 PRINT_DPI = 300  # what print shops ask for at final size
 SOFT_DPI = 150  # below this, art is enlarged more than twice past print resolution: pixels show
 

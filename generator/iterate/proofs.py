@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build import PAGE_SAFE, write_atomic
 from ..kit import Kit
 from ..layout.lint import SAFE
+from ..output import write_atomic
 from ..render.draw import Prepared
+from ..studio import PAGE_SAFE
 from .contact import contact_sheet, thumbnail
 
 MANIFEST = "proofs.json"

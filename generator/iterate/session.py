@@ -11,8 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .. import build, pipeline
-from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..build import kit_path
+from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..output import write_all
+from ..pipeline import Pipeline
+from ..studio import RenderCache
 from .proofs import CONTACT, Entry, ProofFolder, entries
 
 
@@ -50,10 +53,9 @@ class Session:
         self.papers, self.players, self.missing_art = list(papers), players, missing_art
         self.pdfs, self.contact = pdfs, contact
         self.pdfs_due = False  # a good rebuild left the kit PDFs to write later (see write_pdfs)
-        self._touched: set[str] = set()  # cache keys used since the last complete rebuild began
-        self._good: tuple | None = None  # (kit, studio, faces) of the last good complete rebuild
+        self._good: Pipeline | None = None  # the last good complete rebuild, whose PDFs are due
         self.proofs = ProofFolder(out / game_id / "proofs", dpi, overlay)
-        self.cache: dict[str, build.Rendered] = {}  # shared by every rebuild: the content-hash cache
+        self.cache = RenderCache()  # shared by every rebuild: renders by a digest of what they read
         self.version = 0
         self._lock = threading.Lock()
         self._state: dict = {
@@ -95,30 +97,20 @@ class Session:
         mode writes them once edits pause, so a proof never waits for a whole kit).
         """
         start = time.perf_counter()
-        outcome = Outcome(False, Report())
-        report = outcome.report
-        loaded, found = pipeline.validate(self.root, self.game_id)
-        report.extend(found.items)
-        if loaded is None or not hasattr(loaded.ruleset, "kit"):
-            if loaded is not None:  # nothing to show yet, and nothing wrong with the cards
-                report.warning("B003", f"{self.game_id} has no print kit yet (its ruleset lays out no faces)")
-                outcome.ok = report.ok()
-            return self._finish(outcome, start, None, None, False)
-        try:
-            kit = build.make_kit(loaded, self.players, report)
-        except CardpressError:
-            return self._finish(outcome, start, None, None, False)
         complete = only is None
-        if complete:
-            self._forget_unused()
-        studio = build.Studio.for_game(loaded, report, self.missing_art, self.cache)
-        studio.touched = self._touched
-        cards, pages = self._select(kit, only, report)
-        faces = build.render_cards(studio, cards)
-        build.check_backs(kit, report)
-        outcome.entries = entries(
-            replace(kit, cards=cards, pages=pages), faces, build.render_pages(kit, studio, self.papers[0], pages)
+        if complete and not self.pdfs_due:  # PDFs still due need the cover and furniture renders they used
+            self.cache.prune()
+        pipeline = Pipeline(
+            self.root, self.game_id, players=self.players, missing_art=self.missing_art, cache=self.cache
         )
+        outcome = Outcome(False, pipeline.report)
+        report = outcome.report
+        kit, studio = pipeline.kit(), pipeline.studio()
+        if kit is None or studio is None:
+            return self._finish(outcome, start, None, None, False)
+        cards, pages = self._select(kit, only, report)
+        faces = pipeline.layout(cards) or {}
+        outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces, pipeline.pages(self.papers[0], pages))
         outcome.rendered = list(dict.fromkeys(studio.rendered))
         outcome.seconds["render"] = time.perf_counter() - start
         if not report.ok():
@@ -129,7 +121,7 @@ class Session:
         outcome.ok = True
         self._finish(outcome, start, kit, studio, complete)  # the preview page shows the new proofs now
         if self.pdfs and complete:
-            self._good, self.pdfs_due = (kit, studio, faces), True
+            self._good, self.pdfs_due = pipeline, True
             if pdfs is not False:
                 self._write_pdfs(outcome)
         if self.contact and complete and (outcome.proofed or not (self.proofs.folder / CONTACT).exists()):
@@ -140,39 +132,26 @@ class Session:
         outcome.seconds["total"] = time.perf_counter() - start
         return outcome
 
-    def _forget_unused(self) -> None:
-        """Drop cached renders no rebuild (or PDF write) used since the last complete rebuild.
-
-        A long watch session edits the same faces many times; without this, every superseded
-        render would be kept.
-        """
-        if self.pdfs_due:
-            return  # the PDFs still to write need the cover and furniture renders the last PDFs used
-        if self._touched:
-            for key in [k for k in self.cache if k not in self._touched]:
-                del self.cache[key]
-        self._touched = set()
-
     def write_pdfs(self) -> Outcome:
         """Write the kit PDFs of the last good rebuild (if a rebuild left them due)."""
         outcome = Outcome(True, Report())
         if self.pdfs_due:
-            self._good[1].report = outcome.report
             self._write_pdfs(outcome)
         return outcome
 
     def _write_pdfs(self, outcome: Outcome) -> None:
-        kit, studio, faces = self._good
+        pipeline = self._good
         mark = time.perf_counter()
-        pdfs = build.render_pdfs(kit, studio, faces, self.papers)
+        said = len(pipeline.report.items)
+        pdfs = pipeline.render(self.papers)
         self.pdfs_due = False
-        if outcome.report.ok():  # the cover and sheet furniture are linted as they are drawn
-            for paper, data in pdfs.items():
-                path = self.out / self.game_id / f"{self.game_id}-{paper}.pdf"
-                outcome.written.append(build.write_atomic(path, data))
+        outcome.report.extend(pipeline.report.items[said:])  # the cover and sheet furniture, linted as drawn
+        if pdfs is not None:
+            paths = {kit_path(self.out, self.game_id, paper): data for paper, data in pdfs.items()}
+            outcome.written += write_all(paths)
         else:
             outcome.ok = False
-            self._finish(outcome, mark, kit, studio, True)
+            self._finish(outcome, mark, pipeline.kit(), pipeline.studio(), True)
         outcome.seconds["pdfs"] = time.perf_counter() - mark
 
     def _select(self, kit, only: Sequence[str] | None, report: Report):

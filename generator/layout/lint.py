@@ -1,14 +1,28 @@
-"""Layout lint, pure geometry: elements outside the safe zone, unknown icons."""
+"""Layout lint, pure geometry: the safe zone, unknown icons, and (see legibility) text that collides,
+prints too small or lacks contrast on the traced face."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import fields
 
-from .document import Element, LayoutDoc
+from .document import Element, LayoutDoc, walk
 from .icons import IconSet
+from .ink import Mark
+from .legibility import Finding, Thresholds, collisions, contrasts, sizes
 
 SAFE = 3.0  # mm inside the trim that only bleed art may use (print-shop safe zone)
+DEFAULTS = Thresholds()
+
+
+def thresholds(game: dict | None) -> Thresholds:
+    """Return the thresholds game.yaml data sets under `lint:` (its schema checked them), defaults elsewhere."""
+    given = game.get("lint") if isinstance(game, dict) else None
+    if not isinstance(given, dict):
+        return DEFAULTS
+    known = {f.name for f in fields(Thresholds)}
+    return Thresholds(**{key: value for key, value in given.items() if key in known})
 
 
 def bbox(el: Element) -> tuple[float, float, float, float] | None:
@@ -26,8 +40,27 @@ def bbox(el: Element) -> tuple[float, float, float, float] | None:
     return None
 
 
-def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[Element, str, str]]:
-    """Yield (element, code, message) for each element that breaks a layout rule."""
+def check(
+    doc: LayoutDoc,
+    icons: IconSet,
+    safe: float | None = SAFE,
+    ink: list[Mark] | None = None,
+    limits: Thresholds = DEFAULTS,
+) -> Iterator[Finding]:
+    """Yield every problem of a face: the safe zone (unless `safe` is None), unknown icons, and, when its
+    traced `ink` is given, text that collides, prints below the minimum size or lacks contrast."""
+    if safe is not None:
+        yield from _safe_zone(doc, safe)
+    for el in doc.elements:
+        yield from _icons(el, icons)
+    if ink is not None:
+        yield from _references(doc)
+        yield from collisions(ink)
+        yield from sizes(ink, limits)
+        yield from contrasts(ink, limits)
+
+
+def _safe_zone(doc: LayoutDoc, safe: float) -> Iterator[Finding]:
     limit = (safe, safe, doc.width - safe, doc.height - safe)
     for el in doc.elements:
         box = bbox(el)
@@ -41,28 +74,45 @@ def check(doc: LayoutDoc, icons: IconSet, safe: float = SAFE) -> Iterator[tuple[
                 or box[3] > limit[3] + 1e-6
             )
         ):
-            yield (
+            yield Finding(
                 el,
                 "L101",
                 (
-                    f"{el.kind} reaches within {safe:g} mm of the trim "
+                    f"{el.name}: {el.kind} reaches within {safe:g} mm of the trim "
                     f"(box {box[0]:.1f},{box[1]:.1f} to {box[2]:.1f},{box[3]:.1f} mm; "
                     f"safe zone {limit[0]:g},{limit[1]:g} to {limit[2]:g},{limit[3]:g} mm)"
                 ),
             )
-        yield from _icons(el, icons)
 
 
-def _icons(el: Element, icons: IconSet) -> Iterator[tuple[Element, str, str]]:
+def _icons(el: Element, icons: IconSet) -> Iterator[Finding]:
+    def unknown(what: str) -> Finding:
+        return Finding(el, "L012", f"{el.name}: {what}")
+
     if el.kind == "icon" and icons.get(el.props["name"]) is None:
-        yield el, "L012", f"unknown icon '{el.props['name']}'"
+        yield unknown(f"unknown icon '{el.props['name']}'")
     if el.kind == "pattern" and icons.get(el.props["icon"]) is None:
-        yield el, "L012", f"unknown icon '{el.props['icon']}'"
+        yield unknown(f"unknown icon '{el.props['icon']}'")
     if el.kind == "image" and el.props.get("glyph") and icons.get(el.props["glyph"]) is None:
-        yield el, "L012", f"unknown glyph '{el.props['glyph']}' for the stand-in art"
+        yield unknown(f"unknown glyph '{el.props['glyph']}' for the stand-in art")
     if el.kind == "text" and "rich" in el.props:
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:
-                yield el, "L012", f"unknown icon '{name}' in text"
+                yield unknown(f"unknown icon '{name}' in text")
     for child in el.children:
         yield from _icons(child, icons)
+
+
+def _references(doc: LayoutDoc) -> Iterator[Finding]:
+    """A text's `over` must name icons or images of the same face."""
+    targets = {el.props["id"]: el.kind for el in walk(doc.elements) if el.props.get("id")}
+    for el in walk(doc.elements):
+        for name in el.props.get("over", ()):
+            if targets.get(name) not in ("icon", "image"):
+                what = f"is a {targets[name]}" if name in targets else "is not the id of any element on this face"
+                yield Finding(
+                    el,
+                    "L013",
+                    f"{el.name}: `over` names '{name}', which {what}",
+                    hint="`over` lists the ids of the icons and images a text is meant to sit on",
+                )

@@ -27,7 +27,7 @@ from jinja2.sandbox import SecurityError
 from .. import cache, safefile
 from ..diagnostics import Location, Report
 from ..digest import text_digest
-from . import markup, sandbox
+from . import contrast, markup, sandbox
 from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
@@ -115,6 +115,7 @@ class Templates:
         self.env.filters["lighten"] = lambda c, t: mix(c, "#ffffff", t)
         self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
         self.env.filters["mix"] = mix
+        self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
         self._started: float | None = None  # when this object's first render began (for the total time budget)
 

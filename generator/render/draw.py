@@ -42,6 +42,11 @@ class Painter(Protocol):
         self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0
     ) -> None: ...
     def image(self, placed: Placed, opacity: float = 1.0) -> None: ...
+    def enter(self, el: Element) -> None:
+        """Start drawing element `el` (what follows belongs to it until `leave`); painters that only draw ignore it."""
+
+    def leave(self) -> None:
+        """Finish the element `enter` started."""
 
 
 @dataclass
@@ -120,7 +125,9 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 
 def _draw_elements(elements, prepared, painter, fonts, icon_set) -> None:
     for el in elements:
+        painter.enter(el)
         _draw(el, prepared, painter, fonts, icon_set)
+        painter.leave()
 
 
 def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet) -> None:

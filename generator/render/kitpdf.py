@@ -10,9 +10,10 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..imposition import PAPERS, Mark, Sheet, card_sheet, paginate
+from ..imposition import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
 from ..kit import Card, Face, Kit, Page
 from ..layout.icons import IconSet
+from ..sizes import POKER, size_conflicts, size_label
 from ..units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
@@ -21,8 +22,11 @@ from .painters import PdfPainter
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict], "Prepared | None"]
 
+DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
 MARK_HALO = 0.6  # mm of white under each mark, so marks show on dark bleed too
+FOLD_DASH = (3.0, 2.0)  # mm on, mm off
+FOLD_COLOUR = "#6b6560"  # the furniture's grey: a guide, quieter than the crop marks
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class PagePlan:
     page: Page | None = None
     sheet_no: int = 0
     sheets: int = 0
+    sheet: Sheet | None = None  # the grid its cards are laid out on
 
 
 @dataclass
@@ -45,29 +50,42 @@ class Plan:
     contents: list[dict] = field(default_factory=list)
 
 
-def plan(kit: Kit, per_sheet: int) -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages."""
+def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
+
+    `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
+    kit (`duplex` "gutterfold") prints single-sided: no duplex check, one page per sheet, no blank backs.
+    """
+    fold = duplex == "gutterfold"
     result = Plan()
-    result.pages += [PagePlan("cover", "print settings and calibration"), PagePlan("duplex", "duplex check")]
-    result.contents.append({"pages": "1–2", "title": "This sheet", "detail": "print settings, duplex check and rulers"})
-    decks: dict[str, list[Card]] = {}
-    for card in kit.cards:
-        decks.setdefault(card.deck, []).append(card)
-    for deck, cards in decks.items():
+    result.pages.append(PagePlan("cover", "print settings and calibration"))
+    if not fold:
+        result.pages.append(PagePlan("duplex", "duplex check"))
+    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
+    result.contents.append({"pages": _span(1, len(result.pages)), "title": "This sheet", "detail": detail})
+    groups = card_runs(kit)
+    mixed = len({size for _, size in groups}) > 1
+    for (deck, size), cards in groups.items():
+        sheet = sheets[deck, size]
         name = kit.decks.get(deck, deck)
-        chunks = paginate(len(cards), per_sheet)
+        chunks = paginate(len(cards), sheet.per_sheet)
         first = len(result.pages) + 1
         for n, chunk in enumerate(chunks, 1):
             group = tuple(cards[i] for i in chunk)
             label = f"{name}, sheet {n} of {len(chunks)}"
-            result.pages.append(PagePlan("fronts", f"{label}: fronts", group, sheet_no=n, sheets=len(chunks)))
-            result.pages.append(PagePlan("backs", f"{label}: backs", group, sheet_no=n, sheets=len(chunks)))
-        sheets = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
+            if fold:
+                result.pages.append(PagePlan("folded", f"{label}: fold", group, None, n, len(chunks), sheet))
+                continue
+            result.pages.append(PagePlan("fronts", f"{label}: fronts", group, None, n, len(chunks), sheet))
+            result.pages.append(PagePlan("backs", f"{label}: backs", group, None, n, len(chunks), sheet))
+        sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
+        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
         result.contents.append(
             {
-                "pages": f"{first}–{len(result.pages)}",
+                "pages": _span(first, len(result.pages)),
                 "title": name[:1].upper() + name[1:],
-                "detail": f"{len(cards)} cards on {sheets}, each fronts page followed by its backs",
+                "detail": f"{what} on {sheets_text}, {how}",
             }
         )
     runs: dict[str, list[Page]] = {}
@@ -76,12 +94,14 @@ def plan(kit: Kit, per_sheet: int) -> Plan:
     for pages in runs.values():
         first = len(result.pages) + 1
         for page in pages:
-            result.pages += [PagePlan("page", page.name, page=page), PagePlan("blank", f"back of {page.name}")]
+            result.pages.append(PagePlan("page", page.name, page=page))
+            if not fold:  # a blank back keeps the next page off this one's back in a duplex print
+                result.pages.append(PagePlan("blank", f"back of {page.name}"))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         result.contents.append(
             {
-                "pages": f"{first}–{len(result.pages)}",
+                "pages": _span(first, len(result.pages)),
                 "title": f"{title}{count}",
                 "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
             }
@@ -89,11 +109,47 @@ def plan(kit: Kit, per_sheet: int) -> Plan:
     return result
 
 
-def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fonts: FontSet, icons: IconSet) -> bytes:
-    """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces."""
+def _span(first: int, last: int) -> str:
+    """Return a page range as the cover prints it: '3–6', or '3' for one page."""
+    return f"{first}–{last}" if last > first else f"{first}"
+
+
+def card_runs(kit: Kit) -> dict[tuple[str, tuple[float, float]], list[Card]]:
+    """Return the kit's cards grouped into sheet runs, one per deck and card size, in first-seen order."""
+    runs: dict[tuple[str, tuple[float, float]], list[Card]] = {}
+    for card in kit.cards:
+        w, h = card.size
+        runs.setdefault((card.deck, (w, h)), []).append(card)
+    return runs
+
+
+def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[tuple[str, tuple[float, float]], Sheet]:
+    """Return the grid of every sheet run of `kit` on `paper`; raise ValueError for a deck of mixed sizes
+    (the build reports those first, as located diagnostics) and SheetError for a grid that cannot be."""
+    conflicts = size_conflicts(kit.cards)
+    if conflicts:
+        raise ValueError("; ".join(c.message for c in conflicts))
+    return sheets_for({run: cards[0].size for run, cards in card_runs(kit).items()}, paper, options)
+
+
+def write(
+    kit: Kit,
+    paper: str,
+    faces: dict[str, Prepared],
+    render: Renderer,
+    fonts: FontSet,
+    icons: IconSet,
+    options: PrintOptions | None = None,
+) -> bytes:
+    """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces.
+
+    `options` (a PrintOptions, defaults when None) chooses long- or short-edge duplex or gutterfold, a
+    back offset to make up for a printer's drift, the printer margin and declared grids; see PrintOptions.
+    Raises ValueError for a deck whose cards differ in size and SheetError for a grid that cannot be.
+    """
+    options = options or PrintOptions()
     label, width, height = PAPERS[paper]
-    sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
-    layout = plan(kit, sheet.rows * sheet.cols)
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
     canvas = Canvas(
@@ -109,8 +165,8 @@ def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fo
     canvas.setSubject(f"{kit.title} for {kit.players} players, {label} paper")
     canvas.setCreator(f"cardpress {__version__}")
     canvas.setViewerPreference("PrintScaling", "None")
-    canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
-    writer = _Writer(kit, paper, label, sheet, layout, faces, render, fonts, icons, canvas)
+    canvas.setViewerPreference("Duplex", options.viewer_duplex)
+    writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
     writer.run()
     canvas.save()
     return buffer.getvalue()
@@ -119,22 +175,44 @@ def write(kit: Kit, paper: str, faces: dict[str, Prepared], render: Renderer, fo
 class _Writer:
     """Draws the planned pages one by one; each card face becomes one Form XObject."""
 
-    def __init__(self, kit, paper, label, sheet: Sheet, layout: Plan, faces, render, fonts, icons, canvas):
-        self.kit, self.paper, self.label, self.sheet, self.layout = kit, paper, label, sheet, layout
+    def __init__(self, kit, paper, label, layout: Plan, faces, render, fonts, icons, canvas, options: PrintOptions):
+        self.kit, self.paper, self.label, self.layout, self.options = kit, paper, label, layout, options
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
         self.painter = PdfPainter(canvas)
 
     def run(self) -> None:
-        for page, size, drawn in _full_pages(self.kit, self.layout, self.sheet, self.label):
+        for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
             self.c.setPageSize((size[0] * PT_PER_MM, size[1] * PT_PER_MM))
             self.c.setTrimBox(None)
             self.c.setBleedBox(None)
-            if page.kind in ("fronts", "backs"):
+            if page.kind in ("fronts", "backs", "folded"):
                 self._cards(page)
             for face, extra in drawn:
-                self._full_page(face, size, extra)
+                if page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
+                    self.c.saveState()
+                    self._as_a_back(size)
+                    self._full_page(face, size, extra)
+                    self.c.restoreState()
+                else:
+                    self._full_page(face, size, extra)
             self.c.showPage()
+
+    def _moves_backs(self) -> bool:
+        return self.options.duplex == "short" or self.options.back_offset != (0.0, 0.0)
+
+    def _as_a_back(self, size: tuple[float, float]) -> None:
+        """Set up the duplex check page as a backs page is laid out: moved by the back offset and, for a
+        short-edge flip, turned upside down so it reads upright and its crosshair lands behind page 1's."""
+        dx, dy = self.options.back_offset
+        short = self.options.duplex == "short"
+        if short:  # the offset is measured as this page reads, which is upside down on the page
+            dx, dy = -dx, -dy
+        if dx or dy:
+            self.c.translate(dx * PT_PER_MM, -dy * PT_PER_MM)
+        if short:
+            self.c.translate(size[0] * PT_PER_MM, size[1] * PT_PER_MM)
+            self.c.rotate(180)
 
     def _full_page(self, face: Face, size: tuple[float, float], extra: dict) -> None:
         prepared = self.render(face, size[0], size[1], extra)
@@ -161,39 +239,50 @@ class _Writer:
         return name
 
     def _cards(self, page: PagePlan) -> None:
-        sheet, back = self.sheet, page.kind == "backs"
-        cells = [divmod(i, sheet.cols) for i in range(len(page.cards))]
-        occupied = set(cells)
-        for (row, col), card in zip(cells, page.cards):
-            face = card.back if back else card.front
-            name = self._form(face)
-            trim = sheet.back_slot(row, col) if back else sheet.slot(row, col)
-            clip = sheet.clip(row, col, occupied, back=back)
-            c = self.c
+        sheet = page.sheet
+        sides = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
+        side = sides[1] if page.kind == "backs" else sides[0]
+        c = self.c
+        for placed in side.placed:
+            card = page.cards[placed.index]
+            name = self._form(card.back if placed.back else card.front)
+            clip = placed.clip
             c.saveState()
             path = c.beginPath()
             path.rect(
                 clip.x * PT_PER_MM, (sheet.height - clip.bottom) * PT_PER_MM, clip.w * PT_PER_MM, clip.h * PT_PER_MM
             )
             c.clipPath(path, stroke=0, fill=0)
-            c.translate(trim.x * PT_PER_MM, (sheet.height - trim.bottom) * PT_PER_MM)
+            _place(c, placed.trim, placed.turn, sheet.height)
             c.doForm(name)
             c.restoreState()
-        trim = sheet.used(len(page.cards))
-        if back:
-            trim = trim.mirrored(sheet.width)
-        self.c.setTrimBox(_box(trim, sheet.height))
-        self.c.setBleedBox(_box(trim.grow(sheet.bleed, sheet.bleed, sheet.bleed, sheet.bleed), sheet.height))
-        marks = sheet.marks(len(page.cards))
-        _marks(self.c, sheet, [m.mirrored(sheet.width) for m in marks] if back else marks)
+        self._boxes(side, sheet.height)
+        _marks(self.c, sheet, side.marks)
+        _folds(self.c, sheet, side.folds)
+
+    def _boxes(self, side: Side, height: float) -> None:
+        self.c.setTrimBox(_box(side.trim, height))
+        self.c.setBleedBox(_box(side.bleed_box, height))
 
 
-def _pages(layout: Plan, sheet: Sheet, label: str):
+def _place(c: Canvas, trim: Rect, turn: int, page_height: float) -> None:
+    """Move the origin to where a card form's (0, 0) goes so the card fills `trim` turned `turn` quarters."""
+    x, y = trim.x * PT_PER_MM, (page_height - trim.bottom) * PT_PER_MM
+    if turn == 0:
+        c.translate(x, y)
+        return
+    w, h = trim.w * PT_PER_MM, trim.h * PT_PER_MM  # the slot on the page, the card's sides swapped if turned
+    # One cm per card (not translate + rotate), so a reader sees where each card goes in one matrix.
+    matrix = {1: (0, 1, -1, 0, x + w, y), 2: (-1, 0, 0, -1, x + w, y + h), 3: (0, -1, 1, 0, x, y + h)}[turn]
+    c.transform(*matrix)
+
+
+def _pages(layout: Plan, paper: str):
     """Yield (page plan, size in mm, the `page` context its templates see) for every page in order."""
+    label, width, height = PAPERS[paper]
     total = len(layout.pages)
     for number, page in enumerate(layout.pages, 1):
-        portrait = (sheet.width, sheet.height)
-        size = (portrait[1], portrait[0]) if page.page and page.page.landscape else portrait
+        size = (height, width) if page.page and page.page.landscape else (width, height)
         yield (
             page,
             size,
@@ -209,11 +298,12 @@ def _pages(layout: Plan, sheet: Sheet, label: str):
         )
 
 
-def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
+def _full_pages(kit: Kit, layout: Plan, paper: str, options: PrintOptions):
     """Yield (page plan, size, [(face, extra context)]) for every page: the page-sized faces drawn on it
     in order (its own face for a cover, check page or component, then the sheet furniture)."""
-    w, h = sheet.card
+    w, h = _cover_card(kit)
     cover = {
+        "duplex": options.duplex,
         "game": kit.context,
         "title": kit.title,
         "players": kit.players,
@@ -221,35 +311,47 @@ def _full_pages(kit: Kit, layout: Plan, sheet: Sheet, label: str):
         "card": {"w": w, "h": h},
         "credits": kit.credits,
     }
-    for page, size, info in _pages(layout, sheet, label):
+    for page, size, info in _pages(layout, paper):
         drawn = []
         if page.kind == "page":
             drawn.append((page.page.face, {"page": info}))
         elif page.kind in ("cover", "duplex"):
-            template = "cover.yaml.j2" if page.kind == "cover" else "duplex-check.yaml.j2"
+            template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
-        context = {
-            **info,
-            "credits": kit.credits,
-            "title": kit.title,
-            "block": _rect(sheet.block) if page.kind in ("fronts", "backs") else None,
-        }
+        context = {**info, "credits": kit.credits, "title": kit.title, "block": None}
+        if page.sheet is not None:
+            # the footer sits in a margin between two crop marks, so it needs the grid as well as the block;
+            # on a gutterfold page, by the backs' block, in the right or bottom half
+            block = page.sheet.block
+            if page.kind == "folded":
+                sheet = page.sheet
+                block = block.mirrored(sheet.width) if sheet.fold == "vertical" else block.flipped(sheet.height)
+            context.update(block=_rect(block), rows=page.sheet.rows, cols=page.sheet.cols)
         drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 
 
-def page_faces(kit: Kit, paper: str):
+def _cover_card(kit: Kit) -> tuple[float, float]:
+    """Return the card the cover draws at trim size to check the scale: the kit's smallest, or a poker
+    card when even that is taller (the cover keeps a poker card's height free for it; any card measured
+    at its printed size proves the scale)."""
+    smallest = min([tuple(size) for _, size in card_runs(kit)] or [tuple(POKER)], key=lambda s: (s[1], s[0]))
+    return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else tuple(POKER)
+
+
+def page_faces(kit: Kit, paper: str, options: PrintOptions | None = None):
     """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
-    sheet = card_sheet(paper, kit.cards[0].size if kit.cards else (63.5, 88.9))
-    for page, size, drawn in _full_pages(kit, plan(kit, sheet.rows * sheet.cols), sheet, PAPERS[paper][0]):
+    options = options or PrintOptions()
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
+    for page, size, drawn in _full_pages(kit, layout, paper, options):
         for face, extra in drawn:
             yield page, face, size, extra
 
 
-def component_pages(kit: Kit, paper: str) -> list[tuple[Page, tuple[float, float], dict]]:
+def component_pages(kit: Kit, paper: str, options: PrintOptions | None = None):
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
     seen: dict[str, tuple[Page, tuple[float, float], dict]] = {}
-    for page, face, size, extra in page_faces(kit, paper):
+    for page, face, size, extra in page_faces(kit, paper, options):
         if page.kind == "page" and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
@@ -269,6 +371,20 @@ def _box(rect, page_height: float) -> tuple[float, float, float, float]:
     )
 
 
+def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
+    """Draw every fold line dashed, so it reads as a fold, not a cut."""
+    if not folds:
+        return
+    c.saveState()
+    c.setLineCap(0)
+    c.setStrokeColor(FOLD_COLOUR)
+    c.setLineWidth(MARK_WIDTH * PT_PER_MM)
+    c.setDash([d * PT_PER_MM for d in FOLD_DASH])
+    for m in folds:
+        c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM)
+    c.restoreState()
+
+
 def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
     """Draw every crop mark: a white halo, then a thin black line."""
     c.saveState()
@@ -283,4 +399,15 @@ def _marks(c: Canvas, sheet: Sheet, marks: list[Mark]) -> None:
     c.restoreState()
 
 
-__all__ = ["write", "plan", "page_faces", "component_pages", "Plan", "PagePlan", "Mark"]
+__all__ = [
+    "write",
+    "plan",
+    "page_faces",
+    "component_pages",
+    "card_runs",
+    "kit_sheets",
+    "Plan",
+    "PagePlan",
+    "Mark",
+    "PrintOptions",
+]

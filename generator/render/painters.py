@@ -31,6 +31,12 @@ class PdfPainter:
         """Finish what `begin` started."""
         self.c.restoreState()
 
+    def enter(self, el) -> None:
+        pass  # the PDF needs no element boundaries
+
+    def leave(self) -> None:
+        pass
+
     def save(self) -> None:
         self.c.saveState()
 
@@ -120,6 +126,12 @@ class RecordingPainter:
 
     def _add(self, line: str) -> None:
         self.log.append(line)
+
+    def enter(self, el) -> None:
+        pass  # drawing logs record drawing only
+
+    def leave(self) -> None:
+        pass
 
     def save(self) -> None:
         self._add("save")

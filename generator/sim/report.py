@@ -1,11 +1,14 @@
-"""A report as data (sections of prose and tables), written as Markdown for people and JSON for machines."""
+"""A report as data (sections of prose and tables), written as HTML with charts and Markdown for people, JSON for machines."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,8 +63,9 @@ def interval(lo: float, hi: float, digits: int = 1) -> str:
     return f"[{100 * lo:.{digits}f}, {100 * hi:.{digits}f}] %"
 
 
-def to_markdown(doc: Document) -> str:
-    """Render the report as GitHub-flavoured Markdown."""
+def to_markdown(doc: Document, images: dict[str, list[tuple[str, str]]] | None = None) -> str:
+    """Render the report as GitHub-flavoured Markdown; `images` maps a section key to (title, PNG path) pairs."""
+    images = images or {}
     out = [f"# {doc.title}", ""]
     out += [*doc.intro, ""] if doc.intro else []
     if doc.meta:
@@ -73,6 +77,7 @@ def to_markdown(doc: Document) -> str:
         out += [f"## {section.title}", ""]
         for para in section.text:
             out += [para, ""]
+        out += [f"![{title}]({path})\n" for title, path in images.get(section.key, [])]
         for table in section.tables:
             if table.caption:
                 out += [f"*{table.caption}*", ""]
@@ -92,14 +97,86 @@ def to_json(doc: Document) -> dict[str, Any]:
     }
 
 
-def write(doc: Document, folder: Path, stem: str = "report") -> list[Path]:
-    """Write `<stem>.md` and `<stem>.json` into `folder`, each atomically (no half-written report)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"{stem}.md", folder / f"{stem}.json"]
-    texts = [to_markdown(doc), json.dumps(to_json(doc), indent=1, sort_keys=False) + "\n"]
-    for path, text in zip(paths, texts):
-        write_atomic(path, text)
-    return paths
+def write(
+    doc: Document,
+    folder: Path,
+    stem: str = "report",
+    charts: Callable[[dict[str, Any]], list[Any]] | None = None,
+) -> list[Path]:
+    """Write `<stem>.html`, `.md` and `.json`, and each chart as `charts/<stem>-<key>.png` and `.svg`.
+
+    `charts` turns the report's JSON (exactly as written) into `charts.Chart`s (default: `charts.for_report`).
+    Every file is rendered first, then all are moved into place together with Ctrl-C held back, so a
+    report is either complete or untouched. Returns the HTML, Markdown and JSON paths.
+    """
+    from . import charts as chart_builders
+    from . import html, plotting
+
+    data = to_json(doc)
+    text = json.dumps(data, indent=1, sort_keys=False) + "\n"
+    built = (charts or chart_builders.for_report)(json.loads(text))  # charts see only what report.json holds
+    files: dict[str, tuple[str, str]] = {}
+    images: dict[str, list[tuple[str, str]]] = {}
+    outputs: dict[Path, bytes] = {}
+    rendered = []
+    for chart in built:
+        svg, png = plotting.render(chart)
+        names = (f"charts/{stem}-{chart.key}.png", f"charts/{stem}-{chart.key}.svg")
+        files[chart.key] = names
+        images.setdefault(chart.section, []).append((chart.title, names[0]))
+        outputs[folder / names[0]] = png
+        outputs[folder / names[1]] = svg
+        rendered.append((chart, svg))
+    main = [folder / f"{stem}.html", folder / f"{stem}.md", folder / f"{stem}.json"]
+    outputs[main[0]] = html.render(doc, rendered, files).encode()
+    outputs[main[1]] = to_markdown(doc, images).encode()
+    outputs[main[2]] = text.encode()
+    stale = set((folder / "charts").glob(f"{stem}-*.png")) | set((folder / "charts").glob(f"{stem}-*.svg"))
+    _write_all(outputs, stale - set(outputs))
+    return main
+
+
+def _write_all(outputs: dict[Path, bytes], stale: set[Path]) -> None:
+    """Write every file beside its final name, then rename them all into place (Ctrl-C waits for the renames)."""
+    temps: list[tuple[Path, Path]] = []
+    try:
+        for path, content in outputs.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temps.append((Path(tmp), path))
+            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(content)
+        with _sigint_deferred():
+            for tmp, path in temps:
+                os.replace(tmp, path)
+            for path in stale:
+                path.unlink(missing_ok=True)
+    finally:
+        for tmp, _ in temps:
+            tmp.unlink(missing_ok=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back for the moment of renaming, then deliver it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import summary
+from .executors import Executor
 from .plugin import Plugin
 from .report import Document
 from .runner import Match, MatchResult, run_matches
@@ -33,8 +34,11 @@ def simulate(
     seed: int,
     jobs: int = 1,
     skill_games: int | None = None,
+    executor: Executor | None = None,
 ) -> Simulation:
-    """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report."""
+    """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report.
+
+    `executor` (local processes or a Dask cluster) overrides `jobs`; the report is the same either way."""
     matches = [Match("main", players, tuple(bots), games, seed)]
     skill_games = games if skill_games is None else skill_games
     if skill_games > 0:
@@ -42,8 +46,8 @@ def simulate(
         for seat in range(players):
             lineup = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
             matches.append(Match(f"skill-{seat + 1}", players, lineup, per_seat, seed))
-    main, *skill = run_matches(plugin, matches, jobs)
-    sections = [summary.seats(main), summary.starting_player(main), summary.scores(main)]
+    main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}")
+    sections = [summary.seats(main), summary.starting_player(main), summary.scores(main), summary.length(main)]
     tempo = summary.tempo(main, plugin.round_name)
     if tempo is not None:
         sections.append(tempo)

@@ -153,6 +153,41 @@ def scores(result: MatchResult) -> Section:
     )
 
 
+def length(result: MatchResult) -> Section:
+    """Return how long games are: player decisions per game, and turns when the game's recorder counts them."""
+    measures = {"decisions": [r.get("decisions", 0) for r in result.records]}
+    if result.records and all("turns" in r["extra"] for r in result.records):
+        measures["turns"] = [r["extra"]["turns"] for r in result.records]
+    rows, data = [], {}
+    for name, values in measures.items():
+        s = stats.summary(values)
+        width = max(1, -(-(int(s["max"]) - int(s["min"]) + 1) // 24))  # at most about 24 bins
+        data[name] = {"summary": s, "histogram": stats.histogram(values, width)}
+        rows.append(
+            [
+                f"{name} per game",
+                f"{s['mean']:.1f}",
+                f"{s['sd']:.1f}",
+                f"{s['min']:g}",
+                f"{s['p50']:g}",
+                f"{s['max']:g}",
+            ]
+        )
+    text = [
+        "A decision is one action chosen by a player (chance events such as dealing a card are not counted)"
+        + ("; a turn is one player's turn." if "turns" in measures else ".")
+    ]
+    fixed = [name for name, d in data.items() if d["summary"]["min"] == d["summary"]["max"]]
+    text += [f"Every game lasted exactly {data[name]['summary']['min']:g} {name}." for name in fixed]
+    return Section(
+        "Game length",
+        "length",
+        text,
+        [Table(["Measure", "Mean", "SD", "Min", "Median", "Max"], rows)],
+        data,
+    )
+
+
 def tempo(result: MatchResult, round_name: str = "lap") -> Section | None:
     """Return mean points after each round and gained in it, from the records' `score_by_round`."""
     rounds = [r["extra"].get("score_by_round") for r in result.records]

@@ -1,14 +1,52 @@
 """Micro-Engine: Pocket Workshop: card data, printed text, rules model, validator and bots."""
 
-from .kit import kit
-from .load import load
-from .rules import check_rules
+from __future__ import annotations
 
-__all__ = ["load", "check_rules", "kit"]
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...contract import Capability, GameCommand, Header, LoadedGame, Ruleset
+
+if TYPE_CHECKING:
+    from ...diagnostics import Report
+    from ...kit import Kit
+    from ...project import GameDir
+    from .simulation import MicroEngineSim
 
 
-def rules_commands():
-    """Return the module behind `simulate` and `analyze` (imported only when asked for)."""
-    from . import commands as module
+class MicroEngineRuleset(Ruleset):
+    """Micro-Engine: chains of Parts joined by matching connections, Upgrades, Calibrations and Patents."""
 
-    return module
+    name = "micro-engine"
+    summary = "engine-building with chains of Parts, Upgrades, Calibrations and Patents"
+    game_schema = "micro-engine-game"
+    capabilities = frozenset({Capability.RULES, Capability.SIMULATE, Capability.COMMANDS})
+    variants = ("quick", "travel")
+
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+        from .load import load
+
+        return load(game, header, report, icons)
+
+    def kit(self, game: LoadedGame, players: int) -> Kit:
+        from .kit import kit
+
+        return kit(game, players)
+
+    def check_rules(self, game: LoadedGame, report: Report) -> None:
+        from .rules import check_rules
+
+        check_rules(game.dir, game.model, report)
+
+    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> MicroEngineSim:
+        from .commands import simulation
+
+        return simulation(game, variants)
+
+    def commands(self) -> Sequence[GameCommand]:
+        from .cli import COMMANDS
+
+        return COMMANDS
+
+
+RULESET = MicroEngineRuleset()

@@ -8,8 +8,10 @@ The rollout bot samples the hidden cards (the deck order and the other hands) be
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from .engine import BONUS, CORE, DRAW_PHASE, EFFECT_DISCARD, LIMIT, ORDER, PAY, PLAY, State
+from .engine import State
+from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
 
 
@@ -92,7 +94,7 @@ class Knowledge:
         v = 0.0
         for each, q, tm, every in T.statics[src_type].end_game:
             if q == Q["neighbors"]:
-                n = s._neighbors(p, host) if host >= 0 else 1
+                n = s.neighbors(p, host) if host >= 0 else 1
             else:
                 n = s.count(p, q, tm) + extra
             v += each * (n // every)
@@ -118,25 +120,25 @@ class HeuristicBot:
 
     def turns_left(self, s: State) -> int:
         """Return how many of my turns remain after this one."""
-        return s.T.rounds - 1 - min(s.turn // s.n, s.T.rounds - 1)
+        return s.tables.rounds - 1 - min(s.turn // s.num_players, s.tables.rounds - 1)
 
     def keep_value(self, s: State, p: int, t: int) -> float:
         """Return how much a card in hand is worth keeping (what discarding it costs me)."""
-        T = s.T
+        T = s.tables
         k = Knowledge.of(T)
         left = self.turns_left(s)
         kind = T.kind[t]
-        if left == 0 and s.phase in (LIMIT,):
+        if left == 0 and s.phase in (HAND_LIMIT,):
             return 0.0
         if kind == PART:
             v = T.vp[t] + k.played_value[t] + 0.5 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if T.inmask[t] & s._chain_out(p):
+            if T.inmask[t] & s.chain_output(p):
                 v += 0.8
-            if T.req[t] is not None and not s._cond(p, T.req[t]):
+            if not s.requirement_met(p, t):
                 v -= 1.0 if left > 2 else 3.0
         elif kind == UPGRADE:
             v = T.vp[t] + 0.6 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if T.req[t] is not None and not s._cond(p, T.req[t]):
+            if not s.requirement_met(p, t):
                 v -= 1.0
         else:
             v = 0.6 + k.played_value[t] - 0.45 * T.cost[t]
@@ -146,8 +148,8 @@ class HeuristicBot:
 
     def discard_cost(self, s: State, p: int) -> float:
         """Return the value of the cheapest card I would discard to pay a Cost."""
-        T = s.T
-        if self.turns_left(s) == 0 and s.actions <= 1:
+        T = s.tables
+        if self.turns_left(s) == 0 and s.actions_left <= 1:
             return 0.05  # last action of the game: cards in hand score nothing
         vals = sorted(self.keep_value(s, p, T.itype[i]) for i in s.hands[p])
         if not vals:
@@ -156,15 +158,15 @@ class HeuristicBot:
 
     def patent_bonus(self, s: State, p: int, t: int) -> float:
         """Return progress toward open Patents that playing card type t makes."""
-        T = s.T
+        T = s.tables
         bonus = 0.0
         kind = T.kind[t]
         for j, k in enumerate(s.patents):
-            if s.owner[j] == p or s.licensee[j] == p:
+            if s.patent_owner[j] == p or s.patent_licensee[j] == p:
                 continue
-            if s.owner[j] >= 0 and (not T.licenses or s.licensee[j] >= 0):
+            if s.patent_owner[j] >= 0 and (not T.licenses or s.patent_licensee[j] >= 0):
                 continue
-            value = T.patent_vp[k] if s.owner[j] < 0 else T.rules.license_vp
+            value = T.patent_vp[k] if s.patent_owner[j] < 0 else T.rules.license_vp
             tests, played = T.patent_cond[k]
             for q, tm, n in tests:
                 have = s.count(p, q, tm)
@@ -185,14 +187,14 @@ class HeuristicBot:
                     gain = 1
                 if gain:
                     bonus += value * gain / n * (1.0 + have / n)
-            if played and not played & (1 << kind) and not s.played & (1 << kind):
-                missing = bin(played & ~s.played).count("1")
+            if played and not played & (1 << kind) and not s.kinds_played & (1 << kind):
+                missing = bin(played & ~s.kinds_played).count("1")
                 bonus += value / 3 * (1.5 if missing == 1 else 0.5)
         return bonus * self.w["patent"]
 
     def play_score(self, s: State, p: int, t: int, host: int, dc: float) -> float:
         """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost."""
-        T = s.T
+        T = s.tables
         k = Knowledge.of(T)
         left = self.turns_left(s)
         cost = s.cost_of(p, t)
@@ -213,7 +215,7 @@ class HeuristicBot:
 
     def end_now(self, s: State, p: int, t: int) -> float:
         """Return the extra End game VP my cards in play would score if Part t joined the chain."""
-        T = s.T
+        T = s.tables
         before = 0.0
         gain = 0.0
         for _h, ups in enumerate(s.hosts[p]):
@@ -231,7 +233,7 @@ class HeuristicBot:
 
     def calibration_score(self, s: State, p: int, t: int, dc: float) -> float:
         """Return the value of playing Calibration t now (it gives its action back)."""
-        T = s.T
+        T = s.tables
         hand = [T.itype[i] for i in s.hands[p]]
         v = -s.cost_of(p, t) * dc
         parts = [u for u in hand if T.kind[u] == PART]
@@ -242,19 +244,22 @@ class HeuristicBot:
                 good = [
                     u
                     for u in set(hand)
-                    if u != t and T.kind[u] != CALIBRATION and s.cost_of(p, u) < len(hand) - 1 and s._req_ok(p, u)
+                    if u != t
+                    and T.kind[u] != CALIBRATION
+                    and s.cost_of(p, u) < len(hand) - 1
+                    and s.requirement_met(p, u)
                 ]
                 v += 1.6 * a if len(good) >= 2 else 0.2
             elif code == NEXT_COST:
                 fits = (
-                    [u for u in parts if s.cost_of(p, u) > 0 and s._can_attach(p, u)]
+                    [u for u in parts if s.cost_of(p, u) > 0 and s.can_attach(p, u)]
                     if a == PART
                     else [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
                 )
                 v += min(-c, 1) * 0.9 if fits else 0.1
             elif code == NEXT_ANY:
-                stuck = [u for u in parts if not T.inmask[u] & s._chain_out(p)]
-                v += 0.9 if stuck and not any(T.inmask[u] & s._chain_out(p) for u in parts) else 0.1
+                stuck = [u for u in parts if not T.inmask[u] & s.chain_output(p)]
+                v += 0.9 if stuck and not any(T.inmask[u] & s.chain_output(p) for u in parts) else 0.1
             elif code == DISCARD:
                 v -= 0.1 * a
         v += self.patent_bonus(s, p, t)
@@ -262,8 +267,8 @@ class HeuristicBot:
 
     def research_score(self, s: State, p: int) -> float:
         """Return the value of Researching now."""
-        n = s.T.rules.research_draw + s.agg[p].research
-        room = s.T.rules.hand_limit + s.agg[p].hand_limit - len(s.hands[p])
+        n = s.tables.rules.research_draw + s.abilities[p].research
+        room = s.tables.rules.hand_limit + s.abilities[p].hand_limit - len(s.hands[p])
         useful = min(n, max(0, room + 1))
         left = self.turns_left(s)
         if left == 0:
@@ -275,7 +280,7 @@ class HeuristicBot:
     def step(self, state: State) -> int:
         """Return the action to play."""
         s = state
-        T = s.T
+        T = s.tables
         p = s.current
         ph = s.phase
         legal = s.legal_actions()
@@ -283,22 +288,22 @@ class HeuristicBot:
             return legal[0]
         if ph in (PLAY, BONUS):
             return self.choose_play(s, p, legal)
-        if ph in (PAY, LIMIT, EFFECT_DISCARD):
+        if ph in (PAY, HAND_LIMIT, EFFECT_DISCARD):
             return self.choose_discard(s, p, legal)
-        if ph == DRAW_PHASE:
+        if ph == Phase.DRAW:
             return self.choose_draw(s, p, legal)
-        if ph == CORE:
+        if ph == CHOOSE_CORE:
             return self.choose_core(s, p, legal)
-        if ph == ORDER:  # resolve the groups without a discard first: draw before you choose what to drop
+        if ph == TRIGGER_ORDER:  # resolve the groups without a discard first: draw before you choose what to drop
             for a in legal:
-                if not any(op[0] == DISCARD for op in s.queue[a - T.A_ORDER]):
+                if not any(op[0] == DISCARD for op in s.trigger_queue[a - T.A_ORDER]):
                     return a
             return legal[0]
         return legal[0]
 
-    def choose_core(self, s: State, p: int, legal: list[int]) -> int:
+    def choose_core(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Keep the Core whose ability looks worth more over the whole game."""
-        T = s.T
+        T = s.tables
         if self.random_core:
             return self.rng.choice(legal)
         k = Knowledge.of(T)
@@ -313,9 +318,9 @@ class HeuristicBot:
 
         return max(legal, key=value)
 
-    def choose_draw(self, s: State, p: int, legal: list[int]) -> int:
+    def choose_draw(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Take the best Row card if it beats a blind draw."""
-        T = s.T
+        T = s.tables
         best, best_v = None, -1e9
         for a in legal:
             if a == T.A_DECK:
@@ -327,10 +332,10 @@ class HeuristicBot:
             return T.A_DECK
         return best
 
-    def choose_discard(self, s: State, p: int, legal: list[int]) -> int:
+    def choose_discard(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Discard the least valuable cards (planned as a set, then paid in the engine's type order)."""
-        T = s.T
-        left = s.pay_left if s.phase == PAY else (s.limit_left if s.phase == LIMIT else s.discard_left)
+        T = s.tables
+        left = s.pay_left if s.phase == PAY else (s.limit_left if s.phase == HAND_LIMIT else s.discard_left)
         cards = sorted((self.keep_value(s, p, T.itype[i]), T.itype[i]) for i in s.hands[p])
         plan = sorted(t for _, t in cards[:left])
         for t in plan:
@@ -338,10 +343,10 @@ class HeuristicBot:
                 return T.A_DISCARD + t
         return legal[0]
 
-    def rank_play(self, s: State, p: int, legal: list[int]) -> list[tuple[float, int]]:
+    def rank_play(self, s: State, p: int, legal: Sequence[int]) -> list[tuple[float, int]]:
         """Return (score, action) for every legal play, best first; a useful Calibration ranks first
         because it gives its action back."""
-        T = s.T
+        T = s.tables
         scored = []
         cals = []
         dc = self.discard_cost(s, p)
@@ -367,7 +372,7 @@ class HeuristicBot:
         scored.sort(key=lambda x: (-x[0], x[1]))
         return scored
 
-    def choose_play(self, s: State, p: int, legal: list[int]) -> int:
+    def choose_play(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
         return self.rank_play(s, p, legal)[0][1]
 
@@ -398,7 +403,7 @@ class RolloutBot:
         legal = s.legal_actions()
         if s.phase in (PLAY, BONUS):
             ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
-        elif s.phase == DRAW_PHASE and self.draws:
+        elif s.phase == Phase.DRAW and self.draws:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
             ranked = [best] + [a for a in legal if a != best][: self.width]
         else:

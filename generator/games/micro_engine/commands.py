@@ -14,16 +14,9 @@ from ...sim.runner import Match, run_match
 from .model import MicroEngine
 from .simulation import MicroEngineSim, cores_section, first_player_section
 
-VARIANTS = ("quick", "travel")
-
 
 def simulation(loaded: Any, variants: Sequence[str] = ()) -> MicroEngineSim:
-    """Return the simulation plugin for the chosen variants (quick, travel)."""
-    unknown = [v for v in variants if v not in VARIANTS]
-    if unknown:
-        report = Report()
-        report.error("U006", f"unknown variant '{unknown[0]}'", hint=f"variants: {', '.join(VARIANTS)}")
-        raise CardpressError(report)
+    """Return the simulation plugin for the chosen variants (quick, travel: the ruleset declares them)."""
     quick, travel = "quick" in variants, "travel" in variants
     label = ", ".join(name for name, on in (("Quick game", quick), ("Travel mode", travel)) if on)
     return MicroEngineSim(loaded.model, loaded.dir.id + (f" ({label})" if label else ""), quick, travel)

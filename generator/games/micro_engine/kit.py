@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...art.place import card_art
+from ...contract import LoadedGame
 from ...kit import Card as KitCard
 from ...kit import Face, Kit
 from ...layout.markup import escape
@@ -73,15 +74,13 @@ def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     return ctx
 
 
-def kit(game: MicroEngine, players: int, game_id: str = "micro-engine") -> Kit:
+def kit(loaded: LoadedGame, players: int) -> Kit:
     """Return the kit: the Workshop deck, Cores, Patents, the round tracker and a player aid per player."""
+    game: MicroEngine = loaded.model
     shared = _shared(game)
-    credits = " · ".join(x for x in (game.title, game.publisher, game.edition) if x)
-    result = Kit(
-        game=game_id,
-        title=game.title,
-        players=players,
-        credits=credits,
+    result = Kit.start(
+        loaded,
+        players,
         context=shared,
         decks={
             "workshop": "Workshop deck: Parts, Upgrades, Calibrations",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from ...contract import Header
 from ...diagnostics import Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import Source, format_path
@@ -36,19 +37,18 @@ SCENARIOS = ("scenarios.yaml", "micro-engine-scenarios")
 DECKS = (("parts", "part"), ("upgrades", "upgrade"), ("calibrations", "calibration"))
 
 
-def load(game: GameDir, report: Report, icons: Collection[str] = ()) -> MicroEngine | None:
-    """Load the game; report every problem and return None if there was any error."""
-    before = len(report.errors)
+def load(game: GameDir, header: Header, report: Report, icons: Collection[str] = ()) -> MicroEngine | None:
+    """Load the game (game.yaml is already loaded and checked); report every problem, None on any error."""
     data = {name: game.load(name, schema_id, report).data for name, schema_id in FILES.items()}
     scenarios = None
     if (game.folder / SCENARIOS[0]).is_file():
         scenarios = game.load(*SCENARIOS, report).data
-    if len(report.errors) > before:
+    if not report.ok():
         return None  # the references below assume the shapes the schemas promise
     _Checker(game, data, scenarios, report, icons).run()
-    if len(report.errors) > before:
+    if not report.ok():
         return None
-    return _build(data, scenarios)
+    return _build(header, data, scenarios)
 
 
 class _Checker:
@@ -68,14 +68,6 @@ class _Checker:
 
     def run(self) -> None:
         g = self.data["game.yaml"]
-        players = g["players"]
-        if players["default"] not in players["supported"]:
-            self.error(
-                "game.yaml",
-                ("players", "default"),
-                "S004",
-                f"default player count {players['default']} is not in supported {players['supported']}",
-            )
         for cid, conn in g["connections"].items():
             self._glyph("game.yaml", ("connections", cid, "glyph"), conn["glyph"])
         self._unique_ids()
@@ -331,7 +323,7 @@ def _back(data: dict | None, default: Back | None = None) -> Back | None:
     return Back(data["colour"], data["label"], data["glyph"]) if data else default
 
 
-def _build(data: dict, scenarios: Any) -> MicroEngine:
+def _build(header: Header, data: dict, scenarios: Any) -> MicroEngine:
     """Turn checked data into the model."""
     g, w, c, p, comp = (data[name] for name in FILES)
     r = g["rules"]
@@ -414,12 +406,12 @@ def _build(data: dict, scenarios: Any) -> MicroEngine:
         for i, s in enumerate((scenarios or {}).get("scenarios", []))
     )
     return MicroEngine(
-        title=g["title"],
-        tagline=g.get("tagline", ""),
-        publisher=g.get("publisher", ""),
-        edition=g.get("edition", ""),
-        players=tuple(sorted(g["players"]["supported"])),
-        default_players=g["players"]["default"],
+        title=header.title,
+        tagline=header.tagline,
+        publisher=header.publisher,
+        edition=header.edition,
+        players=header.players,
+        default_players=header.default_players,
         rules=rules,
         connections=connections,
         mix_tolerance=g["mix_tolerance"],

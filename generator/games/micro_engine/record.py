@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import CHANCE, PLAY, State
+from .engine import CHANCE, State
+from .phase import PLAY
 
 
 class Recorder:
@@ -24,17 +25,17 @@ class Recorder:
         if player != CHANCE:
             self.decisions += 1
         if (
-            s.turn // s.n > self.round
+            s.turn // s.num_players > self.round
             and not s.is_terminal()
             or s.is_terminal()
-            and len(self.score_by_round) < s.T.rounds
+            and len(self.score_by_round) < s.tables.rounds
         ):
-            while len(self.score_by_round) < min(s.turn // s.n, s.T.rounds):
+            while len(self.score_by_round) < min(s.turn // s.num_players, s.tables.rounds):
                 self.score_by_round.append(s.scores())
-            self.round = s.turn // s.n
+            self.round = s.turn // s.num_players
         if s.phase == PLAY and s.turn != self.seen_turn and s.actions_taken == 0 and not s.is_terminal():
             self.seen_turn = s.turn  # the start of a Play phase: which cards in hand could be played?
-            T = s.T
+            T = s.tables
             p = s.current
             playable = set()
             for a in s.legal_actions():
@@ -52,31 +53,31 @@ class Recorder:
     def finish(self, state: State) -> dict[str, Any]:
         """Return JSON-ready facts about the finished game."""
         s = state
-        T = s.T
+        T = s.tables
         while len(self.score_by_round) < T.rounds:
             self.score_by_round.append(s.scores())
         st = s.stats
         plays: dict[str, list[int]] = {}
-        for turn, _p, t, _paid in st["plays"]:
-            plays.setdefault(T.ids[t], []).append(turn // s.n + 1)
+        for turn, _p, t, _paid in st.plays:
+            plays.setdefault(T.ids[t], []).append(turn // s.num_players + 1)
         return {
             "score_by_round": self.score_by_round,
-            "first": s.first,
+            "first": s.first_player,
             "winners": s.winners(),
-            "breakdown": [s.score_breakdown(p) for p in range(s.n)],
+            "breakdown": [s.score_breakdown(p) for p in range(s.num_players)],
             "chains": [len(c) for c in s.chains],
             "upgrades": [sum(len(h) for h in hp) for hp in s.hosts],
             "hands": [len(h) for h in s.hands],
             "cores": [T.ids[T.T + c] for c in s.cores],
-            "claims": [(turn // s.n + 1, p, T.game.patents[k].id, lic) for turn, p, k, lic in st["claims"]],
+            "claims": [(turn // s.num_players + 1, p, T.game.patents[k].id, lic) for turn, p, k, lic in st.claims],
             "patents": [T.game.patents[k].id for k in s.patents],
-            "reshuffles": st["reshuffles"],
-            "dry_draws": st["dry_draws"],
-            "limit_hits": st["limit_hits"],
-            "research": st["research"],
-            "calibrations": st["calibrations"],
+            "reshuffles": st.reshuffles,
+            "dry_draws": st.dry_draws,
+            "limit_hits": st.limit_hits,
+            "research": st.research,
+            "calibrations": st.calibrations,
             "plays": plays,
-            "paid": [paid for _, _, _, paid in st["plays"]],
+            "paid": [paid for _, _, _, paid in st.plays],
             "held": {T.ids[t]: n for t, n in self.held.items()},
             "legal": {T.ids[t]: n for t, n in self.legal.items()},
             "decisions": self.decisions,

@@ -1,18 +1,21 @@
-"""Rules layer of the validator: everything the rulebook implies that the card data can break (ME codes)."""
+"""Rules layer of the validator: everything the rulebook implies that the card data can break (ME codes).
+
+Every fact the cards are held to is read from the game folder's own rulebook.txt (see `rulebook.py`), so an
+edition that rewrites a rule there is held to its own text.
+"""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from functools import lru_cache
-from importlib import resources
 
-import yaml
-
-from ...diagnostics import Location, Report
+from ... import rulebook as rulebook_text
+from ...diagnostics import Location, Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import format_path
 from . import scenario, text, vocab
-from .model import Card, Condition, Core, MicroEngine, Patent
+from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent
+from .rulebook import Facts, NamedCard, read_facts, symbol
 
 # Stable codes; README "Micro-Engine" lists them.
 CODES = {
@@ -31,24 +34,29 @@ CODES = {
     "ME013": "backs differ within a deck, or two decks share a back",
     "ME014": "a rulebook scenario does not replay as printed",
     "ME015": "Travel mode: a remaining card needs the Workshop Row, or a Row card is not removed",
-    "ME016": "a rules constant differs from the rulebook, or breaks a variant (Quick game with no rounds left)",
+    "ME016": "a rules constant or connection type differs from the rulebook, or breaks a variant",
     "ME017": "an effect that can never do anything with this card set (warning)",
+    "ME018": "a supported player count the rulebook does not cover",
+    "ME019": "rulebook.txt is missing, or no sentence in it states a fact the validator needs",
+    "ME020": "the rulebook states a rule the rules engine plays as fixed, with another number",
 }
 DECK_OF = {"part": "parts", "upgrade": "upgrades", "calibration": "calibrations"}
-
-
-@lru_cache(maxsize=1)
-def rulebook_facts() -> dict:
-    """Return the named-card facts shipped with the ruleset (rulebook.yaml)."""
-    path = resources.files("generator").joinpath("games/micro_engine/rulebook.yaml")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+FILE_OF = {"core": "cores.yaml", "patent": "patents.yaml"}
+LIST_OF = {**DECK_OF, "core": "cores", "patent": "patents"}
+# Rules the engine plays the same way in every edition: (what the engine plays, how the rule reads).
+FIXED = {
+    "fixed.cores_kept": (1, lambda n: f"each player keeps {text.plural(n, 'Core')}"),
+    "fixed.calibration_actions": (1, lambda n: f"a Calibration gives back +{text.plural(n, 'action')}"),
+    "fixed.bonus_upgrades": (1, lambda n: f"the Bonus Upgrade plays {text.plural(n, 'Upgrade')}"),
+    "fixed.claims_per_patent": (1, lambda n: f"a player may hold {text.plural(n, 'claim')} per Patent"),
+}
 
 
 class _Ctx:
     """Where things are, so every diagnostic points at the line that causes it."""
 
-    def __init__(self, game_dir: GameDir, model: MicroEngine, report: Report):
-        self.dir, self.game, self.report = game_dir, model, report
+    def __init__(self, game_dir: GameDir, model: MicroEngine, report: Report, facts: Facts | None):
+        self.dir, self.game, self.report, self.facts = game_dir, model, report, facts
 
     def loc(self, file: str, path: tuple, key: bool = False) -> Location | None:
         src = self.dir.sources.get(file)
@@ -67,6 +75,11 @@ class _Ctx:
         add = self.report.warning if warning else self.report.error
         add(code, message, path=format_path(path), loc=self.loc(file, path, key), hint=hint)
 
+    def quote(self, stated: rulebook_text.Stated) -> str:
+        """Return the hint that points at a rulebook statement."""
+        assert self.facts is not None
+        return self.facts.rulebook.quote(stated)
+
     def where(self, item: Card | Core | Patent) -> tuple[str, tuple]:
         """Return (file, key path) of a card's entry."""
         if isinstance(item, Core):
@@ -78,9 +91,16 @@ class _Ctx:
 
 def check_rules(game_dir: GameDir, model: MicroEngine, report: Report) -> None:
     """Run every rules-layer check on a loaded Micro-Engine game; report all problems found."""
-    ctx = _Ctx(game_dir, model, report)
+    rulebook = rulebook_text.read(game_dir, report, "ME019")
+    ctx = _Ctx(game_dir, model, report, read_facts(rulebook) if rulebook else None)
+    if ctx.facts is not None:
+        _unread(ctx)
+        _constants(ctx)
+        _fixed(ctx)
+        _players(ctx)
+        _connections(ctx)
+        _named(ctx)
     _counts(ctx)
-    _named(ctx)
     _mix(ctx)
     _reach(ctx)
     _requirements(ctx)
@@ -129,12 +149,8 @@ def _counts(ctx: _Ctx) -> None:
             ("parts",),
             f"the Workshop deck has {g.deck_size} cards; {top} players need {setup} for setup "
             f"({r.row_size} in the Row, {r.starting_hand} per hand) and one round of draws",
+            key=True,
         )
-    for key, want in rulebook_facts().get("constants", {}).items():
-        got = getattr(r, key)
-        if got != want:
-            path = ("variants", "quick", "fewer_rounds") if key == "quick_fewer_rounds" else ("rules", key)
-            ctx.err("ME016", "game.yaml", path, f"{key} is {got}; the rulebook says {want}")
     if g.rounds(quick=True) < 1:
         ctx.err(
             "ME016",
@@ -147,120 +163,344 @@ def _counts(ctx: _Ctx) -> None:
         ctx.err("ME007", "game.yaml", ("connections",), f"the connection shares add up to {shares} %, not 100 %")
 
 
-# ------------------------------------------------------------------ named cards (ME005, ME006)
+# ------------------------------------------------------------------ the rulebook's own facts (ME016, ME018–ME020)
+
+
+def _unread(ctx: _Ctx) -> None:
+    """Report each sentence form the validator reads that no line of the rulebook reads like."""
+    assert ctx.facts is not None
+    rb = ctx.facts.rulebook
+    for form, line in ctx.facts.missing:
+        ctx.report.error(
+            "ME019",
+            f'no sentence states {form.what}: the validator reads it from a sentence like "{form.like}"',
+            loc=rb.loc(line),
+            hint="keep that sentence, with your edition's numbers and names, so the cards are held to it",
+        )
+
+
+def _constant(g: MicroEngine, key: str) -> tuple[tuple, int, str]:
+    """Return (game.yaml path, value, label) of a rules constant the rulebook states."""
+    path = tuple(key.split("."))
+    if path[0] == "rules":
+        return path, getattr(g.rules, path[1]), path[1]
+    return path, g.rules.quick_fewer_rounds, ".".join(path[1:])
+
+
+def _constants(ctx: _Ctx) -> None:
+    """Each rules constant in game.yaml is what the rulebook says, everywhere it says it."""
+    assert ctx.facts is not None
+    for key, statements in ctx.facts.values.items():
+        if not key.startswith(("rules.", "variants.")):
+            continue
+        path, got, label = _constant(ctx.game, key)
+        said: set[int] = set()
+        for stated in statements:
+            if stated.value != got and stated.value not in said:
+                said.add(stated.value)
+                ctx.err(
+                    "ME016",
+                    "game.yaml",
+                    path,
+                    f"{label} is {got}; the rulebook says {stated.value}",
+                    hint=ctx.quote(stated),
+                )
+
+
+def _fixed(ctx: _Ctx) -> None:
+    """Rules the engine plays one way only must read that way in the rulebook."""
+    assert ctx.facts is not None
+    for key, (engine, words) in FIXED.items():
+        for stated in ctx.facts.stated(key):
+            if stated.value != engine:
+                ctx.report.error(
+                    "ME020",
+                    f"the rulebook says {words(stated.value)}; the rules engine always plays {engine}",
+                    loc=ctx.facts.rulebook.at(stated),
+                    hint="cardpress can only check and simulate the rules its engine plays: "
+                    f"say {engine} here, or change the engine first",
+                )
+
+
+def _players(ctx: _Ctx) -> None:
+    """Every supported player count is one the rulebook covers (from its lowest to its highest count)."""
+    assert ctx.facts is not None
+    lows, highs = ctx.facts.stated("players.low"), ctx.facts.stated("players.high")
+    if not lows or not highs:
+        return  # the missing sentence is reported by _unread
+    low, high = min(lows, key=lambda s: s.value), max(highs, key=lambda s: s.value)
+    for i, n in enumerate(ctx.dir.sources["game.yaml"].data["players"]["supported"]):
+        if not low.value <= n <= high.value:
+            bound = low if n < low.value else high
+            ctx.err(
+                "ME018",
+                "game.yaml",
+                ("players", "supported", i),
+                f"{n}-player games: the rulebook covers {low.value} to {high.value} players",
+                hint=ctx.quote(bound),
+            )
+
+
+def _connections(ctx: _Ctx) -> None:
+    """game.yaml's connection types are the rulebook's: the count, each name, symbol, share and flavour."""
+    assert ctx.facts is not None
+    g = ctx.game
+    for stated in ctx.facts.stated("connections.count"):
+        if stated.value != len(g.connections):
+            ctx.err(
+                "ME016",
+                "game.yaml",
+                ("connections",),
+                f"game.yaml has {len(g.connections)} connection types; the rulebook says {stated.value}",
+                hint=ctx.quote(stated),
+                key=True,
+            )
+    listed = set()
+    for conn in ctx.facts.connections:
+        name = conn["name"]
+        ours = next((c for c in g.connections if c.name.casefold() == name.value.casefold()), None)
+        listed.add(name.value.casefold())
+        if ours is None:
+            ctx.err(
+                "ME016",
+                "game.yaml",
+                ("connections",),
+                f"the rulebook lists the connection type {name.value}, which game.yaml does not have",
+                hint=ctx.quote(name),
+                key=True,
+            )
+            continue
+        for field, got in (("symbol", symbol(ours.symbol)), ("share", ours.share), ("flavour", ours.flavour)):
+            if conn[field].value != got:
+                ctx.err(
+                    "ME016",
+                    "game.yaml",
+                    ("connections", ours.id, field),
+                    f"{ours.name}'s {field} is {got!s}; the rulebook says {conn[field].value}",
+                    hint=ctx.quote(conn[field]),
+                )
+    if ctx.facts.connections:
+        for c in g.connections:
+            if c.name.casefold() not in listed:
+                ctx.err(
+                    "ME016",
+                    "game.yaml",
+                    ("connections", c.id),
+                    f"{c.name} is not one of the rulebook's connection types",
+                    hint=f"the rulebook lists {', '.join(x['name'].value for x in ctx.facts.connections)}",
+                    key=True,
+                )
+
+
+# ------------------------------------------------------------------ named cards (ME005, ME006, ME012)
+
+
+def _kind_of(item: Card | Core | Patent) -> str:
+    return "core" if isinstance(item, Core) else "patent" if isinstance(item, Patent) else item.kind
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
 
 
 def _named(ctx: _Ctx) -> None:
-    g = ctx.game
-    for fact in rulebook_facts()["named"]:
-        item = g.by_name(fact["name"])
+    """Each card the rulebook names exists, with the stats the rulebook gives it."""
+    assert ctx.facts is not None
+    for named in ctx.facts.named.values():
+        item = ctx.game.by_name(named.name)
         if item is None:
-            file = {"core": "cores.yaml", "patent": "patents.yaml"}.get(fact.get("kind"), "workshop.yaml")
-            top = {"core": ("cores",), "patent": ("patents",)}.get(
-                fact.get("kind"), (DECK_OF.get(fact.get("kind"), "parts"),)
-            )
+            _missing_named(ctx, named)
+        else:
+            _named_stats(ctx, named, item)
+
+
+def _missing_named(ctx: _Ctx, named: NamedCard) -> None:
+    """Point at the card that was probably renamed, or at the deck the card belongs in."""
+    assert ctx.facts is not None
+    g = ctx.game
+    everything = (*g.cards, *g.cores, *g.patents)
+    same_id = next((c for c in everything if c.id == _slug(named.name)), None)
+    close = did_you_mean(named.name, [c.name for c in everything])
+    renamed = same_id or (g.by_name(close.split("'")[1]) if close else None)
+    where = ctx.quote(named.where)
+    if renamed is not None:
+        file, path = ctx.where(renamed)
+        ctx.err(
+            "ME005",
+            file,
+            path + ("name",),
+            f"the rulebook names '{named.name}', but this card is named '{renamed.name}'",
+            hint=f"{where}; rename the card, or the card in the rulebook",
+        )
+        return
+    kinds = named.facts.get("kind")
+    message = f"the rulebook names '{named.name}', but no card has that name"
+    if not kinds:  # the rulebook does not say which deck it is in: the rulebook's mention is the place
+        ctx.report.error(
+            "ME005",
+            message,
+            loc=ctx.facts.rulebook.at(named.where),
+            hint=f"add it to workshop.yaml, cores.yaml or patents.yaml, or change the rulebook; "
+            f"it states: {_describe(ctx, named)}",
+        )
+        return
+    kind = kinds[0].value
+    ctx.err(
+        "ME005",
+        FILE_OF.get(kind, "workshop.yaml"),
+        (LIST_OF[kind],),
+        message,
+        hint=f"{where}; it states: {_describe(ctx, named)}",
+        key=True,
+    )
+
+
+def _describe(ctx: _Ctx, named: NamedCard) -> str:
+    """Return what the rulebook states about a card, in words: `a part, Input ⚡, Output ♨, cost 1`."""
+    words = []
+    for stat, statements in named.facts.items():
+        value = statements[0].value
+        if stat == "kind":
+            words.append(f"a {value}")
+        elif stat in ("in", "out"):
+            words.append(f"{'Input' if stat == 'in' else 'Output'} {value}")
+        elif stat == "played":
+            words.append(f'"When played: {_phrase(ctx.game, value)}"')
+        elif stat == "played_this_turn":
+            words.append(f'"{text.played_phrase(value)}"')
+        elif stat == "min_cost":
+            words.append(f'an effect that needs "a Cost of {value} or more"')
+        elif stat in ("cost", "vp"):
+            words.append(f"{stat} {value}")
+        elif stat == "uses_row":
+            words.append("works with the Workshop Row")
+        elif stat == "travel_removed":
+            words.append("removed in Travel mode")
+    return ", ".join(words)
+
+
+def _ops(item: Card | Core | Patent) -> tuple:
+    """Return a card's When played ops in the rulebook reader's terms: ('draw', 1), ('next_cost', of, type, by)."""
+    out = []
+    for e in getattr(item, "effects", ()):
+        if e.when == "played":
+            for o in e.ops:
+                out.append((o.name, o.of, o.type, o.by) if o.name in ("cost", "next_cost") else (o.name, o.n))
+    return tuple(out)
+
+
+def _phrase(g: MicroEngine, ops: tuple) -> str:
+    """Return the words a card prints for When played ops given in the reader's terms."""
+    built = tuple(
+        Op(o[0], of=o[1], type=o[2], by=o[3]) if o[0] in ("cost", "next_cost") else Op(o[0], n=o[1]) for o in ops
+    )
+    return text.effect_body(g, Effect("played", built)) if built else "nothing"
+
+
+def _named_stats(ctx: _Ctx, named: NamedCard, item: Card | Core | Patent) -> None:
+    g = ctx.game
+    file, path = ctx.where(item)
+    name = item.name
+    kind = _kind_of(item)
+    for stated in named.facts.get("kind", []):
+        if stated.value != kind:
             ctx.err(
-                "ME005",
+                "ME006",
                 file,
-                top,
-                f"the rulebook names '{fact['name']}', but no card has that name",
-                hint=_fact_hint(fact),
+                path + ("name",),
+                f"{name} is a {stated.value} in the rulebook, not a {kind}",
+                hint=ctx.quote(stated),
             )
-            continue
-        file, path = ctx.where(item)
-        kind = "core" if isinstance(item, Core) else "patent" if isinstance(item, Patent) else item.kind
-        if "kind" in fact and fact["kind"] != kind:
-            ctx.err(
-                "ME006", file, path + ("name",), f"{fact['name']} is a {fact['kind']} in the rulebook, not a {kind}"
-            )
-            continue
-        for key in ("cost", "vp"):
-            if key in fact and getattr(item, key) != fact[key]:
+            return
+    for key in ("cost", "vp"):
+        for stated in named.facts.get(key, []):
+            got = getattr(item, key, None)
+            if got != stated.value:
                 ctx.err(
                     "ME006",
                     file,
                     path + (key,),
-                    f"{fact['name']} has {key} {getattr(item, key)}; the rulebook says {fact[key]}",
+                    f"{name} has {key} {got}; the rulebook says {stated.value}",
+                    hint=ctx.quote(stated),
                 )
-        if "out" in fact and item.output != fact["out"]:
+    symbols = {c.id: symbol(c.symbol) for c in g.connections}
+    for stated in named.facts.get("out", []):
+        if isinstance(item, Card) and symbols.get(item.output) != stated.value:
             ctx.err(
                 "ME006",
                 file,
                 path + ("out",),
-                f"{fact['name']}'s Output is {item.output}; the rulebook says {fact['out']}",
+                f"{name}'s Output is {g.connection(item.output).name} ({symbols[item.output]}); "
+                f"the rulebook says {stated.value}",
+                hint=ctx.quote(stated),
             )
-        if "in" in fact and list(item.inputs) != fact["in"]:
+    for stated in named.facts.get("in", []):
+        if isinstance(item, Card) and [symbols[c] for c in item.inputs] != [stated.value]:
+            ins = " or ".join(f"{g.connection(c).name} ({symbols[c]})" for c in item.inputs)
             ctx.err(
                 "ME006",
                 file,
                 path + ("in",),
-                f"{fact['name']}'s Input is {' or '.join(item.inputs)}; the rulebook says {' or '.join(fact['in'])}",
+                f"{name}'s Input is {ins}; the rulebook says {stated.value}",
+                hint=ctx.quote(stated),
             )
-        if "played" in fact:
-            got = [_op_data(o) for e in item.effects if e.when == "played" for o in e.ops]
-            if got != fact["played"]:
-                ctx.err(
-                    "ME006",
-                    file,
-                    path + ("effects",),
-                    f"{fact['name']}'s When played effect is {got}; the rulebook says {fact['played']}",
-                )
-        if "played_this_turn" in fact and list(item.condition.played_this_turn) != fact["played_this_turn"]:
+    for stated in named.facts.get("played", []):
+        if _ops(item) != stated.value:
+            ctx.err(
+                "ME006",
+                file,
+                path + ("effects",),
+                f'{name}\'s When played effect reads "{_phrase(g, _ops(item))}"; '
+                f'the rulebook says "{_phrase(g, stated.value)}"',
+                hint=ctx.quote(stated),
+            )
+    for stated in named.facts.get("played_this_turn", []):
+        got = tuple(item.condition.played_this_turn) if isinstance(item, Patent) else ()
+        if got != stated.value:
             ctx.err(
                 "ME006",
                 file,
                 path + ("condition",),
-                f"{fact['name']} must be claimed for playing {', '.join(fact['played_this_turn'])} in one turn",
+                f'{name} must be claimed when "{text.played_phrase(stated.value)}"',
+                hint=ctx.quote(stated),
             )
-        if "min_cost" in fact and not any(e.if_min_cost == fact["min_cost"] for e in item.effects):
+    for stated in named.facts.get("min_cost", []):
+        if not any(e.if_min_cost == stated.value for e in getattr(item, "effects", ())):
             ctx.err(
                 "ME006",
                 file,
                 path + ("effects",),
-                f'{fact["name"]}\'s effect must depend on "a Cost of {fact["min_cost"]} or more"',
-                hint=f"give it a trigger with `if: {{min_cost: {fact['min_cost']}}}`",
+                f'{name}\'s effect must depend on "a Cost of {stated.value} or more"',
+                hint=f"{ctx.quote(stated)}; give it a trigger with `if: {{min_cost: {stated.value}}}`",
             )
-        if fact.get("uses_row") and not any(o.name in vocab.ROW_OPS for e in item.effects for o in e.ops):
+    for stated in named.facts.get("uses_row", []):
+        if not any(o.name in vocab.ROW_OPS for e in getattr(item, "effects", ()) for o in e.ops):
             ctx.err(
                 "ME006",
                 file,
                 path + ("effects",),
-                f"{fact['name']} must work with the Workshop Row",
-                hint=f"use one of: {', '.join(sorted(vocab.ROW_OPS))}",
+                f"{name} must work with the Workshop Row",
+                hint=f"{ctx.quote(stated)}; use one of: {', '.join(sorted(vocab.ROW_OPS))}",
             )
-        if fact.get("travel_removed") and item.id not in g.rules.travel_removes:
+    for stated in named.facts.get("travel_removed", []):
+        if item.id not in g.rules.travel_removes:
             ctx.err(
                 "ME006",
                 "game.yaml",
                 ("variants", "travel", "remove_cores"),
-                f"Travel mode must remove {fact['name']} ('{item.id}') from the Cores",
+                f"Travel mode must remove {name} ('{item.id}') from the Cores",
+                hint=ctx.quote(stated),
             )
-        if "says" in fact:
-            printed = text.card_text(g, item)
-            if fact["says"] not in printed:
-                ctx.err(
-                    "ME012",
-                    file,
-                    path + ("name",),
-                    f"{fact['name']}'s text should contain the rulebook's words \"{fact['says']}\"; "
-                    f'it prints "{printed}"',
-                )
-
-
-def _fact_hint(fact: dict) -> str:
-    stats = ", ".join(f"{k} {v}" for k, v in fact.items() if k not in ("name", "says"))
-    return f"the rulebook says: {stats}"
-
-
-def _op_data(op) -> dict:
-    if op.name in ("cost", "next_cost"):
-        arg = {"of": op.of, "by": op.by}
-        if op.type:
-            arg["type"] = op.type
-        return {op.name: arg}
-    if op.name in ("next_any_input", "any_input", "open_end"):
-        return {op.name: True}
-    return {op.name: op.n}
+    for stated in named.facts.get("says", []):
+        printed = text.card_text(g, item)
+        if _norm(stated.value) not in _norm(printed):
+            ctx.err(
+                "ME012",
+                file,
+                path + ("name",),
+                f'{name}\'s text should contain the rulebook\'s words "{stated.value}"; it prints "{printed}"',
+                hint=ctx.quote(stated),
+            )
 
 
 # ------------------------------------------------------------------ connections (ME007, ME008)
@@ -418,6 +658,15 @@ def _limits(ctx: _Ctx) -> None:
                 "workshop.yaml",
                 path + ("cost",),
                 f"{c.name} costs {c.cost}: paying it takes {c.cost} other cards, but the hand limit is {r.hand_limit}",
+            )
+        if c.kind == "part" and c.slots < r.part_slots:
+            said = ctx.facts.stated("rules.part_slots") if ctx.facts else []
+            ctx.err(
+                "ME011",
+                "workshop.yaml",
+                path + ("slots",),
+                f"{c.name} has {text.plural(c.slots, 'slot')}; a Part has {r.part_slots} unless it shows more",
+                hint=ctx.quote(said[0]) if said else None,
             )
         if c.kind == "part" and c.slots > 3:
             ctx.err(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from .engine import PHASE_NAMES, IllegalActionError, State
+from . import rng, tableau, turn
+from .engine import IllegalActionError, State
 from .model import MicroEngine, Scenario
 from .tables import PART, Tables
 
@@ -38,8 +39,8 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
     setup = sc.setup
     patent_ids = [p.id for p in game.patents]
     s.patents = [patent_ids.index(pid) for pid in setup["patents"]]
-    s.owner = [-1] * len(s.patents)
-    s.licensee = [-1] * len(s.patents)
+    s.patent_owner = [-1] * len(s.patents)
+    s.patent_licensee = [-1] * len(s.patents)
     s.row = [i for j, cid in enumerate(setup["row"]) if (i := take(cid, ("setup", "row", j))) is not None]
     core_ids = [c.id for c in game.cores]
     for p, player in enumerate(setup["players"]):
@@ -67,24 +68,24 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
             for j, cid in enumerate(player["hand"])
             if (i := take(cid, ("setup", "players", p, "hand", j))) is not None
         ]
-        s._rebuild(p)
-        s._retab(p)
+        tableau.rebuild(s, p)
+        tableau.recount(s, p)
     top = [
         i for j, cid in enumerate(setup.get("deck_top", [])) if (i := take(cid, ("setup", "deck_top", j))) is not None
     ]
     rest = [i for insts in free.values() for i in insts]
-    s._shuffle(rest)
+    rng.shuffle(s, rest)
     s.deck = rest + top[::-1]  # the end of the list is the top of the deck
-    s.first = 0
+    s.first_player = 0
     s.turn = 0
     s.current = 0
-    s._start_turn()
+    turn.start(s)
     return (None if problems else s), problems
 
 
 def action_for(s: State, do, path: tuple) -> tuple[int | None, Problem | None]:
     """Translate one scenario step into an engine action."""
-    T = s.T
+    T = s.tables
     simple = {"take_deck": T.A_DECK, "research": T.A_RESEARCH, "end_turn": T.A_END, "skip": T.A_SKIP}
     if isinstance(do, str):
         return simple[do], None
@@ -109,23 +110,23 @@ def action_for(s: State, do, path: tuple) -> tuple[int | None, Problem | None]:
 
 def observe(s: State, key: str, p: int = 0):
     """Return what an `expect:` key reads from the state, for player p ("you")."""
-    T = s.T
+    T = s.tables
     if key == "hand":
         return len(s.hands[p])
     if key == "row":
         return len(s.row)
     if key == "phase":
-        return PHASE_NAMES[s.phase]
+        return s.phase.label
     if key == "actions":
-        return s.actions if s.current == p else 0
+        return s.actions_left if s.current == p else 0
     if key == "calibrations":
-        return s.cals if s.current == p else 0
+        return s.calibrations_played if s.current == p else 0
     if key == "discard_top":
         return T.ids[T.itype[s.discard[-1]]] if s.discard else None
     if key == "paid":
-        if s.pend is not None and s.current == p:
+        if s.pending is not None and s.current == p:
             return s.last_paid  # fixed when the card was announced, before it is paid
-        mine = [paid for _, q, _, paid in s.stats["plays"] if q == p]
+        mine = [paid for _, q, _, paid in s.stats.plays if q == p]
         return mine[-1] if mine else None
     if key == "chain":
         return [T.ids[T.itype[i]] for i in s.chains[p]]
@@ -140,7 +141,7 @@ def observe(s: State, key: str, p: int = 0):
                 out[host] = [T.ids[T.itype[u]] for u in ups]
         return out
     if key == "patents":
-        return [T.game.patents[k].id for j, k in enumerate(s.patents) if s.owner[j] == p]
+        return [T.game.patents[k].id for j, k in enumerate(s.patents) if s.patent_owner[j] == p]
     if key == "vp":
         return s.scores()[p]
     raise KeyError(key)
@@ -163,7 +164,7 @@ def replay(game: MicroEngine, sc: Scenario) -> list[Problem]:
             return problems + [
                 Problem(
                     path + ("do",),
-                    f"'{s.describe(action)}' is not legal here (phase {PHASE_NAMES[s.phase]}; legal: {legal})",
+                    f"'{s.describe(action)}' is not legal here (phase {s.phase.label}; legal: {legal})",
                 )
             ]
         for key, want in step.get("expect", {}).items():

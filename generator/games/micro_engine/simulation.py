@@ -15,7 +15,7 @@ from ...sim.runner import MatchResult
 from .bots import HeuristicBot, RolloutBot
 from .game import MicroEngineGame
 from .model import MicroEngine
-from .record import Recorder
+from .record import Recorder as GameRecorder
 
 BOTS = {
     "random": "a uniformly random legal action",
@@ -92,9 +92,30 @@ class MicroEngineSim:
             chains_section(main),
             flow_section(main),
             cards_section(self.model, main),
-            cores_section(main, self.model),
+            cores_section(main, self.model, self.travel),
             sources_section(main),
         ]
+
+
+class Recorder(GameRecorder):
+    """The game's recorder, plus who played each card and which Cores each player was offered."""
+
+    def finish(self, state) -> dict:
+        """Return the game's facts with `played_by` (card id -> seats) and `offers` (per seat, Core ids)."""
+        facts = super().finish(state)
+        T = state.tables
+        played: dict[str, list[int]] = {}
+        for _turn, p, t, _paid in state.stats.plays:
+            seats = played.setdefault(T.ids[t], [])
+            if p not in seats:
+                seats.append(p)
+        facts["played_by"] = played
+        facts["offers"] = [[T.ids[T.T + c] for c in offer] for offer in state.core_offers]
+        return facts
+
+
+def _who(result: MatchResult) -> str:
+    return " and ".join(dict.fromkeys(result.bot_names)) + " bots"
 
 
 def _records(result: MatchResult) -> list[dict]:
@@ -254,10 +275,19 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
             held[cid] += k
         for cid, k in r["extra"]["legal"].items():
             legal[cid] += k
+    n = result.match.players
     rows, data = [], []
     for c in sorted(model.cards, key=lambda c: plays[c.id] / c.copies):
         rate = plays[c.id] / c.copies / games
         playable = legal[c.id] / held[c.id] if held[c.id] else 0.0
+        with_ = [r["returns"][p] for r in recs for p in r["extra"]["played_by"].get(c.id, ())]
+        lo, hi = stats.mean_ci(with_) if with_ else (None, None)
+        if with_:
+            note = ""
+        elif held[c.id]:
+            note = f"never played by {_who(result)}: held {held[c.id]:,} times in {games:,} games"
+        else:
+            note = f"never drawn by {_who(result)} in {games:,} games"
         rows.append(
             [
                 c.name,
@@ -266,21 +296,30 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
                 f"{rate:.2f}",
                 f"{stats.mean(first[c.id]):.1f}" if first[c.id] else "–",
                 pct(playable, 0) if held[c.id] else "–",
+                pct(stats.mean(with_)) if with_ else "–",
+                interval(lo, hi) if with_ else note,
             ]
         )
         data.append(
             {
                 "card": c.id,
+                "name": c.name,
                 "plays_per_copy_per_game": rate,
                 "first_round": stats.mean(first[c.id]),
                 "playable_when_held": playable,
+                "players_with": len(with_),
+                "win_share_with": stats.mean(with_) if with_ else None,
+                "with_ci95": [lo, hi] if with_ else None,
+                "note": note,
             }
         )
     dead = [c.name for c in model.cards if held[c.id] and not legal[c.id]]
     unplayed = [c.name for c in model.cards if not plays[c.id]]
     text = [
         "Rarest plays first. *Playable when held*: of the Play phases that began with the card in hand, the "
-        "share in which it could legally be played.",
+        "share in which it could legally be played. *Win share when played*: the share of the win of "
+        f"players who played the card at least once (a fair share is {pct(1 / n)}); winners play more cards, "
+        "so read it as a lead, not a verdict.",
         "Dead cards (held but never playable): " + (", ".join(dead) if dead else "none") + ". "
         "Never played: " + (", ".join(unplayed) if unplayed else "none") + ".",
     ]
@@ -290,7 +329,16 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
         text,
         [
             Table(
-                ["Card", "Kind", "Copies", "Plays per copy per game", "First played (round)", "Playable when held"],
+                [
+                    "Card",
+                    "Kind",
+                    "Copies",
+                    "Plays per copy per game",
+                    "First played (round)",
+                    "Playable when held",
+                    "Win share when played",
+                    "95 % CI",
+                ],
                 rows,
             )
         ],
@@ -298,41 +346,70 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
     )
 
 
-def cores_section(result: MatchResult, model: MicroEngine | None = None) -> Section:
-    """Return each Core's win share and mean VP when kept."""
+def cores_section(result: MatchResult, model: MicroEngine | None = None, travel: bool = False) -> Section:
+    """Return every Core: how often it was offered and kept, its win share and mean VP when kept, or why not."""
     recs = _records(result)
     n = result.match.players
+    games = len(recs)
     shares, vps = defaultdict(list), defaultdict(list)
+    offered = Counter()
     for r in recs:
         for p, core in enumerate(r["extra"]["cores"]):
             shares[core].append(r["returns"][p])
             vps[core].append(r["scores"][p])
-    rows = []
-    names = {c.id: c.name for c in model.cores} if model else {}
-    for core in sorted(shares, key=lambda c: -stats.mean(shares[c])):
-        lo, hi = stats.mean_ci(shares[core])
+        for offer in r["extra"].get("offers", ()):
+            offered.update(offer)
+    known = [(c.id, c.name) for c in model.cores] if model else [(c, c) for c in shares]
+    pool = {c.id for c in model.cores_for(travel=travel)} if model else set(shares)
+    rows, data = [], []
+    for core, name in sorted(known, key=lambda c: (-stats.mean(shares[c[0]]) if shares[c[0]] else 1, c[1])):
+        kept = shares[core]
+        lo, hi = stats.mean_ci(kept) if kept else (None, None)
+        if kept:
+            note = ""
+        elif core not in pool:
+            note = "not in this variant's Cores"
+        elif offered[core]:
+            note = (
+                f"never kept by {_who(result)}: offered {offered[core]:,} times, kept 0 of {games * n:,} player-games"
+            )
+        else:
+            note = f"never kept by {_who(result)}: 0 of {games * n:,} player-games"
         rows.append(
             [
-                names.get(core, core),
-                len(shares[core]),
-                pct(stats.mean(shares[core])),
-                interval(lo, hi),
-                f"{stats.mean(vps[core]):.1f}",
+                name,
+                offered[core] if offered else "–",
+                len(kept),
+                pct(stats.mean(kept)) if kept else "–",
+                interval(lo, hi) if kept else note,
+                f"{stats.mean(vps[core]):.1f}" if kept else "–",
             ]
+        )
+        data.append(
+            {
+                "core": core,
+                "name": name,
+                "offered": offered[core],
+                "kept": len(kept),
+                "win_share": stats.mean(kept) if kept else None,
+                "ci95": [lo, hi] if kept else None,
+                "mean_vp": stats.mean(vps[core]) if kept else None,
+                "note": note,
+            }
         )
     text = [
         f"A fair Core wins {pct(1 / n)}. The bots choose their Core, so a Core kept often was offered "
         "beside a weaker one; bot `heuristic-random-core` keeps Cores at random for a cleaner comparison."
     ]
+    never = [f"{d['name']} ({d['note']})" for d in data if d["note"]]
+    if never:
+        text.append("Never kept: " + "; ".join(never) + ".")
     return Section(
         "Cores",
         "cores",
         text,
-        [Table(["Core", "Kept", "Win share", "95 % CI", "Mean VP"], rows)],
-        {
-            core: {"kept": len(v), "win_share": stats.mean(v), "mean_vp": stats.mean(vps[core])}
-            for core, v in shares.items()
-        },
+        [Table(["Core", "Offered", "Kept", "Win share", "95 % CI", "Mean VP"], rows)],
+        {"cores": data},
     )
 
 

@@ -1,14 +1,51 @@
 """Pocket Foundry (Round & Revel): card data, printed text, print kit and rules model."""
 
-from .kit import kit
-from .load import load
-from .rules_check import check_rules
+from __future__ import annotations
 
-__all__ = ["kit", "load", "check_rules"]
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...contract import Capability, GameCommand, Header, LoadedGame, Ruleset
+
+if TYPE_CHECKING:
+    from ...diagnostics import Report
+    from ...kit import Kit
+    from ...project import GameDir
+    from .simulation import PocketFoundrySim
 
 
-def rules_commands():
-    """Return the module behind `explain`, `simulate` and `analyze` (imported only when asked for)."""
-    from . import commands as module
+class PocketFoundryRuleset(Ruleset):
+    """Pocket Foundry: a market of machines built into four-slot rows and run left to right for twelve laps."""
 
-    return module
+    name = "pocket-foundry"
+    summary = "market of machines in four-slot rows, run for twelve laps (Round & Revel)"
+    game_schema = "pocket-foundry-game"
+    capabilities = frozenset({Capability.RULES, Capability.SIMULATE, Capability.COMMANDS})
+
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+        from .load import load
+
+        return load(game, header, report, icons)
+
+    def kit(self, game: LoadedGame, players: int) -> Kit:
+        from .kit import kit
+
+        return kit(game, players)
+
+    def check_rules(self, game: LoadedGame, report: Report) -> None:
+        from .rules_check import check_rules
+
+        check_rules(game.dir, game.model, report)
+
+    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> PocketFoundrySim:
+        from .commands import simulation
+
+        return simulation(game)
+
+    def commands(self) -> Sequence[GameCommand]:
+        from .cli import COMMANDS
+
+        return COMMANDS
+
+
+RULESET = PocketFoundryRuleset()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+from ...sim.executors import parallel_map
 from ...sim.report import Document, Section, Table
 from .deadend import DeadEnds
 from .model import PocketFoundry
@@ -256,13 +255,7 @@ def _best_without(args: tuple[PocketFoundry, int, int]) -> int:
 
 def _without_section(model: PocketFoundry, t: Tables, turns: int, best: int, jobs: int) -> Section:
     tasks = [(model, turns, m) for m in range(t.n_types)]
-    if jobs > 1:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            values = list(pool.map(_best_without, tasks))
-    else:
-        values = [_best_without(task) for task in tasks]
+    values = parallel_map(_best_without, tasks, jobs, "searches without one machine", "searches")
     rows, data = [], []
     for _m, (name, value) in enumerate(zip(t.names, values)):
         rows.append([name, value, f"{value - best:+d}"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ...art.place import card_art
+from ...contract import LoadedGame
 from ...kit import Card, Face, Kit, Page
 from ...layout.markup import escape, with_icons
 from . import text
@@ -39,16 +40,14 @@ def _machine(machine: Machine) -> dict:
     }
 
 
-def kit(game: PocketFoundry, players: int, game_id: str = "pocket-foundry") -> Kit:
+def kit(loaded: LoadedGame, players: int) -> Kit:
     """Return the kit for `players`: market cards, one Starter Feeder and mat each, lap record, marker."""
+    game: PocketFoundry = loaded.model
     words = icon_words(game)
     shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
-    credits = " · ".join(x for x in (game.title, game.publisher, game.edition) if x)
-    result = Kit(
-        game=game_id,
-        title=game.title,
-        players=players,
-        credits=credits,
+    result = Kit.start(
+        loaded,
+        players,
         decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
         context=shared,
     )

@@ -5,22 +5,22 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from ...contract import Header
 from ...diagnostics import Report, did_you_mean
 from ...project import GameDir
 from ...yamlsrc import format_path
 from .model import Effect, Machine, PocketFoundry, Resource, Rules
 
 
-def load(game: GameDir, report: Report, icons: Collection[str]) -> PocketFoundry | None:
-    """Load the game; report every problem and return None if there was any error."""
-    before = len(report.errors)
-    g = game.load("game.yaml", "pocket-foundry-game", report)
+def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) -> PocketFoundry | None:
+    """Load the game (game.yaml is already loaded and checked); report every problem, None on any error."""
+    g = game.sources["game.yaml"]
     m = game.load("machines.yaml", "pocket-foundry-machines", report)
     c = game.load("components.yaml", "pocket-foundry-components", report)
     _check_references(game, g.data, m.data, report, icons)
-    if len(report.errors) > before:
+    if not report.ok():
         return None
-    return _build(g.data, m.data, c.data)
+    return _build(header, g.data, m.data, c.data)
 
 
 def _dict(value: Any) -> dict:
@@ -35,16 +35,6 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
     """Check what one file says about another; tolerate shapes the schema already rejected."""
     gsrc, msrc = game.sources["game.yaml"], game.sources["machines.yaml"]
     resources = set(_dict(_dict(_dict(g).get("rules")).get("resources")))
-    players = _dict(_dict(g).get("players"))
-    supported = _list(players.get("supported"))
-    if isinstance(players.get("default"), int) and supported and players["default"] not in supported:
-        path = ("players", "default")
-        report.error(
-            "S004",
-            f"default player count {players['default']} is not in supported {supported}",
-            path=format_path(path),
-            loc=gsrc.loc(path),
-        )
 
     machines = [x for x in _list(_dict(m).get("machines")) if isinstance(x, dict)]
     starter = _dict(_dict(m).get("starter"))
@@ -106,7 +96,7 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
         )
 
 
-def _build(g: dict, m: dict, c: dict) -> PocketFoundry:
+def _build(header: Header, g: dict, m: dict, c: dict) -> PocketFoundry:
     """Turn checked data into the model."""
     rules_data = g["rules"]
     resources = tuple(
@@ -141,12 +131,12 @@ def _build(g: dict, m: dict, c: dict) -> PocketFoundry:
 
     machines = tuple(machine(x, i, x["copies"]) for i, x in enumerate(m["machines"]))
     return PocketFoundry(
-        title=g["title"],
-        tagline=g.get("tagline", ""),
-        publisher=g.get("publisher", ""),
-        edition=g.get("edition", ""),
-        players=tuple(sorted(g["players"]["supported"])),
-        default_players=g["players"]["default"],
+        title=header.title,
+        tagline=header.tagline,
+        publisher=header.publisher,
+        edition=header.edition,
+        players=header.players,
+        default_players=header.default_players,
         rules=rules,
         reminder=m["reminder"],
         machines=machines,

@@ -2,19 +2,19 @@
 
 The rulebook is the source of truth. Its "Printable materials" section prints every component line by
 line (each card copy, the starter, the mat, the lap record, the marker); its prose states the counts and
-constants ("sixteen market cards", "Deal four face up", "Store at most 6 FEED and 4 PARTS", …). A fan
-edition that rewrites the rulebook simply states other facts, or none: only facts found are checked.
+constants ("sixteen market cards", "Deal four face up", "Store at most 6 FEED and 4 PARTS", …), each in a
+sentence form below. A fan edition that rewrites a rule rewrites the number in that sentence; a required
+form that no line reads like is reported where the rulebook should say it.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...diagnostics import Location
-from .textparse import NUM
+from ... import rulebook as rulebook_text
+from ...rulebook import Form, sentence
 
 MATERIALS = "Printable materials"
 
@@ -36,20 +36,19 @@ class Fact:
     name: str
     value: str
     line: int
-    text: str
+    col: int
+    text: str  # the sentence it stands in
 
 
-class Rulebook:
+@dataclass(frozen=True)
+class FactForm(Form):
+    """A sentence form of a fact; an optional one (a restriction, or an example) may be absent."""
+
+    required: bool = True
+
+
+class Rulebook(rulebook_text.Rulebook):
     """The rulebook's lines, its printed components and its stated facts."""
-
-    def __init__(self, text: str, display: str):
-        self.text = text
-        self.display = display
-        self.lines = text.splitlines()
-
-    def loc(self, line: int, col: int = 1) -> Location:
-        """Return a location in the rulebook."""
-        return Location(self.display, line, col, self.lines[line - 1] if 0 < line <= len(self.lines) else "")
 
     def blocks(self, titles: Iterable[str], footer: str = "") -> list[Block]:
         """Split the printable-materials section into components.
@@ -72,16 +71,19 @@ class Rulebook:
                 out[-1].lines.append((i + 1, line))
         return out
 
-    def facts(self, patterns: dict[str, str]) -> list[Fact]:
-        """Return every match of each named pattern (group `v` is the value), in order of appearance."""
-        found = []
-        for name, pattern in patterns.items():
-            rx = re.compile(pattern.replace("{NUM}", NUM), flags=re.IGNORECASE)
-            for i, line in enumerate(self.lines):
-                for m in rx.finditer(line):
-                    found.append(Fact(name, m.group("v"), i + 1, line))
-        found.sort(key=lambda f: f.line)
-        return found
+    def facts(self, forms: Iterable[FactForm]) -> tuple[list[Fact], list[tuple[FactForm, int]]]:
+        """Return every fact the forms find, in order of appearance, and each required form no line reads like."""
+        found, missing = [], []
+        for form in forms:
+            hits = [
+                Fact(form.id, m.group("v"), n, m.start("v") + 1, sentence(self.lines[n - 1], m))
+                for n, m in self.search(form.rx)
+            ]
+            found += hits
+            if not hits and form.required:
+                missing.append((form, self.line_of(form.section) or 1))
+        found.sort(key=lambda f: (f.line, f.col))
+        return found, missing
 
 
 def _title(line: str, names: list[str]) -> str | None:
@@ -101,25 +103,144 @@ def _title(line: str, names: list[str]) -> str | None:
 
 
 def where(rulebook: Rulebook, fact: Fact) -> str:
-    """Return `rulebook.txt:14 says "…"` for a hint."""
-    quote = fact.text if len(fact.text) <= 90 else _around(fact.text, fact.value)
-    return f'{rulebook.display}:{fact.line} says "{quote}"'
+    """Return `rulebook.txt:14:9 says "…"` for a hint."""
+    return f'{rulebook.display}:{fact.line}:{fact.col} says "{fact.text}"'
 
 
-def _around(text: str, value: str) -> str:
-    at = max(0, text.casefold().find(value.casefold()) - 40)
-    return ("…" if at else "") + text[at : at + 90] + "…"
-
-
-# Facts the Pocket Foundry rulebook states, as patterns over its prose (`v` captures the value).
-FACT_PATTERNS = {
-    "market_cards": r"\b(?P<v>{NUM}) market cards",
-    "cards_total": r"\b(?P<v>{NUM}) cards total",
-    "copies_types": r"\b(?P<v>{NUM} copies of {NUM}) machine types",
-    "market_size": r"\bDeal (?P<v>{NUM}) face up",
-    "slots": r"\brow of (?P<v>{NUM}) machine slots",
-    "laps": r"\b(?P<v>{NUM})(?: equal)? laps\b",
-    "turns": r"\beach player takes (?P<v>{NUM}) turns",
-    "caps": r"\bStore at most (?P<v>[^,.]+)",
-    "start": r"\bGive each player[^.]*?slot 1, (?P<v>[^.]+)\.",
-}
+# Facts the Pocket Foundry rulebook states, as sentence forms over its prose (`v` captures the value).
+FACTS = (
+    FactForm(
+        "market_cards",
+        "What you need",
+        r"\b(?P<v>{N}) market cards",
+        "One copy of the 16 market cards",
+        "the number of market cards",
+    ),
+    FactForm(
+        "copies_types",
+        "What you need",
+        r"\b(?P<v>{N} copies of {N}) machine types",
+        "two copies of eight machine types",
+        "how many machine types there are, and the copies of each",
+    ),
+    FactForm(
+        "slots",
+        "What you need",
+        r"\b(?P<v>{N})-slot mat",
+        "One Starter Feeder card and one four-slot mat per player",
+        "the slots on a mat",
+    ),
+    FactForm(
+        "laps",
+        "What you need",
+        r"\b(?P<v>{N})-lap record",
+        "one twelve-lap record and starting-player marker",
+        "the laps on the lap record",
+    ),
+    FactForm(
+        "slots",
+        "A small production line",
+        r"\brow of (?P<v>{N}) machine slots",
+        "Build a personal row of four machine slots.",
+        "the slots in a row",
+    ),
+    FactForm(
+        "build_slots",
+        "A small production line",
+        r"\bslots 2[–-](?P<v>{N})",
+        "you may install and replace machines in slots 2–4",
+        "the slots machines are built into",
+    ),
+    FactForm(
+        "laps",
+        "A small production line",
+        r"\b(?P<v>{N})(?: equal)? laps\b",
+        "Earn the most points by the end of twelve laps.",
+        "the number of laps",
+    ),
+    FactForm(
+        "market_size",
+        "Set out the market",
+        r"\bDeal (?P<v>{N}) face up",
+        "Deal four face up in a shared market",
+        "the size of the market",
+    ),
+    FactForm(
+        "start",
+        "Set out the market",
+        r"\bGive each player[^.]{0,200}?slot 1, (?P<v>[^.]{1,200})\.",
+        "Give each player one mat, a Starter Feeder in slot 1, 3 FEED, zero PARTS and zero points.",
+        "what each player starts with",
+    ),
+    FactForm(
+        "slot_numbers",
+        "Build on your turn",
+        r"\bslot numbered (?P<v>(?:{N}, )*{N} or {N})",
+        "Install it in any one slot numbered 2, 3 or 4.",
+        "the slots a build may use",
+    ),
+    FactForm(
+        "never_reshuffle",
+        "Refill and hold the order",
+        r"\b(?P<v>Never) reshuffle discarded machines",
+        "Never reshuffle discarded machines.",
+        "that discarded machines are never reshuffled (the engine never reshuffles)",
+    ),
+    FactForm(
+        "caps",
+        "Store only what fits",
+        r"\bStore at most (?P<v>[^,.]+)",
+        "Store at most 6 FEED and 4 PARTS, separately.",
+        "the storage caps",
+    ),
+    FactForm(
+        "uncapped",
+        "Store only what fits",
+        r"\b(?P<v>\w+) have no storage cap",
+        "Points have no storage cap and are recorded separately.",
+        "which resource has no cap",
+    ),
+    FactForm(
+        "turns",
+        "Twelve equal laps",
+        r"\beach player takes (?P<v>{N}) turns",
+        "Each player takes twelve turns",
+        "the turns each player takes",
+    ),
+    FactForm(
+        "same_laps",
+        "Twelve equal laps",
+        r"\b(?P<v>starts the same number of laps) at every supported player count",
+        "Each player takes twelve turns and starts the same number of laps at every supported player count.",
+        "that every player starts the same number of laps",
+        required=False,  # a restriction: a rulebook without it makes no such promise
+    ),
+    FactForm(
+        "laps",
+        "End without a bonus run",
+        r"\bacted in lap (?P<v>{N})\b",
+        "After everyone has acted in lap twelve, stop.",
+        "the last lap",
+    ),
+    FactForm(
+        "copies",
+        "End without a bonus run",
+        r"\breturn (?P<v>both|{N}) copies of every market type",
+        "return both copies of every market type",
+        "the copies of each market type",
+    ),
+    FactForm(
+        "copies",
+        "Printable materials",
+        r"\bPrint (?P<v>both|{N}) physical copies of each market type",
+        "Print both physical copies of each market type, sixteen cards total.",
+        "the copies of each market type to print",
+    ),
+    FactForm(
+        "market_cards",
+        "Printable materials",
+        r"\b(?P<v>{N}) cards total",
+        "sixteen cards total",
+        "the number of market cards to print",
+    ),
+)

@@ -13,27 +13,29 @@ PF009 a supported player count does not divide the laps
 PF010 a scenario's row or purse breaks the rules
 PF011 a machine is in the rulebook but not the data, or in the data but not the rulebook
 PF012 the rules constants cannot make a playable game
-PF013 rulebook.txt is another game's (a copied fan edition): what it states is only checked as warnings
+PF013 (retired) a copied rulebook once only warned; every rulebook is now the edition's own and is held strictly
+PF014 rulebook.txt is missing, or no sentence in it states a fact the validator reads, or one cannot be read
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from ... import rulebook as rulebook_text
 from ...diagnostics import Report
 from ...project import GameDir
 from ...yamlsrc import Source, format_path
 from . import text, textparse
 from .botconfig import load_bots
 from .model import Machine, PocketFoundry
-from .rulebook import FACT_PATTERNS, Block, Rulebook, where
+from .rulebook import FACTS, MATERIALS, Block, Fact, FactForm, Rulebook, where
 from .scenarios import check_scenario, load_scenarios
 from .tables import RulesModelError, Tables, tables_for
 
-RULEBOOK_FILE = "rulebook.txt"
 PRINTED = {"build_cost": (text.build_cost, text.derived_build_cost), "run": (text.run, text.derived_run)}
 Reading = tuple[Source, tuple, Any, Any, str]  # (file, key path, value in the data, value printed, label)
 
@@ -54,9 +56,16 @@ class Checker:
         self.m: Source = game.sources["machines.yaml"]
         self.c: Source = game.sources["components.yaml"]
         self._said: set[tuple[str, str, str]] = set()
+        self.rulebook: Rulebook | None = None  # the game's own rulebook.txt, once read
+        self.found: list[Fact] = []  # the facts its sentences state
 
     def run(self) -> None:
         """Run every check; engine-based ones only when the data compiles into an engine."""
+        rulebook = rulebook_text.read(self.game, self.report, "PF014", cls=Rulebook)
+        missing: list[tuple[FactForm, int]] = []
+        if isinstance(rulebook, Rulebook):
+            self.rulebook = rulebook
+            self.found, missing = rulebook.facts(FACTS)
         before = len(self.report.errors)
         self.constants()
         self.costs()
@@ -67,37 +76,21 @@ class Checker:
             except RulesModelError as exc:  # every known cause is reported above; this is a safety net
                 self.error("PF012", str(exc), self.g, ("rules", "resources"))
         self.texts()
-        rulebook_path = self.game.folder / RULEBOOK_FILE
-        rulebook = None
-        if rulebook_path.is_file():
-            rulebook = Rulebook(rulebook_path.read_text(encoding="utf-8"), self.game.display(RULEBOOK_FILE))
-        strict = rulebook is None or self.owns(rulebook)
-        with self.collected(as_warnings=not strict):  # a rulebook copied from another game only warns
-            if rulebook is not None:
-                self.facts(rulebook)
-                self.printed(rulebook)
-            if tables is not None:
-                for scenario in load_scenarios(self.game, self.model, tables, self.report):
-                    check_scenario(tables, scenario, self.game.sources["scenarios.yaml"], self.m, self.report)
+        if self.rulebook is not None:
+            self.unread(self.rulebook, missing)
+            self.facts(self.rulebook)
+            self.printed(self.rulebook)
         if tables is not None:
+            for scenario in load_scenarios(self.game, self.model, tables, self.report):
+                check_scenario(tables, scenario, self.game.sources["scenarios.yaml"], self.m, self.report)
             self.engine_constants(tables)
             self.never_buildable(tables)
             with self.collected(as_warnings=True, hint="`cardpress simulate` refuses to run until it is fixed"):
                 load_bots(self.game, self.model, self.report)  # bots only play; they never block a kit
 
-    def owns(self, rulebook: Rulebook) -> bool:
-        """Return True when the rulebook is this game's own (it names the title); else say why it only warns."""
-        if any(line.strip() == self.model.title for line in rulebook.lines[:5]):
-            return True
-        named = next((line.strip() for line in rulebook.lines[:5] if line.strip()), "another game")
-        self.report.warning(
-            "PF013",
-            f"{RULEBOOK_FILE} is not the rulebook of '{self.model.title}' (its first "
-            "lines do not name it), so what it states is checked as warnings only",
-            loc=rulebook.loc(1),
-            hint=f"update the rulebook for your edition (starting with its title), or remove it; it begins '{named}'",
-        )
-        return False
+    def stated(self, name: str) -> Fact | None:
+        """Return the first statement of a fact in the rulebook, or None."""
+        return next((f for f in self.found if f.name == name), None)
 
     @contextmanager
     def collected(self, as_warnings: bool, hint: str | None = None):
@@ -132,6 +125,10 @@ class Checker:
         add = self.report.warning if warning else self.report.error
         add(code, message, path=format_path(path), loc=source.loc(path, key=key), hint=hint)
 
+    def said(self, fact: Fact | None) -> str | None:
+        """Return the hint that points at where the rulebook states a fact."""
+        return where(self.rulebook, fact) if fact is not None and self.rulebook is not None else None
+
     def machine_path(self, machine: Machine) -> tuple:
         """Return the key path of a machine in machines.yaml."""
         return ("starter",) if machine.is_starter else ("machines", machine.index)
@@ -142,14 +139,15 @@ class Checker:
         """Player counts divide the laps; the market fits the deck; one uncapped score; starts within caps."""
         rules = self.model.rules
         supported = self.g.data["players"]["supported"]
+        same = self.stated("same_laps")  # the promise is the rulebook's; a rulebook without it makes none
         for i, n in enumerate(supported):
-            if rules.laps % n:
+            if same is not None and rules.laps % n:
                 self.error(
                     "PF009",
                     f"{n} players cannot each start the same number of the {rules.laps} laps",
                     self.g,
                     ("players", "supported", i),
-                    hint='the rulebook: each player "starts the same number of laps at every supported player count"',
+                    hint=self.said(same),
                 )
         total = self.model.market_size_total
         if rules.market_size > total:
@@ -167,6 +165,7 @@ class Checker:
                 f"{len(uncapped)}: {', '.join(uncapped) or 'none'}",
                 self.g,
                 ("rules", "resources"),
+                key=True,
             )
         for r in rules.resources:
             if r.cap is not None and r.start > r.cap:
@@ -202,8 +201,7 @@ class Checker:
                             f"players store at most {res.cap}",
                             self.m,
                             path,
-                            hint="the rulebook: \"After each machine's effect, immediately discard any "
-                            'excess above either cap"',
+                            hint=self.said(self.stated("caps")),
                         )
         if self.model.starter.build_cost:
             self.error(
@@ -343,72 +341,113 @@ class Checker:
 
     # -- the rulebook -----------------------------------------------------------------------------
 
+    def unread(self, rulebook: Rulebook, missing: list[tuple[FactForm, int]]) -> None:
+        """Report each required sentence form that no line of the rulebook reads like."""
+        for form, line in missing:
+            self.report.error(
+                "PF014",
+                f'no sentence states {form.what}: the validator reads it from a sentence like "{form.like}"',
+                loc=rulebook.loc(line),
+                hint="keep that sentence, with your edition's numbers, so the cards are held to it",
+            )
+
     def facts(self, rulebook: Rulebook) -> None:
         """The counts and constants the rulebook's prose states are the data's."""
+        for fact in self.found:
+            try:
+                self.fact(fact, where(rulebook, fact))
+            except textparse.TextError as exc:  # the sentence form matched, but its words say no number we know
+                self.report.error(
+                    "PF014",
+                    f"cannot read {fact.value!r} as {next(f.what for f in FACTS if f.id == fact.name)}: {exc}",
+                    loc=rulebook.loc(fact.line, fact.col),
+                )
+
+    def fact(self, fact: Fact, hint: str) -> None:
+        """Hold the data to one statement of the rulebook."""
         rules = self.model.rules
         machines = self.model.machines
-        for fact in rulebook.facts(FACT_PATTERNS):
-            hint = where(rulebook, fact)
-            try:
-                if fact.name in ("market_cards", "cards_total"):
-                    n = textparse.number(fact.value)
-                    total = self.model.market_size_total
-                    if n != total:
-                        self.error(
-                            "PF001",
-                            f"the data has {total} market cards; the rulebook states {n}",
-                            self.m,
-                            ("machines",),
-                            hint=hint,
-                            key=True,
-                        )
-                elif fact.name == "copies_types":
-                    c, n = (textparse.number(w) for w in fact.value.split(" copies of "))
-                    if len(machines) != n:
-                        self.error(
-                            "PF001",
-                            f"the data has {len(machines)} machine types; the rulebook states {n}",
-                            self.m,
-                            ("machines",),
-                            hint=hint,
-                            key=True,
-                        )
-                    for m in machines:
-                        if m.copies != c:
-                            self.error(
-                                "PF001",
-                                f"{m.name} has {m.copies} copies; the rulebook states {c} of every type",
-                                self.m,
-                                ("machines", m.index, "copies"),
-                                hint=hint,
-                            )
-                elif fact.name in ("market_size", "slots", "laps", "turns"):
-                    n = textparse.number(fact.value)
-                    key = {"market_size": "market_size", "slots": "slots"}.get(fact.name, "laps")
-                    actual = getattr(rules, key)
-                    if n != actual:
-                        self.error(
-                            "PF004",
-                            f"rules.{key} is {actual}; the rulebook states {n}",
-                            self.g,
-                            ("rules", key),
-                            hint=hint,
-                        )
-                elif fact.name in ("caps", "start"):
-                    stated = textparse.amounts(rules, fact.value)
-                    field = "cap" if fact.name == "caps" else "start"
-                    for rid, n in stated.items():
-                        actual = getattr(rules.resource(rid), field)
-                        if n != actual:
-                            self.error(
-                                "PF004",
-                                f"{rid} {field} is {actual}; the rulebook states {n}",
-                                self.g,
-                                ("rules", "resources", rid, field),
-                                hint=hint,
-                            )
-            except textparse.TextError:
-                continue  # a sentence that looks like a fact but is not one the validator can read
+        if fact.name == "market_cards":
+            n = textparse.number(fact.value)
+            total = self.model.market_size_total
+            if n != total:
+                self.error(
+                    "PF001",
+                    f"the data has {total} market cards; the rulebook states {n}",
+                    self.m,
+                    ("machines",),
+                    hint=hint,
+                    key=True,
+                )
+        elif fact.name in ("copies_types", "copies"):
+            if fact.name == "copies_types":
+                c, n = (textparse.number(w) for w in fact.value.split(" copies of "))
+                if len(machines) != n:
+                    self.error(
+                        "PF001",
+                        f"the data has {len(machines)} machine types; the rulebook states {n}",
+                        self.m,
+                        ("machines",),
+                        hint=hint,
+                        key=True,
+                    )
+            else:
+                c = 2 if fact.value.casefold() == "both" else textparse.number(fact.value)
+            for m in machines:
+                if m.copies != c:
+                    self.error(
+                        "PF001",
+                        f"{m.name} has {m.copies} copies; the rulebook states {c} of every type",
+                        self.m,
+                        ("machines", m.index, "copies"),
+                        hint=hint,
+                    )
+        elif fact.name in ("market_size", "slots", "laps", "turns", "build_slots", "slot_numbers"):
+            if fact.name == "slot_numbers":  # "2, 3 or 4": every slot after the starter's
+                numbers = [textparse.number(w) for w in re.split(r", | or ", fact.value)]
+                n = max(numbers) if numbers == list(range(2, max(numbers) + 1)) else -1
+                stated = fact.value if n < 0 else str(n)
+            else:
+                n = textparse.number(fact.value)
+                stated = str(n)
+            key = {"market_size": "market_size", "laps": "laps", "turns": "laps"}.get(fact.name, "slots")
+            actual = getattr(rules, key)
+            if n != actual:
+                self.error(
+                    "PF004",
+                    f"rules.{key} is {actual}; the rulebook states {stated}",
+                    self.g,
+                    ("rules", key),
+                    hint=hint,
+                )
+        elif fact.name in ("caps", "start"):
+            stated = textparse.amounts(rules, fact.value)
+            field = "cap" if fact.name == "caps" else "start"
+            for rid, n in stated.items():
+                actual = getattr(rules.resource(rid), field)
+                if n != actual:
+                    self.error(
+                        "PF004",
+                        f"{rid} {field} is {actual}; the rulebook states {n}",
+                        self.g,
+                        ("rules", "resources", rid, field),
+                        hint=hint,
+                    )
+        elif fact.name == "uncapped":
+            rid = textparse.resource(rules, fact.value)
+            cap = rules.resource(rid).cap
+            if cap is not None:
+                self.error(
+                    "PF004",
+                    f"{rid} cap is {cap}; the rulebook states {fact.value} have no storage cap",
+                    self.g,
+                    ("rules", "resources", rid, "cap"),
+                    hint=hint,
+                )
+        elif fact.name == "never_reshuffle" and rules.reshuffle:
+            self.error(
+                "PF004", "rules.reshuffle is true; the rulebook never reshuffles", self.g, ("rules", "reshuffle")
+            )
 
     def printed(self, rulebook: Rulebook) -> None:
         """Every component the kit prints reads as the rulebook prints it, copy for copy."""
@@ -419,11 +458,16 @@ class Checker:
         by_title: dict[str, list[Block]] = {}
         for b in blocks:
             by_title.setdefault(b.title, []).append(b)
-        strangers = {b.title: b for b in blocks if b.title not in titles}  # printed, but not in the data
-        renamed = {}  # data title -> the rulebook block it probably is
+        strangers: dict[str, Block] = {}  # printed, but not in the data: each title's first block
+        for b in blocks:
+            if b.title not in titles:
+                strangers.setdefault(b.title, b)
+        renamed = {}  # data title -> the rulebook block it probably is: same id, else a close name
+        ids = {m.name: m.id for m in (*model.machines, model.starter)}
         for title in titles:
             if title not in by_title:
-                close = difflib.get_close_matches(title, list(strangers), n=1, cutoff=0.75)
+                same = [t for t in strangers if _slug(t) == ids.get(title)]
+                close = same or difflib.get_close_matches(title, list(strangers), n=1, cutoff=0.75)
                 if close:
                     renamed[title] = strangers.pop(close[0])
         for b in strangers.values():
@@ -438,7 +482,12 @@ class Checker:
             copies = sorted(b.suffix for b in by_title.get(m.name, []))
             path = ("machines", m.index)
             if not copies:
-                self.missing("PF011", m.name, renamed, rulebook, self.m, path + ("name",), "card")
+                printed = [
+                    line
+                    for k in range(1, m.copies + 1)
+                    for line in (f"{m.name} · copy {k}", text.build_cost(rules, m), text.run(rules, m), model.reminder)
+                ]
+                self.missing("PF011", m.name, renamed, rulebook, self.m, path + ("name",), "card", tuple(printed))
                 continue
             wanted = [f"copy {k}" for k in range(1, m.copies + 1)]
             if copies != sorted(wanted):
@@ -590,8 +639,10 @@ class Checker:
         source: Source,
         path: tuple,
         kind: str,
+        lines: tuple[str, ...] = (),
     ) -> None:
-        """Report a data entry the rulebook does not print, naming the printed title it probably is."""
+        """Report a data entry the rulebook does not print, naming the printed title it probably is (or, for a
+        new entry, the lines to print for it)."""
         block = renamed.get(name)
         if block is not None:
             self.error(
@@ -602,7 +653,13 @@ class Checker:
                 hint=f'{rulebook.display}:{block.line} prints "{rulebook.lines[block.line - 1]}"',
             )
         else:
-            self.error(code, f"the rulebook prints no {kind} named '{name}'", source, path)
+            add = f"add it to the rulebook's {MATERIALS}: " + " / ".join(lines) if lines else None
+            self.error(code, f"the rulebook prints no {kind} named '{name}'", source, path, hint=add)
+
+
+def _slug(name: str) -> str:
+    """Return the id a name would have: `Return Chute` -> `return-chute`."""
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
 
 
 def first_difference(ours: str, theirs: str) -> str:

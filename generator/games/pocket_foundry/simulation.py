@@ -85,7 +85,7 @@ class PocketFoundrySim:
 
     def prepare(self, specs: Sequence[str]) -> None:
         """Build the planner's value table (scripted bots use it too) once, before worker processes start."""
-        if any(self.check_spec(s) != "random" for s in (*specs, self.strong_bot)):
+        if any(self.check_spec(s) != "random" for s in specs):  # random-only matches need no table
             t = tables_for(self.model)
             solver_for(t).layer(t.laps)
 
@@ -152,6 +152,7 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
     games = len(records)
     n = result.match.players
     rows, data = [], []
+    who = " and ".join(dict.fromkeys(result.bot_names))
     for m, name in enumerate(t.names):
         laps = [b[0] for r in records for b in r["extra"]["builds"] if b[2] == m]
         built_games = sum(1 for r in records if any(b[2] == m for b in r["extra"]["builds"]))
@@ -161,6 +162,7 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
             for seat in range(n):
                 (with_ if seat in owners else without).append(r["returns"][seat])
         installed = sum(row.count(m) for r in records for row in r["extra"]["installed"])
+        note = "" if with_ else f"never built by {who} bots: 0 of {games * n:,} player-games"
         w, wo = stats.mean(with_), stats.mean(without)
         lo, hi = stats.mean_ci(with_) if with_ else (0.0, 0.0)
         rows.append(
@@ -188,15 +190,19 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
                 "with_ci95": [lo, hi] if with_ else None,
                 "players_with": len(with_),
                 "win_share_without": wo if without else None,
+                "note": note,
             }
         )
     first = Counter(r["extra"]["builds"][0][2] for r in records if r["extra"]["builds"])
+    never = [f"{d['machine']} ({d['note']})" for d in data if d["note"]]
     text = [
         "*With* counts a player who built the machine at least once; *without*, every other player. "
         f"A fair share is {pct(1 / n)}. Deltas mix cause and effect (winners build more), so read them as "
         "leads to playtest, not verdicts.",
         "First build of the game: " + ", ".join(f"{t.names[m]} {pct(c / games)}" for m, c in first.most_common()) + ".",
     ]
+    if never:
+        text.append("Never built: " + "; ".join(never) + ". They stay in every table and chart.")
     table = Table(
         [
             "Machine",

@@ -2,31 +2,9 @@
 
 from __future__ import annotations
 
+from ...rulebook import NUMBER_WORDS
 from .model import Amounts, Effect, Machine, PocketFoundry, Rules
 
-NUMBER_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-)
 BLANK = "__________"
 LONG_BLANK = "__________________"
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ... import rulebook as rulebook_text
+from ...rulebook import NUM
 from .model import Rules
-from .text import NUMBER_WORDS
-
-NUM = r"(?:\d+|" + "|".join(NUMBER_WORDS) + r")"
 
 
 class TextError(ValueError):
@@ -22,12 +21,10 @@ class TextError(ValueError):
 
 def number(word: str) -> int:
     """Return 6 for `6` or `six`."""
-    w = word.strip().casefold()
-    if w.isdigit():
-        return int(w)
-    if w in NUMBER_WORDS:
-        return NUMBER_WORDS.index(w)
-    raise TextError(f"'{word}' is not a number")
+    try:
+        return rulebook_text.number(word)
+    except ValueError as exc:
+        raise TextError(str(exc)) from None
 
 
 def _nouns(rules: Rules) -> dict[str, str]:
@@ -37,6 +34,14 @@ def _nouns(rules: Rules) -> dict[str, str]:
         for word in (r.singular, r.plural, r.label):
             out[word.casefold()] = r.id
     return out
+
+
+def resource(rules: Rules, word: str) -> str:
+    """Return the id of the resource a printed word names (`Points`, `FEED`, `PART`)."""
+    rid = _nouns(rules).get(word.strip().casefold())
+    if rid is None:
+        raise TextError(f"'{word}' is not a resource (resources: {', '.join(r.plural for r in rules.resources)})")
+    return rid
 
 
 def amounts(rules: Rules, text: str) -> dict[str, int]:

@@ -1,0 +1,125 @@
+"""The one contract between cardpress's generic core and a game's ruleset: what it must provide, what it may add.
+
+A ruleset must load a game folder into a model (with located diagnostics) and say what kit the model prints.
+It may declare capabilities: a rules check, a simulation plugin (with variants), and extra commands such as
+`explain` or `analyze` with their own options. The core reads the declaration; it never probes for methods.
+Rulesets register under the `cardpress.rulesets` entry-point group (see `generator.rulesets`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .diagnostics import Report
+    from .kit import Kit
+    from .project import GameDir
+    from .sim.plugin import Plugin
+
+ENTRY_POINT_GROUP = "cardpress.rulesets"
+ART_POLICIES = ("placeholder", "warn", "error")  # what missing art is: stood in for quietly, a warning, an error
+DEFAULT_ART_POLICY = "warn"
+
+
+class Capability(StrEnum):
+    """What a ruleset may add to loading and printing."""
+
+    RULES = "rules"  # check_rules: the cards are held to the rules (and the rulebook)
+    SIMULATE = "simulate"  # simulation: an engine, bots and report sections for `simulate`
+    COMMANDS = "commands"  # commands: extra per-game commands (`explain`, `analyze`) with their own options
+
+
+@dataclass(frozen=True)
+class Header:
+    """What every game.yaml says about the game itself, whatever its ruleset; parsed once by the core."""
+
+    ruleset: str
+    title: str
+    players: tuple[int, ...]  # supported player counts, ascending
+    default_players: int
+    tagline: str = ""
+    publisher: str = ""
+    edition: str = ""
+    credits: tuple[str, ...] = ()  # who made what: "Art: …", "Fan edition by …"
+    missing_art: str = DEFAULT_ART_POLICY  # one of ART_POLICIES
+
+    def byline(self) -> str:
+        """Return the line printed at the foot of every page: title, publisher, edition."""
+        return " · ".join(x for x in (self.title, self.publisher, self.edition) if x)
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    """An extra command a ruleset offers, e.g. `explain`: `run(game, **options)` with Typer-annotated options.
+
+    `run`'s first parameter receives the loaded game; the others are the command's own arguments and options,
+    declared with `typer.Argument`/`typer.Option` defaults, so `cardpress NAME GAME --help` lists them.
+    """
+
+    name: str
+    help: str
+    run: Callable[..., None]
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game folder, its header, its ruleset and the model its card files describe."""
+
+    dir: GameDir
+    header: Header
+    ruleset: Ruleset
+    model: Any
+
+
+class Ruleset(ABC):
+    """A game family cardpress can print: subclass it, declare its capabilities, register it as an entry point."""
+
+    name: ClassVar[str]  # the value of `ruleset:` in game.yaml
+    summary: ClassVar[str]  # one line for `cardpress list`
+    game_schema: ClassVar[str | None] = None  # schema id for game.yaml's keys beyond the shared header
+    capabilities: ClassVar[frozenset[Capability]] = frozenset()
+    variants: ClassVar[tuple[str, ...]] = ()  # rulebook variants `simulate --variant` accepts
+
+    @abstractmethod
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+        """Read the game folder into a model; report every problem and return None if there was an error."""
+
+    @abstractmethod
+    def kit(self, game: LoadedGame, players: int) -> Kit:
+        """Return everything the game prints for `players`, in print order."""
+
+    def check_rules(self, game: LoadedGame, report: Report) -> None:
+        """Hold the cards to the rules (Capability.RULES)."""
+        raise NotImplementedError(f"{self.name} declares no rules check")
+
+    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> Plugin:
+        """Return the simulation plugin for the chosen variants (Capability.SIMULATE)."""
+        raise NotImplementedError(f"{self.name} declares no simulation")
+
+    def commands(self) -> Sequence[GameCommand]:
+        """Return the extra commands this ruleset offers (Capability.COMMANDS)."""
+        raise NotImplementedError(f"{self.name} declares no commands")
+
+    def offers(self, capability: Capability) -> bool:
+        """Return True when the ruleset declares `capability`."""
+        return capability in self.capabilities
+
+    def command(self, name: str) -> GameCommand | None:
+        """Return the declared command called `name`, or None."""
+        if not self.offers(Capability.COMMANDS):
+            return None
+        return next((c for c in self.commands() if c.name == name), None)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A ruleset as found through its entry point: where it came from, and the object (or why it failed)."""
+
+    name: str
+    origin: str  # "module:attribute" of the entry point
+    ruleset: Ruleset | None = None
+    problem: str = ""  # why the entry point could not be loaded

@@ -1,0 +1,34 @@
+"""The generic card game: decks from data (CSV or YAML) and layout templates, no rules engine."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from ...contract import Header, LoadedGame, Ruleset
+
+if TYPE_CHECKING:
+    from ...diagnostics import Report
+    from ...kit import Kit
+    from ...project import GameDir
+
+
+class DeckRuleset(Ruleset):
+    """Any card game: decks of cards whose fields reach the templates, each deck with its size and backs."""
+
+    name = "deck"
+    summary = "any card game from data and templates: decks from CSV or YAML, free fields, no rules engine"
+    game_schema = "deck-game"
+
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+        from .load import load
+
+        return load(game, header, report, icons)
+
+    def kit(self, game: LoadedGame, players: int) -> Kit:
+        from .kit import kit
+
+        return kit(game, players)
+
+
+RULESET = DeckRuleset()

@@ -1,0 +1,49 @@
+"""The model of a generic card game: decks of cards, each card a set of free fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Back:
+    """What a card's back prints: a template and the card fields it may show (per-card backs only)."""
+
+    template: str
+    show: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """One card as its row or mapping says: its fields as written, plus the ones cardpress fills in."""
+
+    id: str
+    name: str
+    copies: int
+    template: str  # front
+    back: Back
+    fields: dict[str, Any]  # every field as written (strings from CSV; YAML keeps its types)
+    art: dict  # {src, fit, focus}, art/<id>.png when the card names none
+    rich: dict[str, str] = field(default_factory=dict)  # text fields as markup, :icon: made <icon icon>
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck: its size, its back (shared by all, or per card) and its cards in print order."""
+
+    id: str
+    name: str
+    size: tuple[float, float]  # trim, mm
+    per_card_backs: bool
+    cards: tuple[DeckCard, ...]
+
+
+@dataclass(frozen=True)
+class DeckGame:
+    """A generic game: the decks it prints and the style values its templates read."""
+
+    title: str
+    tagline: str
+    style: dict[str, Any]
+    decks: tuple[Deck, ...]

@@ -1,0 +1,33 @@
+"""Card text as rich markup: `:name:` stands for the game's icon `name`; the markup is checked before layout."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+
+from ...diagnostics import did_you_mean
+from ...layout.markup import MarkupError, parse
+
+SHORT_ICON = re.compile(r":([a-z][a-z0-9-]{0,47}):")
+ICON_TAG = re.compile(r"<icon\s+([^<>\s]+)\s*>")
+
+
+def to_markup(value: object) -> str:
+    """Return a field's text as markup: `:fox:` becomes `<icon fox>`; other markup passes as written."""
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    else:
+        text = "" if value is None else str(value)
+    return SHORT_ICON.sub(lambda m: f"<icon {m.group(1)}>", text)
+
+
+def problems(markup: str, icons: Collection[str]) -> Iterator[tuple[str, str, str | None]]:
+    """Yield (code, message, hint) for every way `markup` cannot be set: bad tags, unknown icons."""
+    try:
+        parse(markup)
+    except MarkupError as exc:
+        yield "S004", f"text markup: {exc}", "write &lt; for a literal <; tags are b, i, small, nobr, color, icon, br"
+    unknown = sorted({name for name in ICON_TAG.findall(markup) if name not in icons})
+    for name in unknown:
+        hint = did_you_mean(name, icons) or f"icons: {', '.join(sorted(icons))}"
+        yield "S005", f"unknown icon '{name}' in text", hint

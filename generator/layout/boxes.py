@@ -1,0 +1,61 @@
+"""Axis-aligned boxes in face millimetres: intersection, union and containment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box from (left, top) to (right, bottom), y pointing down."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        """Return the width (never negative)."""
+        return max(0.0, self.right - self.left)
+
+    @property
+    def height(self) -> float:
+        """Return the height (never negative)."""
+        return max(0.0, self.bottom - self.top)
+
+    @property
+    def area(self) -> float:
+        """Return width × height."""
+        return self.width * self.height
+
+    def intersection(self, other: Box) -> Box | None:
+        """Return the box both cover, or None when they do not overlap by a positive area."""
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        if right <= left or bottom <= top:
+            return None
+        return Box(left, top, right, bottom)
+
+    def contains(self, x: float, y: float) -> bool:
+        """Return True when the point lies inside the box or on its edge."""
+        return self.left <= x <= self.right and self.top <= y <= self.bottom
+
+    def grown(self, margin: float) -> Box:
+        """Return the box with `margin` added on every side."""
+        return Box(self.left - margin, self.top - margin, self.right + margin, self.bottom + margin)
+
+
+def union(boxes: Iterable[Box]) -> Box:
+    """Return the smallest box holding every box given (at least one)."""
+    items = list(boxes)
+    return Box(
+        min(b.left for b in items), min(b.top for b in items), max(b.right for b in items), max(b.bottom for b in items)
+    )
+
+
+def around(points: Iterable[tuple[float, float]]) -> Box:
+    """Return the smallest box holding every point given (at least one)."""
+    xs, ys = zip(*points, strict=True)
+    return Box(min(xs), min(ys), max(xs), max(ys))

@@ -1,0 +1,74 @@
+"""What a face puts on paper, mark by mark, in face millimetres: the layout lint's view of a drawn face."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .boxes import Box
+from .document import Element
+
+Polygon = tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One painted thing, in drawing order, with the layout element it belongs to.
+
+    An image owns the stand-in drawn for missing art, a text element the icons set inline in it.
+    """
+
+    element: Element
+    paint: str  # "fill", "stroke", "text" or "image"
+    box: Box  # what it covers, clipped
+    colour: str | None = None
+    opacity: float = 1.0
+    outline: tuple[Polygon, ...] = ()  # a fill's polygons, filled even-odd as the PDF fills them
+    size: float = 0.0  # text: points
+    bold: bool = False  # text: set in a bold face
+    line: int = -1  # text: which set line of its element, from 0
+    text: str = ""
+    convex: bool = False  # a fill that is one convex polygon (rectangles, discs): quick to test against a box
+
+    def covers(self, x: float, y: float) -> bool:
+        """Return True when the mark paints the point (x, y)."""
+        if not self.box.contains(x, y):
+            return False
+        return not self.outline or inside(self.outline, x, y)
+
+    def covers_box(self, box: Box) -> bool:
+        """Return True when the mark surely paints all of `box` (False may still mean it does)."""
+        corners = ((box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom))
+        if not self.outline:
+            return all(self.box.contains(x, y) for x, y in corners)
+        return self.convex and all(self.covers(x, y) for x, y in corners)
+
+
+def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:
+    """Return True when (x, y) lies inside the polygons under the even-odd rule."""
+    crossings = 0
+    for polygon in polygons:
+        n = len(polygon)
+        for i in range(n):
+            (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+def is_convex(polygon: Polygon) -> bool:
+    """Return True when the polygon turns one way only at every corner (collinear points allowed)."""
+    points = [p for i, p in enumerate(polygon) if i == 0 or p != polygon[i - 1]]
+    if len(points) > 1 and points[0] == points[-1]:
+        points.pop()
+    n = len(points)
+    if n < 3:
+        return False
+    sign = 0
+    for i in range(n):
+        (x0, y0), (x1, y1), (x2, y2) = points[i], points[(i + 1) % n], points[(i + 2) % n]
+        cross = (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1)
+        if abs(cross) > 1e-12:
+            if sign and (cross > 0) != (sign > 0):
+                return False
+            sign = 1 if cross > 0 else -1
+    return sign != 0

@@ -1,0 +1,150 @@
+"""Trace a prepared face: a Painter that records where every mark lands, for the layout lint."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from ..art.place import Placed
+from ..layout.boxes import Box, around
+from ..layout.document import Element
+from ..layout.icons import IconSet
+from ..layout.ink import Mark, Polygon, is_convex
+from ..units import PT_PER_MM
+from .draw import Prepared, draw
+from .fonts import FontSet
+from .text import ASCENT, DESCENT
+
+Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, y' = b x + d y + f
+CURVE_STEPS = 8  # straight pieces per Bézier curve: fine enough to tell inside from outside
+
+
+def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
+    """Return every mark the face draws, in drawing order, in face millimetres."""
+    tracer = Tracer(fonts)
+    draw(prepared, tracer, fonts, icons)
+    return tracer.marks
+
+
+class Tracer:
+    """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm."""
+
+    def __init__(self, fonts: FontSet) -> None:
+        self.fonts = fonts
+        self.matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+        self.clip_box: Box | None = None
+        self.saved: list[tuple[Matrix, Box | None]] = []
+        self.drawing: list[Element] = []  # the elements being drawn, outermost first
+        self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
+        self.marks: list[Mark] = []
+
+    def enter(self, el: Element) -> None:
+        self.drawing.append(el)
+
+    def leave(self) -> None:
+        self.drawing.pop()
+
+    def owner(self) -> Element:
+        """Return the element a mark belongs to: the outermost one being drawn that is not a group."""
+        return next(el for el in self.drawing if el.kind != "group")
+
+    def save(self) -> None:
+        self.saved.append((self.matrix, self.clip_box))
+
+    def restore(self) -> None:
+        self.matrix, self.clip_box = self.saved.pop()
+
+    def translate(self, dx: float, dy: float) -> None:
+        a, b, c, d, e, f = self.matrix
+        self.matrix = (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)
+
+    def rotate(self, degrees: float) -> None:
+        cos, sin = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+        a, b, c, d, e, f = self.matrix
+        self.matrix = (a * cos + c * sin, b * cos + d * sin, c * cos - a * sin, d * cos - b * sin, e, f)
+
+    def scale(self, factor: float) -> None:
+        a, b, c, d, e, f = self.matrix
+        self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
+
+    def clip(self, commands: tuple) -> None:
+        box = around(p for polygon in self._polygons(commands) for p in polygon)
+        self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
+
+    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0) -> None:
+        polygons = self._polygons(commands)
+        points = [p for polygon in polygons for p in polygon]
+        if not points:
+            return
+        box = around(points)
+        if fill:
+            convex = len(polygons) == 1 and is_convex(polygons[0])
+            self._add(Mark(self.owner(), "fill", box, fill, opacity, tuple(polygons), convex=convex))
+        if stroke:
+            self._add(Mark(self.owner(), "stroke", box.grown(width * self._unit() / 2), stroke, opacity))
+
+    def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
+        owner = self.owner()
+        width = self.fonts.width(text, font, size) / PT_PER_MM
+        em = size / PT_PER_MM
+        corners = [
+            (x, y - ASCENT * em),
+            (x + width, y - ASCENT * em),
+            (x, y + DESCENT * em),
+            (x + width, y + DESCENT * em),
+        ]
+        line = self.lines.setdefault((id(owner), round(y, 6)), sum(1 for k in self.lines if k[0] == id(owner)))
+        box = around(map(self._map, corners))
+        self._add(
+            Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
+        )
+
+    def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        x, y, w, h = placed.box
+        self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
+
+    def _add(self, mark: Mark) -> None:
+        box = self._clipped(mark.box)
+        if box is not None:
+            self.marks.append(mark if box == mark.box else replace(mark, box=box))
+
+    def _clipped(self, box: Box) -> Box | None:
+        return box if self.clip_box is None else box.intersection(self.clip_box)
+
+    def _unit(self) -> float:
+        """Return how long one unit of the current space is on the face (the matrix scales uniformly)."""
+        a, b, *_ = self.matrix
+        return math.hypot(a, b)
+
+    def _map(self, point: tuple[float, float]) -> tuple[float, float]:
+        a, b, c, d, e, f = self.matrix
+        x, y = point
+        return a * x + c * y + e, b * x + d * y + f
+
+    def _polygons(self, commands: tuple) -> list[Polygon]:
+        """Return the subpaths of `commands` as polygons in face mm, curves flattened."""
+        polygons: list[list[tuple[float, float]]] = []
+        here = (0.0, 0.0)
+        for cmd in commands:
+            op = cmd[0]
+            if op == "M":
+                here = (cmd[1], cmd[2])
+                polygons.append([self._map(here)])
+            elif op == "L":
+                here = (cmd[1], cmd[2])
+                polygons[-1].append(self._map(here))
+            elif op == "C":
+                (x0, y0), (x1, y1, x2, y2, x3, y3) = here, cmd[1:]
+                for i in range(1, CURVE_STEPS + 1):
+                    t = i / CURVE_STEPS
+                    u = 1 - t
+                    polygons[-1].append(
+                        self._map(
+                            (
+                                u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3,
+                                u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3,
+                            )
+                        )
+                    )
+                here = (x3, y3)
+        return [tuple(p) for p in polygons if p]

@@ -1,0 +1,192 @@
+"""The layout stage: templates, fonts, icons and art for one game, turning each face into a drawable layout."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .art.place import ArtDesk
+from .diagnostics import Diagnostic, Location, Report
+from .digest import file_digest, files_digest, text_digest
+from .kit import Face
+from .layout import document, lint
+from .layout.icons import IconSet, load_icons
+from .layout.templates import Templates
+from .project import GameDir
+from .render.draw import Prepared, prepare
+from .render.fonts import FontSet, load_fonts
+from .render.trace import trace
+
+PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
+
+
+def page_safe(face: Face) -> float | None:
+    """Return the margin a page-sized face must keep from the paper edge; furniture may reach the marks."""
+    return None if face.template == "furniture.yaml.j2" else PAGE_SAFE
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One face as rendered, kept for reuse: the result, what was said about it, the files it read."""
+
+    prepared: Prepared | None
+    diagnostics: tuple[Diagnostic, ...]
+    deps: tuple[tuple[str, str | None], ...]  # (art file, its digest or None when missing)
+
+    def fresh(self) -> bool:
+        """Return True while every file it read still has the same content."""
+        return all(file_digest(Path(path)) == digest for path, digest in self.deps)
+
+
+class RenderCache:
+    """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
+
+    `prune` forgets what no render asked for since the previous prune, so a long session editing the same
+    faces keeps only their latest renders.
+    """
+
+    def __init__(self) -> None:
+        self._items: dict[str, Rendered] = {}
+        self._used: set[str] = set()
+
+    def get(self, key: str) -> Rendered | None:
+        """Return the render stored under `key` if every file it read is unchanged."""
+        self._used.add(key)
+        hit = self._items.get(key)
+        return hit if hit is not None and hit.fresh() else None
+
+    def put(self, key: str, rendered: Rendered) -> None:
+        """Keep a render."""
+        self._used.add(key)
+        self._items[key] = rendered
+
+    def prune(self) -> None:
+        """Forget every render not asked for since the last prune."""
+        if self._used:
+            self._items = {k: v for k, v in self._items.items() if k in self._used}
+        self._used = set()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+@dataclass
+class Studio:
+    """Everything needed to turn faces into drawable layouts for one game: templates, fonts, icons, art.
+
+    Renders are cached by a digest of everything they read (template sources, context, size, fonts,
+    icons, art bytes), so a cache shared between Studios (watch mode) re-renders only what changed.
+    """
+
+    root: Path
+    templates: Templates
+    fonts: FontSet
+    icons: IconSet
+    report: Report
+    art: ArtDesk
+    inputs: str = ""  # digest of the fonts and icons every face may use
+    limits: lint.Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
+    cache: RenderCache = field(default_factory=lambda: RenderCache())
+    rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
+    said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
+
+    @classmethod
+    def for_game(
+        cls,
+        game: GameDir,
+        policy: str,
+        report: Report,
+        cache: RenderCache | None = None,
+        limits: lint.Thresholds = lint.DEFAULTS,
+    ) -> Studio:
+        """Set up templates, fonts, icons and art on the game's layout search path."""
+        folders = game.layout_dirs()
+        root = game.root
+        fonts_dir = root / "fonts"
+        inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
+            [f / "icons.yaml" for f in folders]
+        )
+        return cls(
+            root,
+            Templates(folders, root),
+            load_fonts(fonts_dir, root),
+            load_icons(folders, report),
+            report,
+            ArtDesk(game, policy),
+            inputs,
+            limits,
+            RenderCache() if cache is None else cache,
+        )
+
+    def key(self, face: Face, width: float, height: float, extra: dict | None, safe: float | None) -> str:
+        """Return the digest of what a render reads, art files aside (they are checked after)."""
+        return text_digest(
+            self.inputs,
+            self.art.policy,
+            repr(self.limits),
+            self.templates.digest(face.template),
+            face.identity[1],
+            json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str),
+        )
+
+    def render(
+        self, face: Face, width: float, height: float, extra: dict | None = None, safe: float | None = lint.SAFE
+    ) -> Prepared | None:
+        """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
+        key = self.key(face, width, height, extra, safe)
+        hit = self.cache.get(key)
+        if hit is not None:
+            self.report.extend(hit.diagnostics)
+            self.said[face.key] = hit.diagnostics
+            return hit.prepared
+        self.rendered.append(face.key)
+        report = Report()
+        context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
+        result, deps = None, []
+        text = self.templates.render(face.template, context, face.key, report)
+        if text is not None:
+            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), report)
+            if doc is not None:
+                result, problems = prepare(doc, self.fonts)
+                for element, message in problems:
+                    self._problem(report, face, element, "L100", message)
+                for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
+                    placed, dep = self.art.place(
+                        element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
+                    )
+                    result.images[id(element)] = placed
+                    if dep:
+                        deps.append(dep)
+                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), self.limits):
+                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
+                result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
+        self.report.extend(report.items)
+        self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
+        self.said[face.key] = tuple(report.items)
+        return result
+
+    def _template_path(self, name: str) -> str:
+        found = self.templates.source_of(name)
+        return self.templates.display(str(found[1])) if found else name
+
+    def _problem(self, report: Report, face: Face, element, code: str, message: str) -> None:
+        """Report a layout problem at the template line that declares the element, when it has an id."""
+        report.error(code, f"{face.key}: {element.name}: {message}", loc=self._locate(face, element))
+
+    def _locate(self, face: Face, element) -> Location | None:
+        """Return the template line that declares `element` (found by its id), or the template's first line."""
+        found = self.templates.source_of(face.template)
+        if not found:
+            return None
+        text, path = found
+        display = self.templates.display(str(path))
+        ident = element.props.get("id")
+        if ident:
+            match = re.search(rf"\bid\s*[:=]\s*['\"]?{re.escape(ident)}\b", text)
+            if match:
+                line = text.count("\n", 0, match.start())
+                line_text = text.splitlines()[line]
+                return Location(display, line + 1, match.start() - text.rfind("\n", 0, match.start()), line_text)
+        return Location(display, 1, 1, "")

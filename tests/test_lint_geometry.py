@@ -1,0 +1,121 @@
+"""Properties of the lint's geometry and colour helpers: box overlap, point in shape, WCAG contrast."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lintkit import FONTS, ICONS, laid_out
+
+from generator.layout import contrast, legibility
+from generator.layout.boxes import Box, union
+from generator.layout.ink import inside, is_convex
+from generator.render.trace import trace
+
+coord = st.floats(min_value=-100, max_value=100, allow_nan=False)
+size = st.floats(min_value=0.01, max_value=50, allow_nan=False)
+colour = st.from_regex(r"#[0-9a-f]{6}", fullmatch=True)
+
+
+@st.composite
+def boxes(draw) -> Box:
+    x, y = draw(coord), draw(coord)
+    return Box(x, y, x + draw(size), y + draw(size))
+
+
+@given(boxes(), boxes())
+def test_intersection_is_symmetric_and_inside_both(a, b):
+    hit = a.intersection(b)
+    assert hit == b.intersection(a)
+    if hit is not None:
+        assert hit.area <= min(a.area, b.area) + 1e-9
+        assert union([hit, a]) == a and union([hit, b]) == b
+        assert hit.width > 0 and hit.height > 0
+
+
+@given(boxes(), boxes())
+def test_boxes_overlap_exactly_when_both_spans_overlap(a, b):
+    spans = a.left < b.right and b.left < a.right and a.top < b.bottom and b.top < a.bottom
+    assert (a.intersection(b) is not None) == spans
+
+
+@given(st.lists(boxes(), min_size=1, max_size=5), st.lists(boxes(), min_size=1, max_size=5))
+def test_largest_overlap_is_the_same_either_way_round(a, b):
+    one, other = legibility.largest_overlap(a, b), legibility.largest_overlap(b, a)
+    assert (one is None) == (other is None)
+    if one is not None:
+        assert one.area == pytest.approx(other.area)
+        assert one.width >= legibility.TOUCH and one.height >= legibility.TOUCH
+
+
+@given(colour, colour)
+def test_contrast_is_symmetric_and_between_1_and_21(a, b):
+    value = contrast.ratio(contrast.rgb(a), contrast.rgb(b))
+    assert value == contrast.ratio(contrast.rgb(b), contrast.rgb(a))
+    assert 1 <= value <= 21
+
+
+@given(colour)
+def test_a_colour_on_itself_has_no_contrast(c):
+    assert contrast.ratio(contrast.rgb(c), contrast.rgb(c)) == 1
+
+
+def test_contrast_matches_wcag_reference_values():
+    assert contrast.ratio(contrast.rgb("#000000"), contrast.rgb("#ffffff")) == pytest.approx(21)
+    assert round(contrast.ratio(contrast.rgb("#767676"), contrast.rgb("#ffffff")), 2) == 4.54  # WebAIM's grey
+    assert round(contrast.ratio(contrast.rgb("#c2850a"), contrast.rgb("#fffdf8")), 2) == 3.10  # issue 12's gold
+
+
+@given(colour, colour, st.floats(min_value=0, max_value=1))
+def test_mixing_stays_between_the_two_colours(top, bottom, opacity):
+    mixed = contrast.over(contrast.rgb(top), contrast.rgb(bottom), opacity)
+    for m, t, b in zip(mixed, contrast.rgb(top), contrast.rgb(bottom)):
+        assert min(t, b) - 1e-9 <= m <= max(t, b) + 1e-9
+    assert contrast.over(contrast.rgb(top), contrast.rgb(bottom), 1) == contrast.rgb(top)
+    assert contrast.over(contrast.rgb(top), contrast.rgb(bottom), 0) == contrast.rgb(bottom)
+
+
+@given(colour, colour)
+def test_legible_reaches_4_5_to_1_on_any_backdrop_and_keeps_a_colour_that_already_does(c, on):
+    shade = contrast.legible(c, on)
+    assert contrast.ratio(contrast.rgb(shade), contrast.rgb(on)) >= 4.5
+    if contrast.ratio(contrast.rgb(c), contrast.rgb(on)) >= 4.5:
+        assert shade == c
+
+
+@given(boxes(), coord, coord)
+def test_a_rectangle_polygon_holds_exactly_the_points_inside_its_box(box, x, y):
+    corners = ((box.left, box.top), (box.right, box.top), (box.right, box.bottom), (box.left, box.bottom))
+    on_edge = min(abs(x - box.left), abs(x - box.right), abs(y - box.top), abs(y - box.bottom)) < 1e-6
+    if not on_edge:
+        assert inside((corners,), x, y) == box.contains(x, y)
+
+
+def test_a_hole_is_outside_under_the_even_odd_rule():
+    outer = ((0, 0), (10, 0), (10, 10), (0, 10))
+    hole = ((3, 3), (7, 3), (7, 7), (3, 7))
+    assert inside((outer, hole), 1, 1) and not inside((outer, hole), 5, 5)
+
+
+def test_convexity():
+    assert is_convex(((0, 0), (10, 0), (10, 10), (0, 10)))
+    assert is_convex(((0, 0), (5, 0), (10, 0), (10, 10), (0, 10), (0, 0)))  # collinear and closing points
+    assert not is_convex(((0, 0), (10, 0), (10, 4), (4, 4), (4, 10), (0, 10)))  # an L
+    assert not is_convex(((0, 0), (10, 0)))
+
+
+@pytest.mark.parametrize("rotate", [0, 90, 180, 270])
+def test_traced_lines_turn_with_their_box_and_stay_inside_it(rotate):
+    w, h = (40, 8) if rotate in (0, 180) else (8, 40)
+    prepared = laid_out(
+        f'- text: {{id: t, x: 10, y: 20, w: {w}, h: {h}, text: "Centre line", size: 9, align: center, '
+        f"valign: middle, rotate: {rotate}}}\n"
+    )
+    (line,) = legibility.set_lines(trace(prepared, FONTS, ICONS))
+    assert line.left >= 10 and line.right <= 10 + w
+    assert line.top >= 20 and line.bottom <= 20 + h
+    assert (line.left + line.right) / 2 == pytest.approx(10 + w / 2, abs=0.01)
+    assert (line.top + line.bottom) / 2 == pytest.approx(20 + h / 2, abs=0.01)
+    across, along = (line.height, line.width) if rotate in (0, 180) else (line.width, line.height)
+    assert across == pytest.approx(1.1 * 9 * 25.4 / 72, abs=0.001)  # ascent + descent of one 9 pt line
+    assert along > across
