@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import sys
 import traceback
@@ -48,10 +49,10 @@ class Paper(StrEnum):
     both = "both"
 
 
-def _root(root: Optional[Path]) -> Path:
+def _root(root: Optional[Path], needs_cards: bool = True) -> Path:
     from .project import find_root
 
-    return find_root(root)
+    return find_root(root, needs_cards)
 
 
 def echo_report(report: Report) -> None:
@@ -101,6 +102,10 @@ def build(
     base = _root(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
+    if out_dir.exists() and not out_dir.is_dir():  # said before minutes of rendering, not after
+        from .output import write_problem
+
+        fail(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(out_dir)), out_dir))
     result = builder.build(
         base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
     )
@@ -125,7 +130,7 @@ def new(
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
     from .scaffold import new_game
 
-    for path in new_game(_root(root), game, size=size, from_csv=from_csv):
+    for path in new_game(_root(root, needs_cards=False), game, size=size, from_csv=from_csv):
         typer.echo(f"wrote {_shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 

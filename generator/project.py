@@ -10,9 +10,34 @@ from . import schema, yamlsrc
 from .diagnostics import CardpressError, Location, Report, did_you_mean
 
 
-def find_root(start: Path | None = None) -> Path:
-    """Return the project root: the nearest folder at or above `start` that holds `cards/`."""
-    here = (start or Path.cwd()).resolve()
+def find_root(start: Path | None = None, needs_cards: bool = True) -> Path:
+    """Return the project root: the nearest folder at or above `start` that holds `cards/`.
+
+    Without `start` (no --root), a folder outside any project falls back to the checkout cardpress was
+    installed from. A `start` the user named must exist and (with `needs_cards`) lie in a project:
+    validating the installed checkout instead would pass for the user's files.
+    """
+    if start is not None:
+        problem = None
+        if not start.exists():
+            problem = (f"--root: the folder {start} does not exist", "check the path, or leave --root out")
+        elif not start.is_dir():
+            problem = (f"--root: {start} is a file, not a folder", "name the project folder that holds cards/")
+        if problem is None:
+            here = start.resolve()
+            for folder in (here, *here.parents):
+                if (folder / "cards").is_dir():
+                    return folder
+            if not needs_cards:
+                return here
+            problem = (
+                f"--root: {start} holds no cards/ folder, nor does any folder above it",
+                "name the project folder that holds cards/, or make a game there with `cardpress new`",
+            )
+        report = Report()
+        report.error("G003", problem[0], hint=problem[1])
+        raise CardpressError(report)
+    here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "cards").is_dir():
             return folder
