@@ -39,13 +39,15 @@ def build(
     players: int | None,
     out: Path,
     missing_art: str | None = None,
+    result: BuildResult | None = None,
 ) -> BuildResult:
     """Validate and build every named game; a game with errors is not written, and does not stop the others.
 
     The kits of every game built are written as one set, once all are rendered: a failure or a kill before
     then leaves every previous kit whole, and a disk problem is one located error that fails them all.
+    Pass `result` to see how far a build got should it be interrupted (Ctrl-C).
     """
-    result = BuildResult()
+    result = result if result is not None else BuildResult()
     files: dict[Path, bytes] = {}
     for gid in resolve_games(root, game_id):
         pipeline = Pipeline(root, gid, players=players, missing_art=missing_art)

@@ -76,12 +76,19 @@ def validate(
 
     base = _root(root)
     total = Report()
-    for game_id in resolve_games(base, game):
-        pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
-        pipeline.lint()
-        total.extend(pipeline.report.items)
-        if pipeline.report.ok():
-            typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
+    done: list[str] = []
+    try:
+        for game_id in resolve_games(base, game):
+            pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
+            pipeline.lint()
+            total.extend(pipeline.report.items)
+            if pipeline.report.ok():
+                typer.echo(f"{game_id}: ok ({pipeline.report.summary()})")
+            done.append(game_id)
+    except KeyboardInterrupt:
+        echo_report(total)
+        typer.echo(f"interrupted: {len(done)} game(s) checked{': ' + ', '.join(done) if done else ''}", err=True)
+        raise typer.Exit(130) from None
     if not total.ok():
         fail(total)
     echo_report(total)
@@ -106,9 +113,25 @@ def build(
         from .output import write_problem
 
         fail(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(out_dir)), out_dir))
-    result = builder.build(
-        base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
-    )
+    result = builder.BuildResult()
+    try:
+        builder.build(
+            base,
+            game,
+            papers=papers,
+            players=players,
+            out=out_dir,
+            missing_art=missing_art.value if missing_art else None,
+            result=result,
+        )
+    except KeyboardInterrupt:  # the kits are written as one set at the end: none of this run's is on disk
+        done = result.built + result.failed
+        typer.echo(
+            f"interrupted: {len(done)} game{'s' if len(done) != 1 else ''} checked"
+            f"{' (' + ', '.join(done) + ')' if done else ''}; no kit written, the previous ones are whole",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     echo_report(result.report)  # warnings: the kit was built, but something deserves a look
     for path in result.written:
         typer.echo(f"wrote {_shown(path)}")
@@ -174,6 +197,9 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # a command with nothing finished to tell: every write is all or nothing
+        typer.echo("interrupted; nothing written", err=True)
+        sys.exit(130)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
         # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
         kinds = []

@@ -41,6 +41,7 @@ def proof(
             "P002", "--card needs a game", hint=f"e.g. cardpress proof {games[0] if games else 'GAME'} --card {card[0]}"
         )
         fail(total)
+    finished: list[str] = []
     for game_id in games:
         session = Session(
             base,
@@ -53,7 +54,13 @@ def proof(
             pdfs=False,
             contact=not card,
         )
-        outcome = session.rebuild(only=card or None)
+        try:
+            outcome = session.rebuild(only=card or None)
+        except KeyboardInterrupt:  # each game's proofs are one set: those of the games done are complete
+            echo_report(total)
+            typer.echo(f"interrupted: proofs of {game_id} not written; {_finished(finished)}", err=True)
+            raise typer.Exit(130) from None
+        finished.append(game_id)
         total.extend(outcome.report.items)
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
@@ -65,6 +72,10 @@ def proof(
     if not total.ok():
         fail(total)
     echo_report(total)
+
+
+def _finished(games: list[str]) -> str:
+    return f"finished: {', '.join(games)}" if games else "no game finished"
 
 
 def watch(

@@ -165,3 +165,39 @@ def test_a_killed_build_leaves_the_previous_kit_and_the_next_run_sweeps_up(built
     after = _digests(out / "tiny")
     assert sorted(after) == sorted(before)  # the killed run's temporary file is gone
     assert all(after[name] != before[name] for name in before)  # and the new set replaced the old one whole
+
+
+def _start(project: Path, out: Path, *args: str, pause: str = "") -> subprocess.Popen:
+    env = dict(os.environ, **({output.PAUSE_ENV: pause} if pause else {}))
+    command = [sys.executable, "-m", "generator", *args, "--root", str(project), "--out", str(out)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for_temp(folder: Path) -> None:
+    for _ in range(1200):
+        if folder.is_dir() and any(p.name.startswith(output.TEMP_PREFIX) for p in folder.iterdir()):
+            return
+        time.sleep(0.1)
+    pytest.fail("no temporary file appeared")
+
+
+def test_ctrl_c_while_writing_a_kit_removes_its_temporary_files_and_says_so(built):
+    project, out, before = built
+    proc = _start(project, out, "build", "tiny", "--missing-art", "placeholder", pause="60")
+    _wait_for_temp(out / "tiny")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # promptly: not after the 60 s pause
+    assert proc.returncode == 130
+    assert err == "interrupted: 1 game checked (tiny); no kit written, the previous ones are whole\n"
+    assert _digests(out / "tiny") == before  # and no temporary file left
+
+
+def test_ctrl_c_while_proofing_says_which_games_were_finished(built):
+    project, out, _ = built
+    proc = _start(project, out, "proof", "tiny", "--missing-art", "placeholder", "--dpi", "40", pause="60")
+    _wait_for_temp(out / "tiny" / "proofs")
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == "interrupted: proofs of tiny not written; no game finished\n"
+    assert not [p for p in (out / "tiny" / "proofs").iterdir() if p.name.startswith(output.TEMP_PREFIX)]
