@@ -30,12 +30,14 @@ from generator.project import GameDir
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("CARDPRESS_FUZZ", "0"))
-FUZZ = settings(
-    max_examples=EXAMPLES or 40,
-    deadline=None,
-    derandomize=not EXAMPLES,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
+# CI: a fixed sample, the same every run, so the suite's time is bounded (each example is itself bounded by
+# the caps and budgets under test). `fuzz`: fresh random examples, as many as CARDPRESS_FUZZ says.
+settings.register_profile(
+    "cardpress-ci", max_examples=40, deadline=None, derandomize=True, suppress_health_check=_QUIET
 )
+settings.register_profile("cardpress-fuzz", max_examples=EXAMPLES or 40, deadline=None, suppress_health_check=_QUIET)
+FUZZ = settings.get_profile("cardpress-fuzz" if EXAMPLES else "cardpress-ci")
 
 # --- hostile values ---------------------------------------------------------------------------------
 
