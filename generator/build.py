@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Report
+from .diagnostics import CardpressError, Report
 from .output import write_all
 from .pipeline import Pipeline, resolve_games
 
@@ -39,9 +39,16 @@ def build(
     players: int | None,
     out: Path,
     missing_art: str | None = None,
+    result: BuildResult | None = None,
 ) -> BuildResult:
-    """Validate and build every named game; a game with errors is not written, and does not stop the others."""
-    result = BuildResult()
+    """Validate and build every named game; a game with errors is not written, and does not stop the others.
+
+    The kits of every game built are written as one set, once all are rendered: a failure or a kill before
+    then leaves every previous kit whole, and a disk problem is one located error that fails them all.
+    Pass `result` to see how far a build got should it be interrupted (Ctrl-C).
+    """
+    result = result if result is not None else BuildResult()
+    files: dict[Path, bytes] = {}
     for gid in resolve_games(root, game_id):
         pipeline = Pipeline(root, gid, players=players, missing_art=missing_art)
         pdfs = pipeline.render(papers)
@@ -50,6 +57,14 @@ def build(
         if pdfs is None:
             result.failed.append(gid)
             continue
-        result.written += write_all({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
+        files.update({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
         result.built.append(gid)
+    try:
+        result.written = write_all(files)
+    except CardpressError as exc:
+        result.report.extend(exc.report.items)
+        for gid in result.built:
+            result.reports[gid].extend(exc.report.items)
+        result.failed += result.built
+        result.built = []
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import sys
 import traceback
@@ -57,10 +58,10 @@ PaperOpt: Any = typer.Option(
 )
 
 
-def _root(root: Optional[Path]) -> Path:
+def _root(root: Optional[Path], needs_cards: bool = True) -> Path:
     from .project import find_root
 
-    return find_root(root)
+    return find_root(root, needs_cards)
 
 
 def echo_report(report: Report) -> None:
@@ -85,11 +86,17 @@ def validate(
 
     base = _root(root)
     total, reports = Report(), {}
-    for game_id in resolve_games(base, game):
-        pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
-        pipeline.lint()
-        total.extend(pipeline.report.items)
-        reports[game_id] = pipeline.report
+    try:
+        for game_id in resolve_games(base, game):
+            pipeline = Pipeline(base, game_id, missing_art=missing_art.value if missing_art else None)
+            pipeline.lint()
+            total.extend(pipeline.report.items)
+            reports[game_id] = pipeline.report
+    except KeyboardInterrupt:
+        echo_report(total)
+        done = list(reports)
+        typer.echo(f"interrupted: {len(done)} game(s) checked{': ' + ', '.join(done) if done else ''}", err=True)
+        raise typer.Exit(130) from None
     _verdicts(total, reports, "ok", "failed")
     if not total.ok():
         raise typer.Exit(1)
@@ -134,9 +141,29 @@ def build(
     base = _root(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    result = builder.build(
-        base, game, papers=papers, players=players, out=out_dir, missing_art=missing_art.value if missing_art else None
-    )
+    if out_dir.exists() and not out_dir.is_dir():  # said before minutes of rendering, not after
+        from .output import write_problem
+
+        fail(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(out_dir)), out_dir))
+    result = builder.BuildResult()
+    try:
+        builder.build(
+            base,
+            game,
+            papers=papers,
+            players=players,
+            out=out_dir,
+            missing_art=missing_art.value if missing_art else None,
+            result=result,
+        )
+    except KeyboardInterrupt:  # the kits are written as one set at the end: none of this run's is on disk
+        done = result.built + result.failed
+        typer.echo(
+            f"interrupted: {len(done)} game{'s' if len(done) != 1 else ''} checked"
+            f"{' (' + ', '.join(done) + ')' if done else ''}; no kit written, the previous ones are whole",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     from .console import print_problems
 
     print_problems(result.report)  # warnings too: the kit was built, but something deserves a look
@@ -157,7 +184,7 @@ def new(
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
     from .scaffold import new_game
 
-    for path in new_game(_root(root), game, size=size, from_csv=from_csv):
+    for path in new_game(_root(root, needs_cards=False), game, size=size, from_csv=from_csv):
         typer.echo(f"wrote {_shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
@@ -225,6 +252,9 @@ def main() -> None:
     except typer.Abort:
         typer.echo("aborted", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # a command with nothing finished to tell: every write is all or nothing
+        typer.echo("interrupted; nothing written", err=True)
+        sys.exit(130)
     except Exception as exc:  # click's usage errors carry their own exit code (2)
         # typer ≥ 0.2x vendors click; a separately installed click (dask brings one) has other classes.
         kinds: list[type[Any]] = []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, fail
+from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, echo_report, fail
 from .diagnostics import Report
 
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ def proof(
             "P002", "--card needs a game", hint=f"e.g. cardpress proof {games[0] if games else 'GAME'} --card {card[0]}"
         )
         fail(total)
+    finished: list[str] = []
     for game_id in games:
         session = Session(
             base,
@@ -65,7 +66,13 @@ def proof(
             pdfs=False,
             contact=not card,
         )
-        outcome = session.rebuild(only=card or None)
+        try:
+            outcome = session.rebuild(only=card or None)
+        except KeyboardInterrupt:  # each game's proofs are one set: those of the games done are complete
+            echo_report(total)
+            typer.echo(f"interrupted: proofs of {game_id} not written; {_finished(finished)}", err=True)
+            raise typer.Exit(130) from None
+        finished.append(game_id)
         total.extend(outcome.report.items)
         if outcome.ok and outcome.entries:
             redrawn = len(outcome.proofed)
@@ -82,6 +89,10 @@ def proof(
         typer.echo(line)
     if total.items:
         print_line(total.summary(), summary_style(total), err=True)
+
+
+def _finished(games: list[str]) -> str:
+    return f"finished: {', '.join(games)}" if games else "no game finished"
 
 
 def watch(

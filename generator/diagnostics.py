@@ -55,10 +55,16 @@ class Report:
     """Every diagnostic found during one run, in the order found."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    _seen: set[Diagnostic] = field(default_factory=set, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._seen.update(self.items)
 
     def add(self, diagnostic: Diagnostic) -> None:
         """Record one diagnostic; the same problem found twice (e.g. once per paper) is kept once."""
-        if diagnostic not in self.items:
+        # A set beside the list keeps this O(1): thousands of problems in one file stay linear.
+        if diagnostic not in self._seen:
+            self._seen.add(diagnostic)
             self.items.append(diagnostic)
 
     def error(

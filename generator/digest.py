@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -15,7 +16,9 @@ def file_digest(path: Path) -> str | None:
     key = os.fspath(path)
     try:
         st = os.stat(key)
-    except OSError:
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end; they are refused where read
         return None
     stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
     known = _MEMO.get(key)

@@ -10,9 +10,34 @@ from . import schema, yamlsrc
 from .diagnostics import CardpressError, Diagnostic, Location, Report, did_you_mean
 
 
-def find_root(start: Path | None = None) -> Path:
-    """Return the project root: the nearest folder at or above `start` that holds `cards/`."""
-    here = (start or Path.cwd()).resolve()
+def find_root(start: Path | None = None, needs_cards: bool = True) -> Path:
+    """Return the project root: the nearest folder at or above `start` that holds `cards/`.
+
+    Without `start` (no --root), a folder outside any project falls back to the checkout cardpress was
+    installed from. A `start` the user named must exist and (with `needs_cards`) lie in a project:
+    validating the installed checkout instead would pass for the user's files.
+    """
+    if start is not None:
+        problem = None
+        if not start.exists():
+            problem = (f"--root: the folder {start} does not exist", "check the path, or leave --root out")
+        elif not start.is_dir():
+            problem = (f"--root: {start} is a file, not a folder", "name the project folder that holds cards/")
+        if problem is None:
+            here = start.resolve()
+            for folder in (here, *here.parents):
+                if (folder / "cards").is_dir():
+                    return folder
+            if not needs_cards:
+                return here
+            problem = (
+                f"--root: {start} holds no cards/ folder, nor does any folder above it",
+                "name the project folder that holds cards/, or make a game there with `cardpress new`",
+            )
+        report = Report()
+        report.error("G003", problem[0], hint=problem[1])
+        raise CardpressError(report)
+    here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if (folder / "cards").is_dir():
             return folder
@@ -78,37 +103,39 @@ class GameDir:
         return next((level for level in self.chain if (level.folder / relative).is_file()), None)
 
     def resolve(self, relative: str, report: Report, where: Location | None, path: str = "") -> Path | None:
-        """Resolve a path named in a card file, edition first then its bases; refuse one that leaves its folder."""
-        own = self._inside(self, relative)
-        if own is None:
-            report.error(
-                "S010",
-                f"path '{relative}' leaves the folder cards/{self.id}/",
-                path=path,
-                loc=where,
-                hint="name files relative to the game folder, without '..'",
-            )
-            return None
-        for level in self.chain:
-            if (level.folder / relative).is_file():
-                found = self._inside(level, relative)
-                if found is None:  # a link that leads out of its folder
-                    report.error(
-                        "S010",
-                        f"path '{relative}' leads out of the folder cards/{level.id}/",
-                        path=path,
-                        loc=where,
-                        hint="art must be a file inside the game folder, not a link to one elsewhere",
-                    )
-                return found
-        return own
+        """Resolve a path named in a card file, edition first then its bases; refuse one that leaves its folder.
 
-    @staticmethod
-    def _inside(level: GameDir, relative: str) -> Path | None:
-        candidate = (level.folder / relative).resolve()
-        if os.path.isabs(relative) or level.folder.resolve() not in candidate.parents:
-            return None
-        return candidate
+        Links are followed before the check, so a link inside a folder that leads out of it is refused too;
+        so is anything that cannot be a file. Returns the resolved path (a missing file is the caller's to
+        report, at the edition's own folder), or None after reporting.
+        """
+        from . import safefile
+
+        base = os.path.abspath(self.folder)
+        leaves = (
+            "S010",
+            f"path '{relative}' leaves the folder cards/{self.id}/",
+            "name files relative to the game folder, without '..'",
+        )
+        if "\0" in relative:
+            problem = ("Y007", f"path {relative!r} contains a NUL character", "remove the control character")
+        elif os.path.isabs(relative) or not os.path.normpath(os.path.join(base, relative)).startswith(base + os.sep):
+            problem = leaves
+        else:
+            level = next((g for g in self.chain if os.path.lexists(g.folder / relative)), self)
+            folder = f"cards/{level.id}/"
+            try:
+                real, _ = safefile.check(level.folder / relative, [level.folder], f"the folder {folder}")
+                return Path(real)
+            except safefile.Refused as exc:
+                if exc.code == "Y004":
+                    return Path(os.path.realpath(self.folder / relative))
+                if exc.code == "Y006":
+                    problem = ("S010", f"path '{relative}' leads out of the folder {folder} (through a link)", exc.hint)
+                else:
+                    problem = (exc.code, exc.message(level.display(relative)), exc.hint)
+        report.error(problem[0], problem[1], path=path, loc=where, hint=problem[2])
+        return None
 
     def load(self, name: str, schema_id: str, report: Report) -> yamlsrc.Source:
         """Load `name` (merged over the edition's bases) and check it against a schema, once: it is kept, and

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from . import safefile
 from .diagnostics import Location, Report
 from .project import GameDir
 
@@ -148,13 +149,19 @@ def read(game: GameDir, report: Report, code: str, cls: type[Rulebook] = Ruleboo
             hint=f"copy the rulebook of the game this one is based on into {game.display('')}, then edit it",
         )
         return None
-    if path.stat().st_size > MAX_BYTES:
-        report.error(code, f"{RULEBOOK_FILE} is larger than {MAX_BYTES // 1000} kB", loc=where)
-        return None
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        report.error(code, f"{RULEBOOK_FILE} is not UTF-8 text (byte {exc.start})", loc=where)
+        text = safefile.read_text(path, MAX_BYTES)
+    except safefile.Refused as exc:
+        if exc.code == "Y003":
+            report.error(code, f"{RULEBOOK_FILE} is larger than {MAX_BYTES // 1000} kB", loc=where)
+        elif exc.code == "Y001":
+            report.error(
+                code,
+                f"{RULEBOOK_FILE} is not UTF-8 text ({exc.reason.removeprefix('file is not UTF-8 text (')}",
+                loc=where,
+            )
+        else:
+            exc.report(report, display)
         return None
     rulebook = cls(text, display)
     for n, line in enumerate(rulebook.lines, 1):

@@ -7,6 +7,7 @@ whole or not at all, and an existing folder is never touched.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from importlib import resources
@@ -93,7 +94,8 @@ def _files(game_id: str, size: str, from_csv: Path | None, report: Report) -> di
         files[target] = text.encode("utf-8")
     if from_csv is None:
         return files
-    table = tablesrc.load_file(from_csv, str(from_csv), report)
+    # The sheet is one the user names on the command line, so it may lie anywhere; still a regular file.
+    table = tablesrc.load_file(from_csv, str(from_csv), report, roots=[Path(Path(os.path.abspath(from_csv)).anchor)])
     if not report.ok():
         return None
     if "name" not in table.columns:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import safefile
 from .diagnostics import Location, Report
 from .yamlsrc import MAX_BYTES, Source
 
@@ -56,17 +57,17 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
 
 
-def load_file(path: Path, display: str, report: Report) -> Table:
-    """Read a CSV file; every problem is reported with its place, and rows with problems are left out."""
+def load_file(path: Path, display: str, report: Report, roots: safefile.Roots | None = None) -> Table:
+    """Read a CSV file; every problem is reported with its place, and rows with problems are left out.
+
+    Like a YAML card file it must be a regular file inside `roots` (by default the project it lies in,
+    links resolved first), at most MAX_BYTES: a link leading out, a FIFO or /dev/zero is refused unread.
+    """
     try:
-        size = path.stat().st_size
-    except OSError:
-        report.error("Y004", f"file not found: {display}", loc=Location(display, 1, 1))
+        raw = safefile.read_bytes(path, MAX_BYTES, roots)
+    except safefile.Refused as exc:
+        exc.report(report, display)
         return Table(display, "", data=[])
-    if size > MAX_BYTES:
-        report.error("Y003", f"file is {size} bytes; the limit is {MAX_BYTES}", loc=Location(display, 1, 1))
-        return Table(display, "", data=[])
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

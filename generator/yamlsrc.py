@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import safefile
 from .diagnostics import Location, Report
 
 MAX_BYTES = 2_000_000  # card files are small; refuse anything that looks like an attack
 MAX_NODES = 200_000  # aliases can expand a tiny file into a huge tree ("billion laughs")
+MAX_DEPTH = 100  # mappings and lists nested deeper than this are refused, long before Python's recursion limit
 
 KeyPath = tuple[Any, ...]
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
@@ -29,6 +32,7 @@ class Source:
     keys: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
     # For a document merged from several files (a fan edition over its base): the file each position is in.
     origin: dict[KeyPath, Source] = field(default_factory=dict)
+    _lines: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def loc(self, path: KeyPath = (), *, key: bool = False) -> Location:
         """Return the location of the value (or key) at `path`, falling back to its nearest parent."""
@@ -41,7 +45,9 @@ class Source:
 
     def location(self, line: int, col: int) -> Location:
         """Return a Location for a 0-based line and column."""
-        lines = self.text.splitlines()
+        if self._lines is None:  # split once: a file with thousands of problems asks thousands of times
+            self._lines = self.text.splitlines()
+        lines = self._lines
         text = lines[line] if 0 <= line < len(lines) else ""
         return Location(self.display, line + 1, col + 1, text)
 
@@ -62,6 +68,9 @@ def load_text(text: str, display: str, report: Report) -> Source:
     source = Source(display, text)
     try:
         node = yaml.compose(text, Loader=LOADER)
+    except RecursionError:  # the pure-Python composer recurses once per level of nesting
+        report.error("Y003", f"document is nested more than {MAX_DEPTH} levels deep", loc=source.location(0, 0))
+        return source
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
@@ -85,20 +94,16 @@ def load_text(text: str, display: str, report: Report) -> Source:
     return source
 
 
-def load_file(path: Path, display: str, report: Report) -> Source:
-    """Read and parse a YAML file; problems reading it are reported, not raised."""
+def load_file(path: Path, display: str, report: Report, roots: safefile.Roots | None = None) -> Source:
+    """Read and parse a YAML file; problems reading it are reported, not raised.
+
+    Only a regular file inside `roots` is read (by default the project the path lies in, links
+    resolved first), and only up to MAX_BYTES: a link to a system file, a FIFO or /dev/zero is refused.
+    """
     try:
-        size = path.stat().st_size
-    except OSError:
-        report.error("Y004", f"file not found: {display}", loc=Location(display, 1, 1))
-        return Source(display, "")
-    if size > MAX_BYTES:
-        report.error("Y003", f"file is {size} bytes; the limit is {MAX_BYTES}", loc=Location(display, 1, 1))
-        return Source(display, "")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        report.error("Y001", f"file is not UTF-8 text ({exc.reason} at byte {exc.start})", loc=Location(display, 1, 1))
+        text = safefile.read_text(path, MAX_BYTES, roots)
+    except safefile.Refused as exc:
+        exc.report(report, display)
         return Source(display, "")
     return load_text(text, display, report)
 
@@ -112,9 +117,20 @@ class _Builder:
         self.loader = yaml.SafeLoader("")
         self.count = 0
         self.too_big = False
+        self.too_deep = False
 
     def build(self, node: yaml.Node, path: KeyPath) -> Any:
         self.count += 1
+        if len(path) > MAX_DEPTH:
+            if not self.too_deep:
+                self.too_deep = True
+                self.report.error(
+                    "Y003",
+                    f"document is nested more than {MAX_DEPTH} levels deep",
+                    loc=self.source.location(node.start_mark.line, node.start_mark.column),
+                    hint="card files and layouts are a few levels deep; look for runaway brackets",
+                )
+            return None
         if self.count > MAX_NODES:
             if not self.too_big:
                 self.too_big = True
@@ -146,6 +162,16 @@ class _Builder:
                 "Y001", f"YAML value error: {exc.problem}", loc=self.source.location(mark.line, mark.column)
             )
             return None
+        except (ValueError, OverflowError) as exc:  # e.g. a whole number of more than 4300 digits
+            digits = sys.get_int_max_str_digits()
+            what = f"a whole number of more than {digits} digits" if "digits" in str(exc) else _short(str(exc))
+            self.report.error(
+                "Y001",
+                f"YAML value error: {what}",
+                path=format_path(path),
+                loc=self.source.location(node.start_mark.line, node.start_mark.column),
+            )
+            return None
 
     def _mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
         try:
@@ -164,7 +190,16 @@ class _Builder:
                     loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
                 )
                 continue
-            key = self.loader.construct_object(key_node)
+            try:
+                key = self.loader.construct_object(key_node)
+                hash(key)
+            except (yaml.constructor.ConstructorError, ValueError, OverflowError, TypeError) as exc:
+                self.report.error(
+                    "Y001",
+                    f"YAML key error: {_short(str(getattr(exc, 'problem', None) or exc))}",
+                    loc=self.source.location(key_node.start_mark.line, key_node.start_mark.column),
+                )
+                continue
             if key in out:
                 self.report.error(
                     "Y002",
@@ -177,3 +212,8 @@ class _Builder:
             self.source.values[path + (key,)] = (value_node.start_mark.line, value_node.start_mark.column)
             out[key] = self.build(value_node, path + (key,))
         return out
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """Shorten an exception's text for a message (some quote the whole offending value)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

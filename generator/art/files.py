@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
     from reportlab.lib.utils import ImageReader
 
+from .. import safefile
+
 MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
 MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million
 KINDS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}  # our name -> Pillow's format name
@@ -55,15 +57,17 @@ def sniff(head: bytes) -> str | None:
 _CHECKED: dict[tuple[Any, ...], ArtFile] = {}
 
 
-def open_art(path: Path) -> ArtFile:
+def open_art(path: Path, roots: safefile.Roots | None = None) -> ArtFile:
     """Check an image file and describe it; raise ArtError when it cannot be used.
 
-    Cached by the file's stamp, so a file is read and decoded once however many faces use it.
+    Only a regular file inside `roots` (by default the project it lies in) is read, and never more
+    than MAX_BYTES of it. Cached by the file's stamp, so a file is read and decoded once however many
+    faces use it.
     """
     try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise ArtError(f"cannot read {path.name}: {exc.strerror}") from None
+        _, st = safefile.check(path, roots)
+    except safefile.Refused as exc:
+        raise ArtError(f"cannot read {path.name}: {exc.reason}", exc.hint) from None
     stamp = (os.fspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
     if stamp in _CHECKED:
         return _CHECKED[stamp]
@@ -72,10 +76,21 @@ def open_art(path: Path) -> ArtFile:
             f"{path.name} is {st.st_size / 2**20:.1f} MiB; the limit is {MAX_BYTES // 2**20} MiB",
             hint="export the art at 300–600 dpi for its box",
         )
-    data = path.read_bytes()
-    art = _describe(path, data)
+    art = _describe(path, _read(path, roots))
     _remember(_CHECKED, stamp, art)
     return art
+
+
+def _read(path: Path, roots: safefile.Roots | None = None) -> bytes:
+    """Read an art file through the containment checks, as an ArtError when refused."""
+    try:
+        return safefile.read_bytes(path, MAX_BYTES, roots)
+    except safefile.Refused as exc:
+        if exc.code == "Y003":
+            raise ArtError(
+                f"{path.name} is larger than {MAX_BYTES // 2**20} MiB", "export the art at 300–600 dpi for its box"
+            ) from None
+        raise ArtError(f"cannot read {path.name}: {exc.reason}", exc.hint) from None
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = 64) -> None:
@@ -138,7 +153,7 @@ def pdf_image(art: ArtFile) -> tuple[ImageReader, str | None]:
     from PIL import Image, ImageOps
     from reportlab.lib.utils import ImageReader
 
-    data = art.path.read_bytes()
+    data = _read(art.path)
     if hashlib.sha256(data).hexdigest() != art.digest:
         raise ArtError(f"{art.path.name} changed while it was being used; build again")
     if art.kind == "jpeg":

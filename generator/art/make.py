@@ -9,7 +9,7 @@ from typing import Any
 
 from ..layout.document import LayoutDoc, walk
 from ..layout.icons import IconSet
-from ..output import write_atomic
+from ..output import write_all
 from ..render.draw import Prepared
 from ..render.fonts import FontSet
 from . import placeholder
@@ -43,8 +43,6 @@ def stand_in_png(props: dict[str, Any], fonts: FontSet, icons: IconSet, dpi: flo
 
 
 def make_missing(faces: Iterable[Prepared], fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> list[Path]:
-    """Write a stand-in for every missing art file the faces name; return the files written."""
-    written = []
-    for file, props in sorted(missing(faces).items()):
-        written.append(write_atomic(file, stand_in_png(props, fonts, icons, dpi)))
-    return written
+    """Write a stand-in for every missing art file the faces name, as one set; return the files written."""
+    todo = sorted(missing(faces).items())
+    return write_all((file, stand_in_png(props, fonts, icons, dpi)) for file, props in todo)

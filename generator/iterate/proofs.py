@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..kit import Kit
 from ..layout.lint import SAFE
-from ..output import write_atomic
+from ..output import write_all, write_atomic
 from ..render.draw import Prepared
 from ..studio import PAGE_SAFE
 from .contact import contact_sheet, thumbnail
@@ -130,20 +131,33 @@ class ProofFolder:
         from ..render import facepdf, raster
 
         todo = self.stale(items)
-        if todo:
-            pdf = facepdf.write([(e.prepared, e.safe) for e in todo], fonts, icons, overlay=self.overlay)
-            for entry, image in zip(todo, raster.rasterize(pdf, self.dpi)):
-                write_atomic(self.folder / self.file(entry), png(image, self.dpi))
-                self.manifest["faces"][entry.key] = {"file": self.file(entry), "stamp": self.stamp(entry)}
-                self._thumbs[entry.key] = (self.stamp(entry), thumbnail(image))
+        if not todo and not prune:
+            return []
+        manifest = copy.deepcopy(self.manifest)  # adopted only once every file of the set is in place
+        gone: list[Path] = []
         if prune:
             keep = {e.key for e in items}
-            for key in [k for k in self.manifest["faces"] if k not in keep]:
-                name = str(self.manifest["faces"].pop(key).get("file", ""))
+            for key in [k for k in manifest["faces"] if k not in keep]:
+                name = str(manifest["faces"].pop(key).get("file", ""))
                 if name.endswith(".png") and Path(name).name == name:  # never anything outside the folder
-                    (self.folder / name).unlink(missing_ok=True)
-        if todo or prune:
-            self.save()
+                    gone.append(self.folder / name)
+        thumbs: dict[str, tuple[str, Image.Image]] = {}
+
+        def files() -> Iterator[tuple[Path, bytes]]:
+            if todo:
+                pdf = facepdf.write([(e.prepared, e.safe) for e in todo], fonts, icons, overlay=self.overlay)
+                for entry, image in zip(todo, raster.rasterize(pdf, self.dpi)):
+                    yield self.folder / self.file(entry), png(image, self.dpi)
+                    manifest["faces"][entry.key] = {"file": self.file(entry), "stamp": self.stamp(entry)}
+                    thumbs[entry.key] = (self.stamp(entry), thumbnail(image))
+            yield (
+                self.folder / named(MANIFEST, self.overlay),
+                (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8"),
+            )
+
+        write_all(files(), remove=gone)  # the proofs and their manifest change together or not at all
+        self.manifest = manifest
+        self._thumbs.update(thumbs)
         return [e.key for e in todo]
 
     def contact_sheet(self, items: Sequence[Entry], title: str, fonts_dir: Path | None = None) -> Path:
@@ -159,11 +173,6 @@ class ProofFolder:
                     known = self._thumbs[entry.key] = (stamp, thumbnail(image))
             thumbs.append((entry, known[1]))
         return write_atomic(self.folder / self.contact, contact_sheet(thumbs, title, fonts_dir))
-
-    def save(self) -> None:
-        """Write the manifest."""
-        text = json.dumps(self.manifest, indent=1, sort_keys=True) + "\n"
-        write_atomic(self.folder / named(MANIFEST, self.overlay), text.encode("utf-8"))
 
 
 def png(image: Image.Image, dpi: float) -> bytes:

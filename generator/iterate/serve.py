@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 import threading
 from collections.abc import Sequence
 from http import HTTPStatus
@@ -14,6 +17,25 @@ from urllib.parse import unquote, urlsplit
 from .session import Session
 
 HOST = "127.0.0.1"  # never the network: the page shows unpublished work
+IDLE_SECONDS = 10  # a connection that sends nothing for this long is closed (a slow client cannot hold a thread)
+
+
+def content_policy(page: bytes) -> str:
+    """Return a strict Content-Security-Policy for the page: its own inline script and style, by hash, and nothing else.
+
+    Images and the JSON API come from this server only; no plug-ins, frames, forms or base URL.
+    """
+
+    def hashes(tag: bytes) -> str:
+        found = re.findall(rb"<" + tag + rb">(.*?)</" + tag + rb">", page, re.S)
+        sources = [f"'sha256-{base64.b64encode(hashlib.sha256(body).digest()).decode()}'" for body in found]
+        return " ".join(sources) or "'none'"
+
+    scripts, styles = hashes(b"script"), hashes(b"style")
+    return (
+        f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src 'self'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
 
 
 class PreviewServer(ThreadingHTTPServer):
@@ -24,7 +46,16 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, sessions: Sequence[Session], port: int = 8000):
         self.sessions = {s.game_id: s for s in sessions}
         self.page = resources.files("generator.iterate").joinpath("page.html").read_bytes()
+        self.policy = content_policy(self.page)
         super().__init__((HOST, port), _Handler)
+
+    def hosts(self) -> set[str]:
+        """Return the Host headers a request may carry: this server's own address, by number or as localhost.
+
+        Anything else is a page elsewhere reaching this server by DNS rebinding, and is refused.
+        """
+        port = self.server_address[1]
+        return {f"{HOST}:{port}", f"localhost:{port}"}
 
     @property
     def url(self) -> str:
@@ -48,8 +79,12 @@ class PreviewServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
+    timeout = IDLE_SECONDS  # applied to the socket by StreamRequestHandler.setup
 
     def do_GET(self) -> None:
+        if (self.headers.get("Host") or "").strip().lower() not in self.server.hosts():
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "unknown host")
+            return
         path = unquote(urlsplit(self.path).path)
         if path in ("/", "/index.html"):
             self._send(self.server.page, "text/html; charset=utf-8")
@@ -105,6 +140,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "max-age=3600" if cache else "no-store")
         self.end_headers()
         self.wfile.write(data)
+
+    def end_headers(self) -> None:
+        """Send the headers every response carries (errors included): no sniffing, the strict policy."""
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", self.server.policy)
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        self.send_header("Referrer-Policy", "no-referrer")
+        super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # the terminal is for diagnostics, not for every poll

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..build import kit_path
-from ..diagnostics import Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
 from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
@@ -97,6 +97,18 @@ class Session:
     ) -> Outcome:
         """Validate, render what changed, write proofs (and PDFs); keep the last good output on failure.
 
+        A problem that stops the rebuild part way (a disk full, an output folder that is a file) is in the
+        outcome's report like any other, so `watch` and `serve` say it and keep running.
+        """
+        start = time.perf_counter()
+        try:
+            return self._rebuild(changed, only, pdfs)
+        except CardpressError as exc:
+            return self._finish(Outcome(False, exc.report), start, None, None, False)
+
+    def _rebuild(self, changed: Iterable[Path], only: Sequence[str] | None, pdfs: bool | None) -> Outcome:
+        """Do one rebuild (see `rebuild`).
+
         `only` limits the rebuild to cards (or pages) whose id matches one of its patterns; PDFs and
         the contact sheet are then left alone. `pdfs=False` leaves the PDFs for `write_pdfs` (watch
         mode writes them once edits pause, so a proof never waits for a whole kit).
@@ -141,7 +153,12 @@ class Session:
         """Write the kit PDFs of the last good rebuild (if a rebuild left them due)."""
         outcome = Outcome(True, Report())
         if self.pdfs_due:
-            self._write_pdfs(outcome)
+            try:
+                self._write_pdfs(outcome)
+            except CardpressError as exc:
+                outcome.ok = False
+                outcome.report.extend(exc.report.items)
+                self._finish(outcome, time.perf_counter(), None, None, False)
         return outcome
 
     def _write_pdfs(self, outcome: Outcome) -> None:
@@ -196,13 +213,11 @@ class Session:
         """
         outcome.seconds.setdefault("total", time.perf_counter() - start)
         said = studio.said if studio is not None else {}
-        attached = {d for items in said.values() for d in items}
         with self._lock:
             state = dict(self._state)
             state["ok"] = outcome.ok
             state["status"] = "ok" if outcome.ok else "failed"
             state["summary"] = outcome.report.summary()
-            state["diagnostics"] = [_json(d) for d in sort_diagnostics(outcome.report.items) if d not in attached]
             if kit is not None:
                 state["title"], state["decks"] = kit.title, {**kit.decks, "pages": "full-page components"}
             faces = {f["key"]: f for f in state["faces"]}
@@ -226,6 +241,9 @@ class Session:
                 )
             state["faces"] = list(faces.values())
             state["kits"] = self.kits()
+            # a problem is shown beside its face; one whose face is not on show (none built yet) above them all
+            attached = {d for key, items in said.items() if key in faces for d in items}
+            state["diagnostics"] = [_json(d) for d in sort_diagnostics(outcome.report.items) if d not in attached]
             self.version += 1
             state["version"] = self.version
             self._state = state

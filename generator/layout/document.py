@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,9 +12,16 @@ import yaml
 from .. import schema, yamlsrc
 from ..diagnostics import Report
 from ..units import to_mm, to_pt
+from .icons import parse_path
 
 _MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
 _PT_KEYS = ("size", "min_size")  # font sizes, for text only
+MAX_NUMBER = 1e9  # no number in a layout (length, angle, opacity, viewbox) is anywhere near this
+MAX_LENGTH = 2000.0  # mm: larger than A0's long side; anything beyond is a runaway number
+MAX_FONT_SIZE = 500.0  # pt
+MIN_PATTERN_STEP = 0.5  # mm between a pattern's icons
+MAX_PATTERN_ICONS = 10_000  # icons one pattern may draw (a poker back draws ~170)
+MIN_DASH = 0.1  # mm: a dash pattern shorter than this is a grey line that takes a viewer ages to draw
 
 
 @dataclass(frozen=True)
@@ -55,9 +63,11 @@ def parse(text: str, template: str, face: str, size: tuple[float, float], report
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
     try:
         data = yaml.load(text, Loader=yamlsrc.LOADER)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
         data = None
-    if data is not None and schema.conforms("layout", data):
+    # What a template rendered is as untrusted as a card file: an alias bomb or runaway nesting goes the
+    # slow way, where the node and depth caps report it.
+    if data is not None and _small(data) and schema.conforms("layout", data):
         doc = _build(data, template, face, size, yamlsrc.Source(template, text, data), Report())
         if doc is not None:
             return doc
@@ -79,9 +89,19 @@ def _build(
     """Normalize checked data into a LayoutDoc; None if a length does not parse."""
     before = len(report.errors)
     width, height = size
+    for where, value in _numbers(data, ()):
+        if isinstance(value, float) and not math.isfinite(value):
+            problem = f"must be a finite number, got {value}"
+        elif abs(value) > MAX_NUMBER:
+            problem = f"number out of range: at most {MAX_NUMBER:g} either way"
+        else:
+            continue
+        report.error("L004", problem, path=yamlsrc.format_path(where), loc=source.loc(where))
+    if len(report.errors) > before:
+        return None
     if "size" in data:
         try:
-            declared = (to_mm(data["size"][0]), to_mm(data["size"][1]))
+            declared = (_length("size", data["size"][0], to_mm), _length("size", data["size"][1], to_mm))
         except ValueError as exc:
             report.error("L004", str(exc), path="size", loc=source.loc(("size",)))
             return None
@@ -93,7 +113,7 @@ def _build(
                 loc=source.loc(("size",)),
             )
     try:
-        bleed = to_mm(data.get("bleed", 0))
+        bleed = _length("bleed", data.get("bleed", 0), to_mm, 50.0)
     except ValueError as exc:
         report.error("L004", str(exc), path="bleed", loc=source.loc(("bleed",)))
         return None
@@ -128,16 +148,88 @@ def _normalize(kind: str, props: dict[str, Any]) -> dict[str, Any]:
     if kind == "text":
         for key in _PT_KEYS:
             if key in out:
-                out[key] = _length(key, out[key], to_pt)
+                out[key] = _length(key, out[key], to_pt, MAX_FONT_SIZE, "pt")
+                if out[key] <= 0 and key == "size":
+                    raise ValueError(f"size: a font size must be more than 0 pt, got {out[key]:g} pt")
     if "points" in out:
         out["points"] = [(_length("points", x, to_mm), _length("points", y, to_mm)) for x, y in out["points"]]
     if "dash" in out:
         out["dash"] = [_length("dash", d, to_mm) for d in out["dash"]]
+        if min(out["dash"]) < 0 or sum(out["dash"]) < MIN_DASH:
+            raise ValueError(f"dash: dashes and gaps must be ≥ 0 and add up to at least {MIN_DASH:g} mm")
+    if "viewbox" in out and (out["viewbox"][2] <= 0 or out["viewbox"][3] <= 0):
+        raise ValueError("viewbox: its width and height must be more than 0")
+    if kind == "pattern":
+        _check_pattern(out)
+    if kind == "path":
+        _check_path(out)
     return out
 
 
-def _length(key: str, value: Any, convert: Callable[[Any], float]) -> float:
+def _check_path(p: dict[str, Any]) -> None:
+    """A path is scaled by its width and drawn from its data: both must make sense before anything is drawn."""
+    if p["w"] <= 0:
+        raise ValueError(f"w: a path's width must be more than 0 mm, got {p['w']:g} mm")
     try:
-        return convert(value)
+        commands = parse_path(p["d"])
+    except ValueError as exc:
+        raise ValueError(f"d: {exc}") from None
+    for command in commands:
+        if any(not math.isfinite(v) or abs(v) > MAX_NUMBER for v in command[1:]):
+            raise ValueError(f"d: path numbers must be finite and at most {MAX_NUMBER:g} either way")
+
+
+def _check_pattern(p: dict) -> None:
+    """A pattern's steps decide how many icons it draws: refuse steps that would draw a runaway number."""
+    for key in ("dx", "dy"):
+        if p[key] < MIN_PATTERN_STEP:
+            raise ValueError(f"{key}: a pattern step must be at least {MIN_PATTERN_STEP:g} mm, got {p[key]:g} mm")
+    if p["size"] <= 0:
+        raise ValueError(f"size: a pattern's icons must be more than 0 mm, got {p['size']:g} mm")
+    # As the renderer counts them: every row and column that reaches into the box, the icon size included.
+    rows = (abs(p["h"]) + p["size"]) / p["dy"] + 3
+    cols = (abs(p["w"]) + p["size"]) / p["dx"] + 3
+    if rows * cols > MAX_PATTERN_ICONS:
+        raise ValueError(
+            f"the pattern would draw about {int(rows * cols)} icons; the limit is {MAX_PATTERN_ICONS} (make dx or dy larger)"
+        )
+
+
+def _length(key: str, value: Any, convert, limit: float = MAX_LENGTH, unit: str = "mm") -> float:
+    try:
+        length = convert(value)
+    except OverflowError:
+        length = math.inf
     except ValueError as exc:
         raise ValueError(f"{key}: {exc}") from None
+    if not math.isfinite(length) or abs(length) > limit:
+        raise ValueError(f"{key}: {value!r} is out of range (at most {limit:g} {unit} either way)")
+    return length
+
+
+def _numbers(data: Any, path: tuple):
+    """Yield (key path, value) for every number in a document (booleans aside)."""
+    stack = [(data, path)]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            yield where, value
+        elif isinstance(value, dict):
+            stack.extend((v, where + (k,)) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, where + (i,)) for i, v in enumerate(value))
+
+
+def _small(data: Any) -> bool:
+    """Return True when a parsed document stays within the loader's node and depth caps (aliases expanded)."""
+    count, stack = 0, [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > yamlsrc.MAX_NODES or depth > yamlsrc.MAX_DEPTH:
+            return False
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return True

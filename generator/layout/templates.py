@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-import operator
+import os
+import posixpath
+import time
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,47 +22,57 @@ from jinja2 import (
     meta,
 )
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.loaders import split_template_path
 
-from .. import cache
+from .. import cache, safefile
 from ..diagnostics import Location, Report
 from ..digest import text_digest
-from . import contrast, markup
+from . import contrast, markup, sandbox
+from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
-MAX_STEPS = 200_000  # range() items one face may iterate over, nested loops included
-MAX_SEQUENCE = 100_000  # longest string or list `*` may build
+MAX_TOTAL_SECONDS = 60.0  # every face of one Templates object (one build of one game)
+MAX_TEMPLATE_BYTES = 1_000_000  # a template file
 
 
-class _Budget:
-    """Counts work done by one render so that a hostile template cannot run forever."""
+class TemplateRefused(TemplateNotFound):
+    """A template file that exists but may not be read: outside the project, special, too big, not text."""
 
-    def __init__(self) -> None:
-        self.steps = 0
-
-    def range(self, *args: int) -> Iterator[int]:
-        for value in range(*args):
-            self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise SecurityError(f"template iterated more than {MAX_STEPS} times")
-            yield value
+    def __init__(self, name: str, filename: str, refused: safefile.Refused):
+        super().__init__(name, refused.reason)
+        self.filename = filename
+        self.refused = refused
 
 
-class _Env(ImmutableSandboxedEnvironment):
-    """The sandbox, with `*` and `**` limited so one expression cannot exhaust memory."""
+class _Loader(FileSystemLoader):
+    """Load templates through the containment checks: regular files inside the project, capped in size."""
 
-    intercepted_binops = frozenset(["*", "**"])
+    def __init__(self, searchpath: Sequence[str], roots: safefile.Roots):
+        super().__init__(list(searchpath))
+        self.roots = list(roots)
 
-    def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
-        if operator_name == "**":
-            if isinstance(right, (int, float)) and abs(right) > 64:
-                raise SecurityError("exponent too large")
-            return operator.pow(left, right)
-        if isinstance(left, (str, list, tuple)) or isinstance(right, (str, list, tuple)):
-            seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
-            if isinstance(times, int) and len(seq) * times > MAX_SEQUENCE:
-                raise SecurityError("sequence repetition too large")
-        return operator.mul(left, right)
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Any]:
+        pieces = split_template_path(template)
+        for folder in self.searchpath:
+            filename = posixpath.join(folder, *pieces)
+            if not os.path.lexists(filename):
+                continue
+            try:
+                contents = safefile.read_text(filename, MAX_TEMPLATE_BYTES, self.roots)
+            except safefile.Refused as exc:
+                if exc.code == "Y004":  # a dangling link: as if it were not there
+                    continue
+                raise TemplateRefused(template, filename, exc) from None
+            mtime = os.path.getmtime(filename)
+
+            def uptodate(filename: str = filename, mtime: float = mtime) -> bool:
+                try:
+                    return os.path.getmtime(filename) == mtime
+                except OSError:
+                    return False
+
+            return contents, os.path.normpath(filename), uptodate
+        raise TemplateNotFound(template)
 
 
 def _quote(value: Any) -> str:
@@ -83,13 +95,15 @@ _REFERENCES: dict[str, tuple[str | None, ...]] = {}  # by source digest: parsing
 class Templates:
     """The layout templates visible to one game: its own folders first, then the common ones."""
 
-    def __init__(self, folders: Sequence[Path], root: Path):
+    def __init__(self, folders: Sequence[Path], root: Path, roots: safefile.Roots | None = None):
         self.root = root
+        self.roots = list(roots) if roots is not None else [root]  # where template files may really live
         self.folders = [f for f in folders if f.is_dir()]
         compiled = cache.folder("templates")
-        self.env = _Env(
-            loader=FileSystemLoader([str(f) for f in self.folders]),
-            bytecode_cache=FileSystemBytecodeCache(str(compiled)) if compiled else None,
+        pattern = f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-%s.cache"
+        self.env = SandboxEnv(
+            loader=_Loader([str(f) for f in self.folders], self.roots),
+            bytecode_cache=FileSystemBytecodeCache(str(compiled), pattern) if compiled else None,
             undefined=StrictUndefined,
             autoescape=False,
             trim_blocks=True,
@@ -103,6 +117,7 @@ class Templates:
         self.env.filters["mix"] = mix
         self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
+        self._started: float | None = None  # when this object's first render began (for the total time budget)
 
     def digest(self, name: str) -> str:
         """Return a digest of template `name` and every template it extends, imports or includes.
@@ -134,7 +149,7 @@ class Templates:
         if key not in _REFERENCES:
             try:
                 _REFERENCES[key] = tuple(meta.find_referenced_templates(self.env.parse(source)))
-            except TemplateSyntaxError:
+            except (TemplateSyntaxError, RecursionError, MemoryError):
                 _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
         return _REFERENCES[key]
 
@@ -142,37 +157,68 @@ class Templates:
         """Return a template's path relative to the project, for messages."""
         if not filename:
             return "<template>"
-        try:
-            return str(Path(filename).resolve().relative_to(self.root.resolve()))
-        except ValueError:
-            return filename
+        # As written first: a template that is a link is shown where it sits, not where it leads.
+        for path, base in (
+            (os.path.abspath(filename), os.path.abspath(self.root)),
+            (Path(filename).resolve(), self.root.resolve()),
+        ):
+            try:
+                return str(Path(path).relative_to(base))
+            except ValueError:
+                continue
+        return filename
 
     def source_of(self, name: str) -> tuple[str, Path] | None:
         """Return (source text, file) of the template that `name` resolves to, or None."""
         try:
             assert self.env.loader is not None  # set in __init__
             text, filename, _ = self.env.loader.get_source(self.env, name)
-        except TemplateNotFound:
+        except TemplateNotFound:  # TemplateRefused too: rendering reports why
             return None
         return text, Path(filename or name)
 
     def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
-        """Render template `name` for `face`; report template problems with their template line."""
-        budget = _Budget()
+        """Render template `name` for `face`; report template problems with their template line.
+
+        The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS (and what is left of
+        MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
+        and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation.
+        """
+        now = time.monotonic()
+        if self._started is None:
+            self._started = now
+        if now + sandbox.MAX_SECONDS <= self._started + MAX_TOTAL_SECONDS:
+            budget = sandbox.Budget(now + sandbox.MAX_SECONDS)
+        else:
+            late = f"layout templates ran for more than {MAX_TOTAL_SECONDS:g} s in all"
+            budget = sandbox.Budget(self._started + MAX_TOTAL_SECONDS, late)
+        token = sandbox.CURRENT.set(budget)
         try:
+            if now >= budget.deadline:
+                raise sandbox.exceeded(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
-            for chunk in template.generate({**context, "range": budget.range}):
+            for chunk in template.generate(context):
                 size += len(chunk)
                 if size > MAX_OUTPUT:
-                    raise SecurityError(f"template output passed {MAX_OUTPUT} characters")
+                    raise sandbox.exceeded(f"template output passed {MAX_OUTPUT} characters")
                 chunks.append(chunk)
             return "".join(chunks)
+        except TemplateRefused as exc:
+            shown = self.display(exc.filename)
+            code = "T002" if exc.refused.code == "Y001" else exc.refused.code
+            report.error(code, exc.refused.message(shown), loc=Location(shown, 1, 1), hint=exc.refused.hint)
         except TemplateNotFound as exc:
             searched = ", ".join(self.display(str(f)) for f in self.folders)
             report.error("T001", f"no layout template '{exc.name}' (needed for {face})", hint=f"looked in {searched}")
         except TemplateSyntaxError as exc:
             report.error("T002", f"template syntax error: {exc.message}", loc=self._loc(exc.filename, exc.lineno))
+        except (SyntaxError, MemoryError) as exc:  # Python refused the compiled code, or memory ran out
+            filename, lineno = _template_frame(exc)
+            what = "nested too deeply to compile" if isinstance(exc, SyntaxError) else "ran out of memory"
+            report.error(
+                "T003", f"template {what} while rendering {face}", loc=self._loc(filename, lineno) or self._file(name)
+            )
         except (
             TemplateError,
             SecurityError,
@@ -186,18 +232,31 @@ class Templates:
         ) as exc:
             filename, lineno = _template_frame(exc)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
-            report.error("T003", f"{kind} while rendering {face}: {exc}", loc=self._loc(filename, lineno))
+            message = f"{kind} while rendering {face}: {_short(str(exc))}"
+            report.error("T003", message, loc=self._loc(filename, lineno) or self._file(name))
+        finally:
+            sandbox.CURRENT.reset(token)
         return None
+
+    def _file(self, name: str) -> Location | None:
+        """Return the first line of template `name`, for a problem no template line can be blamed for."""
+        found = self.source_of(name)
+        return Location(self.display(str(found[1])), 1, 1) if found else None
 
     def _loc(self, filename: str | None, lineno: int | None) -> Location | None:
         if not filename or not lineno:
             return None
         try:
-            lines = Path(filename).read_text(encoding="utf-8").splitlines()
-        except OSError:
+            lines = safefile.read_text(filename, MAX_TEMPLATE_BYTES, self.roots).splitlines()
+        except safefile.Refused:
             lines = []
         text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
         return Location(self.display(filename), lineno, len(text) - len(text.lstrip()) + 1, text)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """Keep a message readable when an exception quotes a huge value."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import io
+import os
+import struct
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -11,12 +15,14 @@ from typing import Any, cast
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from .. import schema, yamlsrc
+from .. import safefile, schema, yamlsrc
 from ..diagnostics import CardpressError, Location, Report
 from ..overlay import merge
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
+MAX_FONT_BYTES = 64 * 1024 * 1024  # a full CJK TrueType font is ~20 MB
 MAX_EDITION_FONT = 20_000_000  # bytes: a full CJK font is about 16 MB; a fan edition's font is untrusted input
+_TABLES = (b"cmap", b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp")  # what drawing and embedding need
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,38 @@ class FontSet:
         """Return the advance width of `text` in points, fallback characters included."""
         return sum(_width(t, f) for t, f in self.segments(text, font)) * size
 
+    def undrawable(self, text: str, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
+        """Return the characters of `text` that neither the family's font nor the fallback can draw.
+
+        Each such character would print as an empty box. Every one is listed once, in order of first use.
+        """
+        font = self.resolve(family, bold, italic)
+        return _undrawable(text, font, self.fallback_for(font))
+
+
+def undrawable(text: str, fonts: FontSet, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
+    """Return the characters of `text` no configured font can draw (see FontSet.undrawable)."""
+    return fonts.undrawable(text, family, bold, italic)
+
+
+def glyph_message(missing: str) -> str:
+    """Describe undrawable characters for a diagnostic: `'🚀' (U+1F680 ROCKET)`, at most five of them."""
+    shown = [f"'{ch}' (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing[:5]]
+    more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+    return f"no font can draw {', '.join(shown)}{more}; it would print as an empty box"
+
+
+@lru_cache(maxsize=65536)
+def _undrawable(text: str, font: str, spare: str) -> str:
+    glyphs, spare_glyphs = _glyphs(font), _glyphs(spare)
+    out: dict[str, None] = {}
+    for ch in text:
+        code = ord(ch)
+        if code in glyphs or code in spare_glyphs or ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf"):
+            continue  # white space and format controls (soft hyphen, joiners) draw nothing on purpose
+        out[ch] = None
+    return "".join(out)
+
 
 @lru_cache(maxsize=65536)
 def _segments(text: str, font: str, spare: str) -> tuple[tuple[str, str], ...]:
@@ -78,21 +116,78 @@ def _glyphs(font: str) -> frozenset[int]:
 _LOADED: dict[tuple[Any, ...], FontSet] = {}
 
 
+_FONT_HINT = "fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding"
+
+
 def _register(name: str, path: Path) -> str:
     """Register a font with ReportLab the first time it is needed (parsing a TTF takes a while)."""
     if name not in _REGISTERED:
         try:
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        except (TTFError, OSError) as exc:
-            report = Report()
-            report.error(
-                "F001",
-                f"cannot use font file {path.name}: {exc}",
-                hint="fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding",
-            )
-            raise CardpressError(report) from None
+            data = safefile.read_bytes(path, MAX_FONT_BYTES)
+            handle = io.BytesIO(data)
+            handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
+            pdfmetrics.registerFont(TTFont(name, handle))
+        except safefile.Refused as exc:
+            _fail(f"cannot use font file {path.name}: {exc.reason}", exc.hint)
+        except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
+            _fail(f"cannot use font file {path.name}: {exc}", _FONT_HINT)
         _REGISTERED.add(name)
     return name
+
+
+def _fail(message: str, hint: str | None) -> None:
+    report = Report()
+    report.error("F001", message, hint=hint)
+    raise CardpressError(report)
+
+
+_SHAPES: dict[tuple, str | None] = {}
+
+
+def font_problem(path: Path, roots: safefile.Roots | None = None) -> str | None:
+    """Return why a font file cannot be used (refused, not TrueType, truncated), or None when it looks whole.
+
+    Reads the table directory only, so every configured font is checked on load at little cost: a
+    font that is not one fails `validate` and `build` alike, not first when a face happens to use it.
+    """
+    try:
+        real, st = safefile.check(path, roots)
+    except safefile.Refused as exc:
+        return exc.reason
+    stamp = (real, st.st_mtime_ns, st.st_size, st.st_ino)
+    if stamp not in _SHAPES:
+        try:
+            _SHAPES[stamp] = _sfnt_problem(safefile.read_bytes(path, MAX_FONT_BYTES, roots))
+        except safefile.Refused as exc:
+            _SHAPES[stamp] = exc.reason
+    return _SHAPES[stamp]
+
+
+def _sfnt_problem(data: bytes) -> str | None:
+    """Return what is wrong with a TrueType file's header and table directory, or None."""
+    kind = data[:4]
+    if kind == b"OTTO":
+        return "it has PostScript (CFF) outlines; only TrueType outlines can be embedded"
+    if kind in (b"wOFF", b"wOF2"):
+        return "it is a WOFF web font; convert it to .ttf"
+    if kind == b"ttcf":
+        return None  # a collection: ReportLab reads its first font, and checks it then
+    if kind not in (b"\x00\x01\x00\x00", b"true") or len(data) < 12:
+        return "it is not a TrueType font"
+    count = int.from_bytes(data[4:6], "big")
+    if len(data) < 12 + 16 * count:
+        return "it is truncated (its table directory is cut off)"
+    tables = set()
+    for i in range(count):
+        record = data[12 + 16 * i : 28 + 16 * i]
+        tag, offset, length = record[:4], int.from_bytes(record[8:12], "big"), int.from_bytes(record[12:16], "big")
+        if offset + length > len(data):
+            return f"it is truncated (its '{tag.decode('latin-1').strip()}' table runs past the end of the file)"
+        tables.add(tag)
+    missing = [tag.decode() for tag in _TABLES if tag not in tables]
+    if missing:
+        return f"it lacks the {', '.join(missing)} table{'s' if len(missing) > 1 else ''} a TrueType font needs"
+    return None
 
 
 _REGISTERED: set[str] = set()
@@ -105,13 +200,16 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
     replaces some, naming files in that folder.
     """
     config = folder / "fonts.yaml"
-    configs = [config, *(f / "fonts.yaml" for _, f in editions)]
-    key = tuple((str(c), c.stat().st_mtime_ns if c.exists() else 0) for c in configs)
+    folders = [folder, *(f for _, f in editions)]
+    key = tuple(
+        (str(c), _stamp(c), *(_stamp(f) for f in sorted(c.parent.glob("*.[tT][tT][fFcC]"))))
+        for c in (f / "fonts.yaml" for f in folders)
+    )
     if key in _LOADED:
         return _LOADED[key]
     report = Report()
     display = _rel(config, root)
-    source = yamlsrc.load_file(config, display, report)
+    source = yamlsrc.load_file(config, display, report, [root])
     homes = {display: (folder, "")}  # which folder (and edition) the files a fonts.yaml names are in
     for gid, own in editions:
         shown = _rel(own / "fonts.yaml", root)
@@ -123,7 +221,7 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
                 hint="families: {display: {regular: MyFont.ttf}} (only the families the edition adds or replaces)",
             )
             continue
-        over = yamlsrc.load_file(own / "fonts.yaml", shown, report)
+        over = yamlsrc.load_file(own / "fonts.yaml", shown, report, [root])
         if report.ok() and source.data is not None and over.data is not None:
             source = merge(source, over, "the project's fonts.yaml", report)
         homes[shown] = (own, gid)
@@ -138,13 +236,13 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
             where = ("families", family, style)
             home, gid = homes.get(source.origin.get(where, source).display, (folder, ""))
             path = home / filename
-            if not path.is_file():
-                report.error(
-                    "F001",
-                    f"font file {filename} is not in {_rel(home, root)}/",
-                    path=f"families.{family}.{style}",
-                    loc=source.loc(where),
-                )
+            located = {"path": f"families.{family}.{style}", "loc": source.loc(where)}
+            if not os.path.lexists(path):
+                report.error("F001", f"font file {filename} is not in {_rel(home, root)}/", **located)
+                continue
+            problem = font_problem(path, [root])
+            if problem:
+                report.error("F001", f"cannot use font file {filename}: {problem}", hint=_FONT_HINT, **located)
                 continue
             if gid and path.stat().st_size > MAX_EDITION_FONT:
                 report.error(
@@ -172,6 +270,15 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
     result = FontSet(families, data["fallback"], data["default"], files, bold)
     _LOADED[key] = result
     return result
+
+
+def _stamp(path: Path) -> tuple:
+    """Return what tells a changed file from an unchanged one (its size and time), without opening it."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return (str(path), 0)
+    return (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _rel(path: Path, root: Path) -> str:

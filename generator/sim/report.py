@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
-import tempfile
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..output import write_all
 
 BAR_CHARS = " ▏▎▍▌▋▊▉█"
 
@@ -132,63 +129,8 @@ def write(
     outputs[main[1]] = to_markdown(doc, images).encode()
     outputs[main[2]] = text.encode()
     stale = set((folder / "charts").glob(f"{stem}-*.png")) | set((folder / "charts").glob(f"{stem}-*.svg"))
-    _write_all(outputs, stale - set(outputs))
+    write_all(outputs, remove=stale - set(outputs))  # all or nothing; Ctrl-C waits for the renames
     return main
-
-
-def _write_all(outputs: dict[Path, bytes], stale: set[Path]) -> None:
-    """Write every file beside its final name, then rename them all into place (Ctrl-C waits for the renames)."""
-    temps: list[tuple[Path, Path]] = []
-    try:
-        for path, content in outputs.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-            temps.append((Path(name), path))
-            os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(content)
-        with _sigint_deferred():
-            for tmp, path in temps:
-                os.replace(tmp, path)
-            for path in stale:
-                path.unlink(missing_ok=True)
-    finally:
-        for tmp, _ in temps:
-            tmp.unlink(missing_ok=True)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Hold Ctrl-C back for the moment of renaming, then deliver it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught:
-            raise KeyboardInterrupt
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write text to a temporary file beside `path`, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _cell(value: Any) -> str:

@@ -1,0 +1,532 @@
+"""The budgeted Jinja sandbox: every loop counted, every value measured, every character written counted.
+
+Jinja's own sandbox keeps templates away from Python internals; it does not stop a template from
+spending memory or time. Here templates are compiled with every `for` loop counted, every list,
+mapping and `~` concatenation measured, and every piece of output counted; operators, calls,
+filters and str.format are checked before they allocate; a render has a deadline. Passing a
+limit raises BudgetExceeded (a SecurityError), which callers report like any unsafe operation.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from functools import wraps
+from typing import Any, NamedTuple
+
+from jinja2 import nodes, pass_context
+from jinja2.compiler import CodeGenerator
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter, SecurityError
+from jinja2.utils import Namespace, generate_lorem_ipsum
+from jinja2.visitor import NodeTransformer
+
+MAX_WRITTEN = 16_000_000  # characters all template code may write for one face, macro bodies and captures included
+MAX_STEPS = 200_000  # loop iterations one face may run, every loop counted, nested ones included
+MAX_SEQUENCE = 1_000_000  # size of any one value: characters of a string, items of a list (nested ones counted)
+MAX_MADE = 20_000_000  # total size of the values one face may make (so many variables cannot add up)
+MAX_INT_BITS = 1024  # whole numbers past ~300 digits are not layout arithmetic
+MAX_SECONDS = 5.0  # one face's render
+SANDBOX_VERSION = 2  # part of compiled-template cache names: code compiled without these budgets is never reused
+_TICKS = 64  # hook calls between two looks at the clock
+
+
+class BudgetExceeded(SecurityError):
+    """A template used more time, loop steps or memory than one face may."""
+
+
+def exceeded(message: str) -> BudgetExceeded:
+    """Return the error for a passed limit."""
+    return BudgetExceeded(message)
+
+
+class Budget:
+    """Counts the work one render does, so that a hostile template cannot run forever or fill memory."""
+
+    def __init__(self, deadline: float | None = None, late: str | None = None) -> None:
+        self.deadline = deadline if deadline is not None else time.monotonic() + MAX_SECONDS
+        self.late = late or f"template ran for more than {MAX_SECONDS:g} s"  # what passing the deadline means
+        self.steps = 0
+        self.written = 0
+        self.made = 0
+        self.memo: dict[int, tuple[Any, int]] = {}  # big containers measured already (see weight)
+        self.ticks = _TICKS
+
+    def tick(self) -> None:
+        """Count one hook call; look at the clock every TICKS of them (it is the hot path of every render)."""
+        self.ticks -= 1
+        if self.ticks <= 0:
+            self.clock()
+
+    def clock(self) -> None:
+        """Refuse to go on past the deadline."""
+        self.ticks = _TICKS
+        if time.monotonic() > self.deadline:
+            raise exceeded(self.late)
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise exceeded(f"template iterated more than {MAX_STEPS} times")
+        self.tick()
+
+    def write(self, size: int) -> None:
+        self.written += size
+        if self.written > MAX_WRITTEN:
+            raise exceeded(f"template wrote more than {MAX_WRITTEN} characters (macro and block output included)")
+        self.tick()
+
+    def make(self, value: Any, what: str, made: bool = True) -> Any:
+        """Check the size of a value a template made; count it towards everything the face made."""
+        kind = type(value)
+        if kind is str:  # most values: no walk needed
+            size = len(value)
+        elif kind in _SCALARS:
+            size = 1 if kind is not int else 1 + value.bit_length() // 32
+        else:
+            size = weight(value, MAX_SEQUENCE, self.memo)
+        if size > MAX_SEQUENCE:
+            raise exceeded(f"{what} too large: more than {MAX_SEQUENCE} characters or items")
+        if size >= _MEMO_FROM and kind in (list, tuple, dict) and not _holds_namespace(value):
+            self.memo[id(value)] = (value, size)
+        if made:
+            self.made += size
+            if self.made > MAX_MADE:
+                raise exceeded(f"template made more than {MAX_MADE} characters or items in all")
+        if size > _TICKS * 1000:  # measuring it took a while: look at the clock now
+            self.clock()
+        else:
+            self.tick()
+        return value
+
+
+CURRENT: ContextVar[Budget | None] = ContextVar("cardpress_template_budget", default=None)  # the render in progress
+
+
+def _budget() -> Budget:
+    """Return the budget of the render in progress (a fresh one outside any render)."""
+    return CURRENT.get() or Budget()
+
+
+_SCALARS = (int, float, bool, type(None))
+
+
+class _Leave(NamedTuple):
+    """A marker on weight()'s stack: the walk has finished the namespace with this id."""
+
+    key: int
+
+
+_MEMO_FROM = 256  # containers this big or bigger remember their weight, so a shared one is walked once
+
+
+def weight(value: Any, limit: int = MAX_SEQUENCE, memo: dict[int, tuple[Any, int]] | None = None) -> int:
+    """Return how big a value is when written out or copied: characters, plus items at every depth.
+
+    Shared sub-lists count each time they appear (that is what a repetition bomb exploits); the walk
+    stops as soon as the total passes `limit`, so it costs at most `limit` steps. `memo` holds the
+    weights of containers measured before (by id, with the container, so an id is never reused).
+    """
+    total, stack, inside = 0, [value], set()
+    while stack:
+        item = stack.pop()
+        kind = type(item)  # type(), not isinstance(): a Namespace answers __class__ slowly
+        if kind is str or kind is bytes:
+            total += len(item)
+        elif kind is int:
+            total += 1 + item.bit_length() // 32
+        elif kind in _SCALARS:
+            total += 1
+        elif kind is list or kind is tuple or kind is dict:
+            known = memo.get(id(item)) if memo else None
+            if known is not None and known[0] is item:
+                total += known[1]
+            else:
+                total += len(item)
+                if total <= limit:
+                    stack.extend(item.values() if kind is dict else item)
+                    if kind is dict:
+                        stack.extend(item.keys())
+        elif kind is Namespace:
+            if id(item) in inside:  # a namespace holding itself: written out, it never ends
+                return limit + 1
+            inside.add(id(item))
+            total += 1
+            stack.append(_Leave(id(item)))
+            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
+        elif kind is _Leave:
+            inside.discard(item.key)
+        elif issubclass(kind, (str, bytes, bytearray)):
+            total += len(item)
+        elif issubclass(kind, (list, tuple, set, frozenset)):
+            total += len(item)
+            if total <= limit:
+                stack.extend(item)
+        elif issubclass(kind, dict):
+            total += len(item)
+            if total <= limit:
+                stack.extend(item.keys())
+                stack.extend(item.values())
+        else:
+            total += 1
+        if total > limit:
+            return total
+    return total
+
+
+def _holds_namespace(value: Any) -> bool:
+    """Return True when a namespace (whose attributes may change later) sits in `value` at its top level."""
+    items = value.values() if type(value) is dict else value
+    return any(type(item) is Namespace for item in items)
+
+
+def _depth(value: Any, limit: int = 200, visits: int = 100_000) -> int:
+    """Return how deeply lists and mappings nest in `value`: `limit` when deeper, or too big to walk."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        visits -= 1
+        if visits < 0 or deepest >= limit:
+            return limit
+        if type(item) in (list, tuple, dict):
+            stack.extend((child, depth + 1) for child in (item.values() if type(item) is dict else item))
+    return deepest
+
+
+def _need(size: int, what: str) -> None:
+    """Refuse an operation before it runs when its result would pass the size limit."""
+    if size > MAX_SEQUENCE:
+        raise exceeded(f"{what} too large: {size} characters or items; the limit is {MAX_SEQUENCE}")
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) else default
+
+
+def _replaced(text: Any, old: Any, new: Any, count: Any = -1) -> None:
+    if not isinstance(text, (str, bytes)) or not isinstance(old, type(text)) or not isinstance(new, type(text)):
+        return
+    found = text.count(old) if old else len(text) + 1
+    if isinstance(count, int) and count >= 0:
+        found = min(found, count)
+    _need(len(text) + max(0, len(new) - len(old)) * found, "replace result")
+
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_SPEC = re.compile(r"^(?:.?[<>=^])?[-+ ]?z?#?0?(\d*)[,_]?(?:\.(\d+))?")
+
+
+def _percent(template: Any, what: str = "%-formatting result") -> None:
+    """Refuse printf-style formatting whose widths or precisions would build a huge string."""
+    if not isinstance(template, (str, bytes)):
+        return
+    text = template if isinstance(template, str) else template.decode("latin-1")
+    total = len(text)
+    for match in _PERCENT.finditer(text):
+        for part in match.groups():
+            if part == "*":
+                raise SecurityError("computed widths ('*') are not allowed in layout templates")
+            total += int(part or 0)
+    _need(total, what)
+
+
+class _Formatter(SandboxedFormatter):
+    """str.format with every field's width and precision counted before it is padded."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.total = 0
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        match = _SPEC.match(format_spec)
+        if match:
+            self.total += int(match.group(1) or 0) + int(match.group(2) or 0)
+            _need(self.total, "format result")
+        return super().format_field(value, format_spec)
+
+
+def _guard_call(obj: Any, args: tuple, kwargs: dict) -> tuple:
+    """Refuse a method call that would allocate too much before it runs; return the arguments to use."""
+    owner, name = getattr(obj, "__self__", None), getattr(obj, "__name__", "")
+    if isinstance(owner, (str, bytes)):
+        if name in ("ljust", "rjust", "center", "zfill") and args:
+            _need(len(owner) + _int(args[0]), f"{name} result")
+        elif name == "expandtabs":
+            size = _int(args[0] if args else kwargs.get("tabsize", 8), 8)
+            _need(
+                len(owner) + owner.count("\t" if isinstance(owner, str) else b"\t") * max(size, 0), "expandtabs result"
+            )
+        elif name == "replace" and len(args) >= 2:
+            _replaced(owner, *args[:3])
+        elif name == "join" and args:
+            items = list(args[0])
+            _need(len(owner) * len(items) + sum(weight(i) for i in items), "join result")
+            return (items, *args[1:])
+    elif isinstance(owner, int) and name == "to_bytes":
+        _need(_int(args[0] if args else kwargs.get("length", 1), 1), "to_bytes result")
+    return args
+
+
+def _filter_checks() -> dict[str, Any]:
+    """Checks run before a built-in filter: those whose arguments say how much to allocate."""
+
+    def center(value, width=80, *_):
+        _need(len(str(value)) + _int(width), "center result")
+
+    def indent(value, width=4, *_, **kw):
+        width = kw.get("width", width)
+        pad = len(width) if isinstance(width, str) else _int(width)
+        text = str(value)
+        _need(len(text) + pad * (text.count("\n") + 1), "indent result")
+
+    def wordwrap(value, width=79, break_long_words=True, wrapstring=None, *_, **kw):
+        text, wrap = str(value), kw.get("wrapstring", wrapstring) or "\n"
+        lines = len(text) // max(_int(kw.get("width", width), 79), 1) + text.count(" ") + 1
+        _need(len(text) + len(str(wrap)) * lines, "wordwrap result")
+
+    def batch(value, linecount=1, *_, **kw):
+        _need(_int(kw.get("linecount", linecount)), "batch size")
+
+    def slice_(value, slices=1, *_, **kw):
+        _need(_int(kw.get("slices", slices)), "slice count")
+
+    def replace(value, old="", new="", count=None, *_, **kw):
+        _replaced(str(value), str(old), str(new), -1 if count is None else count)
+
+    def format_(value, *args, **kwargs):
+        _percent(str(value), "format result")
+
+    def tojson(value, indent=None, *_, **kw):
+        indent = kw.get("indent", indent)
+        pad = len(indent) if isinstance(indent, str) else _int(indent)
+        if pad:
+            _need(weight(value) * (1 + pad * _depth(value)), "tojson result")
+
+    def pprint(value, *_, **kw):
+        _need(weight(value) * (1 + _depth(value)), "pprint result")
+
+    def sum_(value, attribute=None, start=0, *_, **kw):
+        if not isinstance(kw.get("start", start), (int, float)):
+            raise SecurityError("sum adds numbers only in layout templates")
+
+    return {
+        "center": center,
+        "indent": indent,
+        "wordwrap": wordwrap,
+        "batch": batch,
+        "slice": slice_,
+        "replace": replace,
+        "format": format_,
+        "tojson": tojson,
+        "pprint": pprint,
+        "sum": sum_,
+    }
+
+
+_CHECKS = _filter_checks()
+
+
+def _guard_filter(name: str, func: Any) -> Any:
+    """Wrap a filter so that it is timed, checked before it allocates, and its result measured."""
+    from jinja2.utils import _PassArg
+
+    skip = 1 if _PassArg.from_obj(func) else 0  # context or environment comes first
+    check = _CHECKS.get(name)
+
+    @wraps(func)
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        budget = _budget()
+        budget.tick()
+        if check is not None and len(args) > skip:
+            check(*args[skip:], **kwargs)
+        return budget.make(func(*args, **kwargs), f"|{name} result")
+
+    return guarded
+
+
+def _join(func: Any) -> Any:
+    """Check |join like str.join: the separator once per item, plus the items, before joining."""
+
+    @wraps(func)
+    def guarded(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> Any:
+        items = list(value)
+        _need(len(str(d)) * len(items) + sum(weight(i) for i in items), "join result")
+        return func(eval_ctx, items, d, attribute)
+
+    return guarded
+
+
+@pass_context
+def _loop(context: Any, iterable: Any) -> Iterator[Any]:
+    """Count every iteration of every `for` loop against the face's budget."""
+    budget = _budget()
+    for item in iterable:
+        budget.step()
+        yield item
+
+
+@pass_context
+def _made(context: Any, value: Any) -> Any:
+    """Measure a list, tuple, mapping or `~` concatenation a template builds."""
+    return _budget().make(value, "value")
+
+
+def _range(*args: int) -> range:
+    """range(), refused when it is longer than every loop of a face may run (its items are counted as used)."""
+    numbers = range(*args)
+    if len(numbers) > MAX_STEPS:
+        raise exceeded(f"template iterated more than {MAX_STEPS} times (range of {len(numbers)})")
+    return numbers
+
+
+def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    """Placeholder text, bounded: at most 100 paragraphs of at most 1000 words."""
+    if _int(n) > 100 or _int(max) > 1000 or _int(min) > 1000:
+        raise exceeded("lipsum too large: at most 100 paragraphs of 1000 words")
+    return generate_lorem_ipsum(n, html, min, max)
+
+
+class _Instrument(NodeTransformer):
+    """Rewrite a parsed template so that its loops are counted and the values it builds are measured."""
+
+    def visit_For(self, node: nodes.For) -> nodes.For:
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, "cp_loop", [], [], None, None, lineno=node.lineno)
+        return node
+
+    def _measured(self, node: nodes.Expr) -> nodes.Expr:
+        self.generic_visit(node)
+        return nodes.Filter(node, "cp_made", [], [], None, None, lineno=node.lineno)
+
+    visit_List = visit_Dict = visit_Concat = _measured
+
+    def visit_Tuple(self, node: nodes.Tuple) -> nodes.Expr:
+        if node.ctx != "load":  # `for a, b in …` and `set a, b = …` assign to tuples
+            self.generic_visit(node)
+            return node
+        return self._measured(node)
+
+
+class _Compiler(CodeGenerator):
+    """Compile templates with every loop counted and every character they write counted."""
+
+    def visit_Template(self, node: nodes.Template, frame: Any = None) -> None:
+        _Instrument().visit(node)
+        super().visit_Template(node, frame)
+
+    def _output_const_repr(self, group: Any) -> str:
+        return f"environment.cp_written({super()._output_const_repr(group)})"
+
+    def _output_child_pre(self, node: nodes.Expr, frame: Any, finalize: Any) -> None:
+        self.write("environment.cp_written(")
+        super()._output_child_pre(node, frame, finalize)
+
+    def _output_child_post(self, node: nodes.Expr, frame: Any, finalize: Any) -> None:
+        super()._output_child_post(node, frame, finalize)
+        self.write(")")
+
+
+class SandboxEnv(ImmutableSandboxedEnvironment):
+    """The sandbox, with budgets: time, loop steps, the size of every value and of everything written."""
+
+    code_generator_class = _Compiler
+    intercepted_binops = frozenset(["*", "**", "+", "%"])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, finalize=self._finalize, **kwargs)
+        self.globals["range"] = _range
+        self.globals["lipsum"] = _lipsum
+        for name, func in list(self.filters.items()):
+            self.filters[name] = _guard_filter(name, _join(func) if name == "join" else func)
+        self.filters["cp_loop"] = _loop
+        self.filters["cp_made"] = _made
+
+    @staticmethod
+    def _finalize(value: Any) -> Any:
+        if type(value) is str and len(value) <= MAX_SEQUENCE:  # most output: nothing to measure
+            return value
+        return _budget().make(value, "output value", made=False)  # written out, not made: `written` counts it
+
+    def cp_written(self, text: str) -> str:
+        """Count a piece of output (wherever it goes: the page, a macro's result, a captured block)."""
+        budget = CURRENT.get()  # Budget.write, inlined: this runs for every piece of every face
+        if budget is not None:
+            budget.written += len(text)
+            if budget.written > MAX_WRITTEN:
+                budget.write(0)
+            budget.ticks -= 1
+            if budget.ticks <= 0:
+                budget.clock()
+        return text
+
+    def concat(self, pieces: Any) -> str:  # type: ignore[override]
+        """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
+        if type(pieces) is list:  # a macro's or block's buffer: measure it in one go
+            if sum(map(len, pieces)) > MAX_SEQUENCE:
+                raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
+            return "".join(pieces)
+        parts, size = [], 0
+        for piece in pieces:
+            size += len(piece)
+            if size > MAX_SEQUENCE:
+                raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
+            parts.append(piece)
+        return "".join(parts)
+
+    def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
+        budget = _budget()
+        budget.tick()
+        if operator_name == "**":
+            big = isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1
+            if big and left.bit_length() * right > MAX_INT_BITS:
+                raise SecurityError("exponent too large")
+            return budget.make(operator.pow(left, right), "power")
+        if operator_name == "*":
+            if isinstance(left, int) and isinstance(right, int):
+                if left.bit_length() + right.bit_length() > MAX_INT_BITS + 64:
+                    raise SecurityError("whole number too large")
+            elif isinstance(left, (str, bytes, list, tuple)) or isinstance(right, (str, bytes, list, tuple)):
+                seq, times = (left, right) if isinstance(left, (str, bytes, list, tuple)) else (right, left)
+                if isinstance(times, int) and weight(seq) * times > MAX_SEQUENCE:
+                    raise SecurityError(f"sequence repetition too large: more than {MAX_SEQUENCE} characters or items")
+            return budget.make(operator.mul(left, right), "product")
+        if operator_name == "%" and isinstance(left, (str, bytes)):
+            _percent(left)
+            return budget.make(operator.mod(left, right), "%-formatting result")
+        if operator_name == "%":
+            return operator.mod(left, right)
+        what = "concatenation" if isinstance(left, (str, bytes, list, tuple)) else "sum"
+        return budget.make(operator.add(left, right), what)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        budget = _budget()
+        budget.tick()
+        args = _guard_call(__obj, args, kwargs)
+        return budget.make(super().call(__context, __obj, *args, **kwargs), "call result")
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        _budget().tick()
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        _budget().tick()
+        return super().getitem(obj, argument)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        """str.format and format_map, with padding and precision counted before they allocate."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is None or type(value.__self__) is not str:
+            return wrapped
+        text, is_map = value.__self__, value.__name__ == "format_map"
+
+        def checked(*args: Any, **kwargs: Any) -> str:
+            if is_map:
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                args, kwargs = (), args[0]
+            return _budget().make(_Formatter(self).vformat(text, args, kwargs), "format result")
+
+        return checked
