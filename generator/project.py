@@ -76,7 +76,8 @@ class GameDir:
     def shown(self, path: Path) -> str:
         """Return a file's path relative to the project root, for messages."""
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            # the folder is resolved, not the file: a link is named where it is, not where it leads
+            return (path.parent.resolve() / path.name).relative_to(self.root.resolve()).as_posix()
         except ValueError:
             return str(path)
 
@@ -131,7 +132,7 @@ class GameDir:
                 if exc.code == "Y004":
                     return Path(os.path.realpath(self.folder / relative))
                 if exc.code == "Y006":
-                    problem = ("S010", f"path '{relative}' leads out of the folder {folder} (through a link)", exc.hint)
+                    problem = ("S010", f"path '{relative}' leaves the folder {folder} (through a link)", exc.hint)
                 else:
                     problem = (exc.code, exc.message(level.display(relative)), exc.hint)
         report.error(problem[0], problem[1], path=path, loc=where, hint=problem[2])

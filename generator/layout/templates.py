@@ -232,7 +232,9 @@ class Templates:
         ) as exc:
             filename, lineno = _template_frame(exc)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
-            message = f"{kind} while rendering {face}: {_short(str(exc))}"
+            # Python words a RecursionError differently depending on where the limit is hit: say it one way.
+            said = "maximum recursion depth exceeded" if isinstance(exc, RecursionError) else _short(str(exc))
+            message = f"{kind} while rendering {face}: {said}"
             report.error("T003", message, loc=self._loc(filename, lineno) or self._file(name))
         finally:
             sandbox.CURRENT.reset(token)

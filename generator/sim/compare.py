@@ -14,11 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import charts, stats, summary
+from . import charts, stats
 from .executors import Executor, Interrupted
 from .plugin import Plugin
 from .report import Document, Section, Table, pct, to_json
 from .runner import Match, MatchResult, run_matches
+from .simulate import match_sections
 
 
 @dataclass
@@ -176,11 +177,7 @@ def report_charts(report: dict[str, Any]) -> list[charts.Chart]:
 
 def _report(plugin: Plugin, result: MatchResult, label: str) -> Document:
     """Return one run's simulation report (the sections `simulate` writes for its main match)."""
-    sections = [summary.seats(result), summary.starting_player(result), summary.scores(result), summary.length(result)]
-    tempo = summary.tempo(result, plugin.round_name)
-    if tempo is not None:
-        sections.append(tempo)
-    sections += plugin.sections(result)
+    sections = match_sections(plugin, result)
     meta = {"game": label, "players": result.match.players, "games": len(result.records), "seed": result.match.seed}
     return Document(f"{label}: simulated playtest", meta, sections)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from . import summary
 from .executors import Executor
 from .plugin import Plugin
-from .report import Document
+from .report import Document, Section
 from .runner import Match, MatchResult, run_matches
 
 
@@ -24,6 +24,20 @@ class Simulation:
     def games(self) -> int:
         """Return the number of games played."""
         return len(self.main.records) + sum(len(r.records) for r in self.skill)
+
+
+def match_sections(plugin: Plugin, main: MatchResult) -> list[Section]:
+    """Return the report sections of one match: the shared ones, then the game's own."""
+    sections = [
+        summary.seats(main, plugin.turn_order),
+        summary.starting_player(main),
+        summary.scores(main),
+        summary.length(main),
+    ]
+    tempo = summary.tempo(main, plugin.round_name)
+    if tempo is not None:
+        sections.append(tempo)
+    return sections + plugin.sections(main)
 
 
 def simulate(
@@ -47,16 +61,7 @@ def simulate(
             seats = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
             matches.append(Match(f"skill-{seat + 1}", players, seats, per_seat, seed))
     main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}")
-    sections = [
-        summary.seats(main, plugin.turn_order),
-        summary.starting_player(main),
-        summary.scores(main),
-        summary.length(main),
-    ]
-    tempo = summary.tempo(main, plugin.round_name)
-    if tempo is not None:
-        sections.append(tempo)
-    sections += plugin.sections(main)
+    sections = match_sections(plugin, main)
     if skill:
         sections.append(summary.skill_gap(skill, plugin.strong_bot, "random"))
     lineup = ", ".join(main.bot_names)
