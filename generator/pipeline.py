@@ -12,6 +12,8 @@ from pathlib import Path
 from . import rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
+from .edits import Edits
+from .edits import apply as apply_edits
 from .header import read_header
 from .imposition import PAPERS as PAPER_SIZES
 from .imposition import PrintOptions, SheetError
@@ -40,11 +42,13 @@ class Pipeline:
         missing_art: str | None = None,
         cache: RenderCache | None = None,
         options: PrintOptions | None = None,
+        edits: Edits | None = None,
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
         self.cache = cache
         self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
+        self.edits = {name: list(e) for name, e in (edits or {}).items()}  # applied as each file is read
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -67,6 +71,9 @@ class Pipeline:
             return None
         source = yamlsrc.load_file(game.folder / "game.yaml", game.display("game.yaml"), self.report)
         game.sources["game.yaml"] = source
+        game.edits = self.edits
+        if self.report.ok() and "game.yaml" in self.edits:
+            apply_edits(source, self.edits["game.yaml"], self.report)
         if not self.report.ok():
             return None
         ruleset = self._ruleset(game, source)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from . import schema, yamlsrc
 from .diagnostics import CardpressError, Location, Report, did_you_mean
+from .edits import Edit
+from .edits import apply as apply_edits
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -28,6 +30,7 @@ class GameDir:
     ruleset: str = ""  # the game family, read from game.yaml; its layouts serve every edition of it
     folder: Path = field(init=False)
     sources: dict[str, yamlsrc.Source] = field(default_factory=dict)
+    edits: dict[str, list[Edit]] = field(default_factory=dict)  # values set in memory before checks (see edits)
 
     def __post_init__(self) -> None:
         self.folder = self.root / "cards" / self.id
@@ -65,6 +68,8 @@ class GameDir:
         before = len(report.errors)
         source = yamlsrc.load_file(self.folder / name, self.display(name), report)
         self.sources[name] = source
+        if len(report.errors) == before and name in self.edits:
+            apply_edits(source, self.edits[name], report)
         if len(report.errors) == before:  # a file that did not parse has nothing to check
             schema.check(source, schema_id, report)
         return source

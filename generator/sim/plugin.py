@@ -50,3 +50,9 @@ class Plugin(Protocol):
 
     def sections(self, main: Any) -> list[Section]:
         """Return the game-specific report sections for the main match."""
+
+    def follows(self, card: str) -> bool:
+        """Return True when `holders` can tell who used the card (or Core, Patent…) with this id."""
+
+    def holders(self, record: dict[str, Any], card: str) -> list[int]:
+        """Return the seats that built, kept, played or claimed `card` in one game's record (a sweep's owner)."""
