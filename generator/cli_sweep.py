@@ -54,6 +54,9 @@ def sweep(
         help="Folder for sweep.html, sweep.md, sweep.json and charts/ (default: output/<game>/sweep/<path>).",
         show_default=False,
     ),
+    strict: bool = typer.Option(
+        False, "--strict", help="Skip points the game's rules check rejects (by default they are played and noted)."
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Vary one or two card or rule values, simulate every point with the same seeds, and report how the
@@ -73,8 +76,8 @@ def sweep(
     check_scheduler(scheduler)
     base = find_root(root)
     pipeline = Pipeline(base, game)
-    loaded = pipeline.validate()
-    if loaded is None or not pipeline.report.ok():
+    loaded = pipeline.load()
+    if loaded is None:
         raise CardpressError(pipeline.report)
     plugin = simulation_of(loaded, game, variant)
     n, specs = lineup(plugin, loaded, players, bots)
@@ -94,8 +97,15 @@ def sweep(
         raise usage("U015", f"unknown measure '{wanted}'", hint=hint)
 
     def load(edits):
+        """Load the point (schema, references: it must pass), then its rules check (noted, or refusing if strict)."""
         point = Pipeline(base, game, edits=edits)
-        return point.validate(), point.report.errors
+        loaded = point.load()
+        refused = list(point.report.errors)
+        if loaded is None:
+            return None, refused, []
+        point.validate()
+        rules = [d for d in point.report.errors if d not in refused]
+        return (loaded, rules, []) if strict else (loaded, [], rules)
 
     count = workers(jobs)
     executor = executor_for(count, scheduler)
@@ -135,6 +145,14 @@ def sweep(
         report = Report()
         report.extend(point.problems)
         typer.echo(f"point {shown} is not a valid game (skipped):\n{report.render()}", err=True)
+    noted = [p for p in result.points if p.notes]
+    if noted:
+        codes = sorted({d.code for p in noted for d in p.notes})
+        typer.echo(
+            f"the rules check disagrees with {len(noted)} played point(s) ({', '.join(codes)}); they were played "
+            "anyway (--strict skips them); see the report",
+            err=True,
+        )
     valid = [p for p in result.points if p.valid]
     if not valid and result.interrupted is None:
         report = Report()

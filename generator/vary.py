@@ -211,7 +211,7 @@ def _field(entry: Any, field: Sequence[str], spec: str, line: int, col: int, own
     ends = [p for p in fields if [str(x) for x in p[-len(field) :]] == list(field)]
     if len(ends) == 1:
         return ends[0]
-    shown = sorted(format_path(p) for p in fields)
+    shown = sorted((format_path(p) for p in fields), key=lambda p: (not p.startswith("rules."), p))
     if len(ends) > 1:
         report.error(
             "U013",

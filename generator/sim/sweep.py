@@ -59,7 +59,8 @@ class Point:
     """One combination of swept values: valid and measured, or rejected by the game's checks."""
 
     values: tuple[Number, ...]
-    problems: list[Diagnostic] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)  # why the game refused it (schema, load)
+    notes: list[Diagnostic] = field(default_factory=list)  # what its rules check said, when that does not stop it
     measures: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {estimate, ci95, n}
 
     @property
@@ -134,7 +135,8 @@ def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
     return {"estimate": k / total if total else None, "ci95": [lo, hi], "n": total}
 
 
-LoadPoint = Callable[[dict[str, list[edit_tools.Edit]]], tuple[LoadedGame | None, list[Diagnostic]]]
+# edits -> (the game, or None when it is refused; the problems that refuse it; rules-check findings that do not)
+LoadPoint = Callable[[dict[str, list[edit_tools.Edit]]], tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]]
 
 
 def sweep(
@@ -154,7 +156,8 @@ def sweep(
 ) -> Sweep:
     """Load, check and simulate every point of the grid; return the report (partial if Ctrl-C stopped it).
 
-    `load(edits)` loads the game with a point's edits and returns it (or None) with the problems found;
+    `load(edits)` loads the game with a point's edits and returns it (or None), the problems that refuse the
+    point and the rules check's findings that do not (a rulebook printing the shipped value, say);
     `simulation(game)` returns its plugin. Every point plays `games` games seeded by `seed`; `measures` (from
     `measures_for`) are read from each point's games, and `chosen` is the one the verdict is about."""
     combos = grid(axes)
@@ -163,11 +166,11 @@ def sweep(
     for values in combos:
         edits = point_edits(axes, values)
         try:
-            game, problems = load(edits)
+            game, problems, notes = load(edits)
         except KeyboardInterrupt:
             stopped = Interrupted(0, games, "games")
             break
-        if game is None:
+        if game is None or problems:
             done.append(Point(values, edit_tools.blame(problems, edits) or _unknown(axes, values)))
             continue
         plugin = simulation(game)
@@ -178,7 +181,7 @@ def sweep(
         except Interrupted as stop:
             stopped = stop
             break
-        point = Point(values)
+        point = Point(values, notes=edit_tools.blame(notes, edits))
         point.measures = {name: measure(m, result, plugin) for name, m in measures.items()}
         done.append(point)
     document = report(axes, done, len(combos), measures, chosen, players, target, meta or {}, stopped)
@@ -338,12 +341,23 @@ def points_section(axes: list[Axis], points: list[Point], names: list[str], meas
                 "values": {a.path: v for a, v in zip(axes, p.values)},
                 "valid": p.valid,
                 "problems": [_problem(d) for d in p.problems],
+                "rules_check": [_problem(d) for d in p.notes],
                 "measures": p.measures,
             }
         )
         if problems:
-            text.append(f"{_values(axes, p.values)} is not a valid game:")
+            text.append(f"{_values(axes, p.values)} is not a valid game, so it was not played:")
             text += [f"`{d.headline()}`" + (f" ({d.hint})" if d.hint else "") for d in p.problems]
+    noted = [p for p in points if p.notes]
+    if noted:
+        codes = sorted({d.code for p in noted for d in p.notes})
+        first = noted[0].notes[0]
+        text.append(
+            f"The rules check disagrees with {len(noted)} played point(s) ({', '.join(codes)}), e.g. at "
+            f"{_values(axes, noted[0].values)}: `{first.headline()}`. A rulebook that prints the shipped values "
+            "disagrees with any other; these points were played anyway (`--strict` skips them). Every finding "
+            "is in the JSON."
+        )
     headers = [a.label for a in axes] + ["Valid"] + names
     return Section("Every point", "points", text, [Table(headers, rows)], data)
 
