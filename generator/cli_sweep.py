@@ -96,17 +96,6 @@ def sweep(
         hint = did_you_mean(wanted, measures) or f"measures: {', '.join(measures)}"
         raise usage("U015", f"unknown measure '{wanted}'", hint=hint)
 
-    def load(edits):
-        """Load the point (schema, references: it must pass), then its rules check (noted, or refusing if strict)."""
-        point = Pipeline(base, game, edits=edits)
-        loaded = point.load()
-        refused = list(point.report.errors)
-        if loaded is None:
-            return None, refused, []
-        point.validate()
-        rules = [d for d in point.report.errors if d not in refused]
-        return (loaded, rules, []) if strict else (loaded, [], rules)
-
     count = workers(jobs)
     executor = executor_for(count, scheduler)
     meta = {
@@ -120,7 +109,7 @@ def sweep(
     try:
         with progress.reporting("games"):
             result = sweeping.sweep(
-                load,
+                sweeping.point_loader(base, game, strict),
                 lambda g: g.ruleset.simulation(g, variant),
                 axes,
                 n,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from urllib.parse import unquote, urlsplit
 
+from . import reports
 from .session import Session
 
 HOST = "127.0.0.1"  # never the network: the page shows unpublished work
@@ -31,12 +33,26 @@ class PreviewServer(ThreadingHTTPServer):
         return f"http://{HOST}:{self.server_address[1]}/"
 
     def version(self) -> str:
-        """Return a token that changes whenever any session publishes a rebuild."""
-        return ".".join(str(s.version) for s in self.sessions.values())
+        """Return a token that changes whenever any session publishes a rebuild or a lab report is written."""
+        built = ".".join(str(s.version) for s in self.sessions.values())
+        written = "|".join(reports.stamp(self.reports_folder(s)) for s in self.sessions.values())
+        return f"{built}:{hashlib.blake2b(written.encode(), digest_size=6).hexdigest()}"
 
     def state(self) -> dict:
-        """Return everything the page shows."""
-        return {"version": self.version(), "games": [s.snapshot() for s in self.sessions.values()]}
+        """Return everything the page shows: each game's faces and diagnostics, and links to its latest reports."""
+        return {
+            "version": self.version(),
+            "games": [{**s.snapshot(), "reports": self.reports(s)} for s in self.sessions.values()],
+        }
+
+    @staticmethod
+    def reports_folder(session: Session):
+        """Return where a game's lab reports are: OUT/<game>/ (simulate, sweep and compare write there)."""
+        return session.out / session.game_id
+
+    def reports(self, session: Session) -> list[dict]:
+        """Return the game's latest reports, newest first, as the page links them."""
+        return [r.to_json(session.game_id) for r in reports.latest(self.reports_folder(session))]
 
     def start(self) -> threading.Thread:
         """Serve in a background thread; stop with shutdown()."""
@@ -58,6 +74,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(self.server.state())
         elif path.startswith("/proofs/"):
             self._proof(path.split("/")[2:])
+        elif path.startswith("/reports/"):
+            self._report(path.removeprefix("/reports/"))
         else:
             self.send_error(HTTPStatus.NOT_FOUND)
 
@@ -74,6 +92,16 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(HTTPStatus.NOT_FOUND)
             return
         self._send(data, "image/png", cache=True)
+
+    def _report(self, rest: str) -> None:
+        """Send a file of a listed report (page, Markdown, JSON or chart); nothing else on disk is reachable."""
+        game, _, relative = rest.partition("/")
+        session = self.server.sessions.get(game)
+        found = reports.read(self.server.reports_folder(session), relative) if session else None
+        if found is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        self._send(*found)
 
     def _json(self, value) -> None:
         self._send(json.dumps(value).encode("utf-8"), "application/json")

@@ -139,6 +139,24 @@ def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
 LoadPoint = Callable[[dict[str, list[edit_tools.Edit]]], tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]]
 
 
+def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
+    """Return how a sweep loads a point: through the Pipeline with the point's edits. It must load (schema,
+    references, the ruleset's own load); the rules check's findings are noted, or refuse the point when `strict`."""
+    from ..pipeline import Pipeline
+
+    def load(edits: dict[str, list[edit_tools.Edit]]) -> tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]:
+        point = Pipeline(root, game_id, edits=edits)
+        loaded = point.load()
+        refused = list(point.report.errors)
+        if loaded is None:
+            return None, refused, []
+        point.validate()
+        rules = [d for d in point.report.errors if d not in refused]
+        return (loaded, rules, []) if strict else (loaded, [], rules)
+
+    return load
+
+
 def sweep(
     load: LoadPoint,
     simulation: Callable[[LoadedGame], Plugin],
