@@ -253,30 +253,15 @@ def test_ctrl_c_keeps_the_points_that_finished():
 @pytest.fixture(scope="module")
 def pf_sweep(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("sweep")
-    result = run_cli(
-        "sweep",
-        "pocket-foundry",
-        "--vary",
-        "cards.ticket-stamp.points=2..4",
-        "--games",
-        "4",
-        "--bots",
-        "random",
-        "--jobs",
-        "1",
-        "--out",
-        str(folder),
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr
+    result = _run("pocket-foundry", "cards.ticket-stamp.points=2..4", games=4)
+    writer.write(result.document, folder, stem="sweep")
     return folder
 
 
 def test_each_chart_plots_the_numbers_of_the_json_beside_it(pf_sweep):
     data = json.loads((pf_sweep / "sweep.json").read_text())
     built = charts.for_report(data)
-    curves = {k for k, s in data["sections"].items() if isinstance(s["data"], dict) and "points" in s["data"]}
-    assert [c.key for c in built] == [f"sweep-{k}" for k in data["sections"] if k in curves]
+    assert [c.key for c in built] == ["sweep-owner", "sweep-first-seat", "sweep-score", "sweep-used"]
     assert built[0].key == "sweep-owner" and built[0].reference == 0.25
     parser = Tables()
     parser.feed((pf_sweep / "sweep.html").read_text())
@@ -290,6 +275,9 @@ def test_each_chart_plots_the_numbers_of_the_json_beside_it(pf_sweep):
         assert (pf_sweep / "charts" / f"sweep-{chart.key}.png").is_file()
     md = (pf_sweep / "sweep.md").read_text()
     assert "![Ticket Stamp owner's win share by Ticket Stamp points](charts/sweep-sweep-owner.png)" in md
+    other = data["sections"]["other_measures"]["data"]["measures"]
+    assert other == ["ties", "winner-score", "length"]  # tabled with their intervals, not charted
+    assert "| Ticket Stamp points | The share of games with a shared win |" in md
 
 
 def test_two_swept_values_draw_one_curve_per_value_of_the_second():

@@ -211,9 +211,15 @@ def _unknown(axes: Sequence[Axis], values: Sequence[Number]) -> list[Diagnostic]
     return [Diagnostic("error", "U017", f"the game could not be loaded with {shown}")]
 
 
-def shown_measures(measures: dict[str, Measure], chosen: str) -> list[str]:
-    """Return the measures the report charts: the chosen one first, then every other but the seats."""
-    return [chosen] + [n for n, m in measures.items() if n != chosen and m.kind != "seat"]
+CHARTED = ("owner", "used", "first-seat", "score")  # the others are tabled, so a report stays quick to draw
+
+
+def shown_measures(measures: dict[str, Measure], chosen: str) -> tuple[list[str], list[str]]:
+    """Return the measures the report charts (the chosen one first) and those it only tables (seats: neither)."""
+    rest = [n for n, m in measures.items() if n != chosen and m.kind != "seat"]
+    return [chosen] + [n for n in rest if measures[n].kind in CHARTED], [
+        n for n in rest if measures[n].kind not in CHARTED
+    ]
 
 
 def report(
@@ -229,7 +235,7 @@ def report(
 ) -> Document:
     """Return the sweep's report: the verdict, one curve per measure, and every point with its problems."""
     fair = 1 / players
-    names = shown_measures(measures, chosen)
+    charted, tabled = shown_measures(measures, chosen)
     valid = [p for p in points if p.valid]
     sections: list[Section] = []
     meta = {
@@ -243,11 +249,13 @@ def report(
     }
     if chosen in measures:
         sections.append(verdict(axes, points, measures[chosen], chosen, fair, target))
-    for name in names:
+    for name in charted:
         m = measures[name]
         goal = target if name == chosen and target is not None else fair if m.fair else None
         sections.append(curve_section(name, m, axes, valid, goal, "fair share" if goal == fair else "target"))
-    sections.append(points_section(axes, points, names, measures))
+    if tabled:
+        sections.append(table_section(tabled, measures, axes, valid))
+    sections.append(points_section(axes, points, charted + tabled, measures))
     intro = [
         f"Balance sweep of {meta.get('game', 'the game')}: {' and '.join(a.label for a in axes)} varied; every "
         f"point plays the same seeded games ({players} players).",
@@ -339,6 +347,27 @@ def curve_section(
     headers = [a.label for a in axes] + [m.label[:1].upper() + m.label[1:], "95 % CI", "n"]
     key = name.replace(":", "-")
     return Section(f"{m.label[:1].upper() + m.label[1:]} (`{name}`)", key, [], [Table(headers, rows)], data)
+
+
+def _estimate(m: Measure, est: dict[str, Any]) -> tuple[str, str]:
+    """Return an estimate and its interval as the tables print them."""
+    if est.get("estimate") is None:
+        return "–", "–"
+    lo, hi = est["ci95"]
+    if m.percent:
+        return pct(est["estimate"]), interval(lo, hi)
+    return f"{est['estimate']:.2f}", f"[{lo:.2f}, {hi:.2f}]"
+
+
+def table_section(names: list[str], measures: dict[str, Measure], axes: list[Axis], valid: list[Point]) -> Section:
+    """Return the measures that are tabled, not charted: each point's estimate with its interval."""
+    rows = [
+        [*(f"{v:g}" for v in p.values), *(" ".join(_estimate(measures[n], p.measures[n])) for n in names)]
+        for p in valid
+    ]
+    headers = [a.label for a in axes] + [measures[n].label[:1].upper() + measures[n].label[1:] for n in names]
+    text = ["Each with its 95 % interval; every number is also in the JSON, under `points`."]
+    return Section("Other measures", "other_measures", text, [Table(headers, rows)], {"measures": names})
 
 
 def points_section(axes: list[Axis], points: list[Point], names: list[str], measures: dict[str, Measure]) -> Section:
