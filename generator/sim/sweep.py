@@ -346,7 +346,7 @@ def curve_section(
         data["group_path"] = group.path
     headers = [a.label for a in axes] + [m.label[:1].upper() + m.label[1:], "95 % CI", "n"]
     key = name.replace(":", "-")
-    return Section(f"{m.label[:1].upper() + m.label[1:]} (`{name}`)", key, [], [Table(headers, rows)], data)
+    return Section(f"{m.label[:1].upper() + m.label[1:]} ({name})", key, [], [Table(headers, rows)], data)
 
 
 def _estimate(m: Measure, est: dict[str, Any]) -> tuple[str, str]:
