@@ -182,28 +182,50 @@ def sweep(
     done: list[Point] = []
     stopped: Interrupted | None = None
     for values in combos:
-        edits = point_edits(axes, values)
         try:
-            game, problems, notes = load(edits)
-        except KeyboardInterrupt:
-            stopped = Interrupted(0, games, "games")
-            break
-        if game is None or problems:
-            done.append(Point(values, edit_tools.blame(problems, edits) or _unknown(axes, values)))
-            continue
-        plugin = simulation(game)
-        label = ", ".join(f"{a.label} = {v:g}" for a, v in zip(axes, values))
-        match = Match("main", players, tuple(bots), games, seed)  # the same seeds at every point
-        try:
-            [result] = run_matches(plugin, [match], jobs, executor, label=label)
+            done.append(
+                _point(
+                    load,
+                    simulation,
+                    axes,
+                    values,
+                    Match("main", players, tuple(bots), games, seed),
+                    measures,
+                    jobs,
+                    executor,
+                )
+            )
         except Interrupted as stop:
             stopped = stop
             break
-        point = Point(values, notes=edit_tools.blame(notes, edits))
-        point.measures = {name: measure(m, result, plugin) for name, m in measures.items()}
-        done.append(point)
+        except KeyboardInterrupt:  # between the games: loading or measuring a point
+            stopped = Interrupted(0, games, "games")
+            break
     document = report(axes, done, len(combos), measures, chosen, players, target, meta or {}, stopped)
     return Sweep(axes, done, len(combos), document, stopped)
+
+
+def _point(
+    load: LoadPoint,
+    simulation: Callable[[LoadedGame], Plugin],
+    axes: list[Axis],
+    values: tuple[Number, ...],
+    match: Match,
+    measures: dict[str, Measure],
+    jobs: int,
+    executor: Executor | None,
+) -> Point:
+    """Load one point with its values set; play its match (the same seeds at every point) unless it is refused."""
+    edits = point_edits(axes, values)
+    game, problems, notes = load(edits)
+    if game is None or problems:
+        return Point(values, edit_tools.blame(problems, edits) or _unknown(axes, values))
+    plugin = simulation(game)
+    label = ", ".join(f"{a.label} = {v:g}" for a, v in zip(axes, values))
+    [result] = run_matches(plugin, [match], jobs, executor, label=label)
+    point = Point(values, notes=edit_tools.blame(notes, edits))
+    point.measures = {name: measure(m, result, plugin) for name, m in measures.items()}
+    return point
 
 
 def _unknown(axes: Sequence[Axis], values: Sequence[Number]) -> list[Diagnostic]:
