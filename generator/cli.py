@@ -189,7 +189,7 @@ def new(
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
 
-@app.command()
+@app.command(epilog=examples("codes"))
 def codes(
     code: Optional[str] = typer.Argument(
         None, help="One code to explain, e.g. S003 (default: every code).", show_default=False

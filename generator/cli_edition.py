@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 
 from .cli import RootOpt, _root, _shown
+from .cli_help import examples
 from .cli_rules import interruptible
 from .gamecli import JobsOpt
 
@@ -162,6 +163,6 @@ def compare(
 
 def register(app: typer.Typer) -> None:
     """Add the fan-edition commands to the cardpress CLI."""
-    app.command("new-edition")(new_edition)
-    app.command()(diff)
-    app.command()(interruptible(compare))
+    app.command("new-edition", epilog=examples("new-edition"))(new_edition)
+    app.command(epilog=examples("diff"))(diff)
+    app.command(epilog=examples("compare"))(interruptible(compare))

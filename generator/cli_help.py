@@ -47,6 +47,27 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress serve pocket-foundry          # then open http://127.0.0.1:8000/",
         "cardpress serve --port 0                # every game, on any free port",
     ),
+    "new-edition": (
+        'cardpress new-edition pf-deluxe --from pocket-foundry --title "Pocket Foundry Deluxe"',
+        "cardpress new-edition me-tweak --from micro-engine --author 'A. Fan' --licence 'CC BY-SA 4.0'",
+    ),
+    "diff": (
+        "cardpress diff pocket-foundry-unjammed  # what the edition changes, card by card",
+        "cardpress diff micro-engine-even-race --json",
+    ),
+    "compare": (
+        "cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000",
+        "cardpress compare micro-engine micro-engine-even-race --players 3 --jobs 2",
+    ),
+    "sweep": (
+        "cardpress sweep pocket-foundry --vary cards.ticket-stamp.points=1..6 --games 1000 --bots planner",
+        "cardpress sweep micro-engine --vary cards.row-organizer.vp=0..6 --measure owner",
+        "cardpress sweep micro-engine --vary rounds=6..9 --measure first-seat",
+    ),
+    "codes": (
+        "cardpress codes                         # every diagnostic code and what it means",
+        "cardpress codes S003                    # one code",
+    ),
     "art": (
         "cardpress art pocket-foundry            # what each image should measure, and what is missing",
         "cardpress art hedgerow --make-missing   # stand-ins sized for their boxes",

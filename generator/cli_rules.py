@@ -52,6 +52,56 @@ def load_game(game: str, root: Optional[Path]) -> LoadedGame:
     return pipeline.load(find_root(root), game)
 
 
+def check_scheduler(scheduler: Optional[str]) -> None:
+    """Refuse a --scheduler that is no Dask address (before anything is loaded)."""
+    from .sim.cluster import check_address
+
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
+
+
+def simulation_of(loaded: LoadedGame, game: str, variant: List[str]):
+    """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
+    ruleset = loaded.ruleset
+    if not ruleset.offers(Capability.SIMULATE):
+        raise usage(
+            "U005",
+            f"the ruleset of '{game}' ({ruleset.name}) has no rules engine, so it cannot be simulated",
+            hint="`cardpress validate` still checks its card data",
+        )
+    unknown = [v for v in variant if v not in ruleset.variants]
+    if unknown:
+        offered = f"variants: {', '.join(ruleset.variants)}" if ruleset.variants else "it has none"
+        raise usage("U006", f"unknown variant '{unknown[0]}' for {loaded.header.title}", hint=offered)
+    return ruleset.simulation(loaded, variant)
+
+
+def lineup(plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
+    """Return the player count and one checked bot spec per seat for --players and --bots."""
+    from .sim.plugin import BotSpecError
+
+    n = plugin.default_players if players is None else players
+    if n not in plugin.players:
+        raise usage(
+            "U002",
+            f"{loaded.header.title} is not played by {n} players",
+            hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
+        )
+    specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
+    if len(specs) == 1:
+        specs *= n
+    if len(specs) != n:
+        raise usage(
+            "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
+        )
+    try:
+        return n, [plugin.check_spec(s) for s in specs]
+    except BotSpecError as exc:
+        raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
+
+
 def simulate(
     game: str = GameArg,
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
@@ -89,49 +139,17 @@ def simulate(
     """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
     from .sim import progress
     from .sim import report as writer
-    from .sim.cluster import ClusterError, check_address
+    from .sim.cluster import ClusterError
     from .sim.executors import Interrupted, executor_for
-    from .sim.plugin import BotSpecError
     from .sim.simulate import simulate as run
 
-    if scheduler is not None and (problem := check_address(scheduler)) is not None:
-        raise usage(
-            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
-        )
+    check_scheduler(scheduler)
     loaded = load_game(game, root)
-    ruleset = loaded.ruleset
-    if not ruleset.offers(Capability.SIMULATE):
-        raise usage(
-            "U005",
-            f"the ruleset of '{game}' ({ruleset.name}) has no rules engine, so it cannot be simulated",
-            hint="`cardpress validate` still checks its card data",
-        )
-    unknown = [v for v in variant if v not in ruleset.variants]
-    if unknown:
-        offered = f"variants: {', '.join(ruleset.variants)}" if ruleset.variants else "it has none"
-        raise usage("U006", f"unknown variant '{unknown[0]}' for {loaded.header.title}", hint=offered)
-    plugin = ruleset.simulation(loaded, variant)
+    plugin = simulation_of(loaded, game, variant)
     if list_bots:
         typer.echo(plugin.bot_help())
         return
-    n = plugin.default_players if players is None else players
-    if n not in plugin.players:
-        raise usage(
-            "U002",
-            f"{loaded.header.title} is not played by {n} players",
-            hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
-        )
-    specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
-    if len(specs) == 1:
-        specs *= n
-    if len(specs) != n:
-        raise usage(
-            "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
-        )
-    try:
-        specs = [plugin.check_spec(s) for s in specs]
-    except BotSpecError as exc:
-        raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
+    n, specs = lineup(plugin, loaded, players, bots)
     count = workers(jobs)
     executor = executor_for(count, scheduler)
     began = time.perf_counter()
@@ -210,12 +228,18 @@ def _without_first(function: Callable[..., Any]) -> inspect.Signature:
 
 
 def register(app: typer.Typer) -> None:
-    """Add `simulate` and every command a registered ruleset declares to the cardpress CLI."""
+    """Add `simulate`, `sweep` and every command a registered ruleset declares to the cardpress CLI."""
+    from .cli_sweep import sweep
+
     engines = sorted(r.name for r in rulesets.registrations() if r.ruleset and r.ruleset.offers(Capability.SIMULATE))
     app.command(
         help=f"{simulate.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
         epilog=examples("simulate"),
     )(interruptible(simulate))
+    app.command(
+        help=f"{sweep.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
+        epilog=examples("sweep"),
+    )(interruptible(sweep))
     declared: dict[str, list[tuple[str, GameCommand]]] = {}
     for registration in rulesets.registrations():
         ruleset = registration.ruleset

@@ -14,6 +14,8 @@ from typing import Any, TypeVar, cast
 from . import edition, rulesets, schema, yamlsrc
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
+from .edits import Edits
+from .edits import apply as apply_edits
 from .header import read_header
 from .imposition import PAPERS as PAPER_SIZES
 from .imposition import PrintOptions, SheetError
@@ -44,11 +46,13 @@ class Pipeline:
         missing_art: str | None = None,
         cache: RenderCache | None = None,
         options: PrintOptions | None = None,
+        edits: Edits | None = None,
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
         self.cache = cache
         self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
+        self.edits = {name: list(e) for name, e in (edits or {}).items()}  # applied as each file is read
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -66,6 +70,11 @@ class Pipeline:
     def _load(self) -> LoadedGame | None:
         game = edition.open_game(self.root, self.game_id, self.report)  # a fan edition: its chain of bases
         if game is None or not self.report.ok():
+            return None
+        game.edits = self.edits
+        if "game.yaml" in self.edits:
+            apply_edits(game.sources["game.yaml"], self.edits["game.yaml"], self.report)
+        if not self.report.ok():
             return None
         source = game.sources["game.yaml"]
         ruleset = self._ruleset(game, source)

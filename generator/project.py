@@ -8,6 +8,8 @@ from pathlib import Path
 
 from . import schema, yamlsrc
 from .diagnostics import CardpressError, Diagnostic, Location, Report, did_you_mean
+from .edits import Edit
+from .edits import apply as apply_edits
 
 
 def find_root(start: Path | None = None, needs_cards: bool = True) -> Path:
@@ -60,6 +62,7 @@ class GameDir:
     bases: list[GameDir] = field(default_factory=list)  # what this edition extends, nearest first; [] for a game
     merged: dict[str, yamlsrc.Source] = field(default_factory=dict, repr=False)  # through the chain, unchecked
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, repr=False)  # per loaded file
+    edits: dict[str, list[Edit]] = field(default_factory=dict)  # values set in memory before checks (see edits)
 
     def __post_init__(self) -> None:
         self.folder = self.root / "cards" / self.id
@@ -147,6 +150,8 @@ class GameDir:
         own = Report()
         source = self.merge(name, own)
         self.sources[name] = source
+        if own.ok() and name in self.edits:  # a sweep's values, set before any check sees the file
+            apply_edits(source, self.edits[name], own)
         if own.ok():  # a file that did not parse (or merge) has nothing to check
             schema.check(source, schema_id, own)
         self.said[name] = tuple(own.items)

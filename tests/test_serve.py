@@ -134,3 +134,21 @@ def test_the_page_shows_every_face_and_follows_card_edits(server, browser, proje
     browser.get(server + "?card=ticket-stamp-2")
     wait.until(lambda d: d.find_element("id", "shown").text == "2 of 21 faces")  # its front, and its back
     assert browser.execute_script(FACE, "ticket-stamp-2/front") and browser.execute_script(FACE, "market-back")
+
+
+def test_the_page_links_the_latest_lab_reports(server, browser, project):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(browser, 40, poll_frequency=0.1)
+    browser.get(server)
+    wait.until(lambda d: d.find_element("id", "status").text == "up to date")
+    folder = project / "output" / "pocket-foundry" / "sweep" / "ticket-stamp-run-gain-points"
+    folder.mkdir(parents=True)
+    (folder / "sweep.json").write_text('{"title": "pocket-foundry: sweep of Ticket Stamp points", "sections": {}}')
+    (folder / "sweep.html").write_text("<!DOCTYPE html><title>the sweep</title><h1>Sweep report</h1>")
+    # A report written while the page is open appears without a rebuild.
+    link = wait.until(lambda d: d.find_elements("css selector", '[data-reports="pocket-foundry"] a'))[0]
+    assert link.text == "pocket-foundry: sweep of Ticket Stamp points"
+    assert link.get_attribute("href") == server + "reports/pocket-foundry/sweep/ticket-stamp-run-gain-points/sweep.html"
+    browser.get(link.get_attribute("href"))
+    assert browser.find_element("tag name", "h1").text == "Sweep report"

@@ -63,3 +63,28 @@ def test_scheduler_addresses_are_checked():
     assert check_address("local") is None and check_address("local:4") is None
     assert check_address("local:0") == "local:N needs 1 to 256 workers"
     assert check_address("tcp://host:8786/x y") == "'tcp://host:8786/x y' is not a scheduler address"
+
+
+def test_a_sweep_on_the_cluster_writes_the_same_report_as_a_local_one(cluster):
+    from generator import vary
+    from generator.sim import sweep as sweeping
+
+    loaded = pipeline.load(ROOT, "micro-engine")
+    axes = vary.parse(["cards.row-organizer.vp=3,5"], loaded.dir.sources)
+    measures = sweeping.measures_for(axes, loaded.ruleset.simulation(loaded), 4)
+
+    def run(executor=None):
+        load = sweeping.point_loader(ROOT, "micro-engine")
+        bots = ["heuristic-random-core"] * 4
+        return sweeping.sweep(
+            load, lambda g: g.ruleset.simulation(g), axes, 4, bots, 8, 3, measures, "owner", executor=executor
+        )
+
+    local = run()
+    executor = DaskCluster(cluster.scheduler_address)
+    try:
+        remote = run(executor)
+    finally:
+        executor.close()
+    a, b = (json.dumps(writer.to_json(s.document), indent=1) for s in (local, remote))
+    assert a == b and [p.values for p in remote.points] == [(3,), (5,)]

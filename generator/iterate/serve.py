@@ -14,10 +14,19 @@ from importlib import resources
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from . import reports
 from .session import Session
 
 HOST = "127.0.0.1"  # never the network: the page shows unpublished work
 IDLE_SECONDS = 10  # a connection that sends nothing for this long is closed (a slow client cannot hold a thread)
+
+
+# A lab report is a static page with inline style and data: charts; it runs no script and reaches nothing.
+REPORT_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'"
+)
+# A PDF opens in the browser's own viewer, which a page policy would block; it may not be framed elsewhere.
+PDF_POLICY = "frame-ancestors 'none'"
 
 
 def content_policy(page: bytes) -> str:
@@ -63,12 +72,26 @@ class PreviewServer(ThreadingHTTPServer):
         return f"http://{HOST}:{self.server_address[1]}/"
 
     def version(self) -> str:
-        """Return a token that changes whenever any session publishes a rebuild."""
-        return ".".join(str(s.version) for s in self.sessions.values())
+        """Return a token that changes whenever any session publishes a rebuild or a lab report is written."""
+        built = ".".join(str(s.version) for s in self.sessions.values())
+        written = "|".join(reports.stamp(self.reports_folder(s)) for s in self.sessions.values())
+        return f"{built}:{hashlib.blake2b(written.encode(), digest_size=6).hexdigest()}"
 
     def state(self) -> dict[str, Any]:
-        """Return everything the page shows."""
-        return {"version": self.version(), "games": [s.snapshot() for s in self.sessions.values()]}
+        """Return everything the page shows: each game's faces and diagnostics, and links to its latest reports."""
+        return {
+            "version": self.version(),
+            "games": [{**s.snapshot(), "reports": self.reports(s)} for s in self.sessions.values()],
+        }
+
+    @staticmethod
+    def reports_folder(session: Session) -> Path:
+        """Return where a game's lab reports are: OUT/<game>/ (simulate, sweep and compare write there)."""
+        return session.out / session.game_id
+
+    def reports(self, session: Session) -> list[dict[str, Any]]:
+        """Return the game's latest reports, newest first, as the page links them."""
+        return [r.to_json(session.game_id) for r in reports.latest(self.reports_folder(session))]
 
     def start(self) -> threading.Thread:
         """Serve in a background thread; stop with shutdown()."""
@@ -80,8 +103,10 @@ class PreviewServer(ThreadingHTTPServer):
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     timeout = IDLE_SECONDS  # applied to the socket by StreamRequestHandler.setup
+    policy: str | None = None  # this response's own Content-Security-Policy, when not the page's
 
     def do_GET(self) -> None:
+        self.policy = None  # a kept-alive connection's last response does not lend this one its policy
         if (self.headers.get("Host") or "").strip().lower() not in self.server.hosts():
             self.send_error(HTTPStatus.MISDIRECTED_REQUEST, "unknown host")
             return
@@ -96,6 +121,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._proof(path.split("/")[2:])
         elif path.startswith("/kits/"):
             self._kit(path.split("/")[2:])
+        elif path.startswith("/reports/"):
+            self._report(path.removeprefix("/reports/"))
         else:
             self.send_error(HTTPStatus.NOT_FOUND)
 
@@ -127,12 +154,24 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             self.send_error(HTTPStatus.NOT_FOUND)
             return
-        self._send(data, "application/pdf")
+        self._send(data, "application/pdf", policy=PDF_POLICY)
+
+    def _report(self, rest: str) -> None:
+        """Send a file of a listed report (page, Markdown, JSON or chart); nothing else on disk is reachable."""
+        game, _, relative = rest.partition("/")
+        session = self.server.sessions.get(game)
+        found = reports.read(self.server.reports_folder(session), relative) if session else None
+        if found is None:
+            self.send_error(HTTPStatus.NOT_FOUND)
+            return
+        data, kind = found
+        self._send(data, kind, policy=REPORT_POLICY if kind.startswith("text/html") else None)
 
     def _json(self, value: Any) -> None:
         self._send(json.dumps(value).encode("utf-8"), "application/json")
 
-    def _send(self, data: bytes, kind: str, cache: bool = False) -> None:
+    def _send(self, data: bytes, kind: str, cache: bool = False, policy: str | None = None) -> None:
+        self.policy = policy
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
@@ -144,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
     def end_headers(self) -> None:
         """Send the headers every response carries (errors included): no sniffing, the strict policy."""
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", self.server.policy)
+        self.send_header("Content-Security-Policy", self.policy or self.server.policy)
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         self.send_header("Referrer-Policy", "no-referrer")
         super().end_headers()

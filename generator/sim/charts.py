@@ -332,34 +332,45 @@ def _shares(chart: Chart, categories: list[str], name: str) -> Series:
 
 
 def sweep(curve: dict[str, Any], key: str = "sweep", section: str = "sweep", source: str = "") -> Chart:
-    """Return a swept measure as a curve with its interval band.
+    """Return a swept measure as a curve with its interval band (one curve per group when two values are swept).
 
     `curve` is JSON data: {"parameter": "Assembler points", "measure": "owner's win share",
     "percent": true, "target": 0.25, "points": [{"value": 3, "estimate": 0.31, "ci95": [0.28, 0.34]}, ...]};
-    `target` (optional) is drawn as the reference line, e.g. a fair share."""
+    `target` (optional) is drawn as the reference line, e.g. a fair share. A point may carry a `group` (the
+    second swept value, named by `group_parameter`): each group is its own curve over the same x values.
+    A point with no estimate (an invalid one) leaves a gap."""
     points = curve["points"]
     percent = bool(curve.get("percent", True))
+    xs = list(dict.fromkeys(float(p["value"]) for p in points))
+    labels = list(dict.fromkeys(f"{p['value']:g}" for p in points))
+    groups = list(dict.fromkeys(p.get("group") for p in points))
+    series = []
+    for group in groups:
+        at = {float(p["value"]): p for p in points if p.get("group") == group}
+        mine = [at.get(x, {}) for x in xs]
+        name = curve["measure"] if group is None else f"{curve.get('group_parameter', 'group')} = {group:g}"
+        series.append(
+            Series(
+                name,
+                [p.get("estimate") for p in mine],
+                [p["ci95"][0] if p.get("ci95") else None for p in mine],
+                [p["ci95"][1] if p.get("ci95") else None for p in mine],
+            )
+        )
     return Chart(
         key,
         f"{curve['measure'][:1].upper() + curve['measure'][1:]} by {curve['parameter']}",
         CURVE,
         section,
         source or f"sections.{section}.data",
-        [f"{p['value']:g}" for p in points],
-        [
-            Series(
-                curve["measure"],
-                [p["estimate"] for p in points],
-                [p["ci95"][0] if p.get("ci95") else None for p in points],
-                [p["ci95"][1] if p.get("ci95") else None for p in points],
-            )
-        ],
+        labels,
+        series,
         curve["measure"][:1].upper() + curve["measure"][1:],
         curve["parameter"][:1].upper() + curve["parameter"][1:],
         percent=percent,
         reference=curve.get("target"),
         reference_label=curve.get("target_label", "target"),
-        x_values=[float(p["value"]) for p in points],
+        x_values=xs,
         caption="Band: 95 % intervals; every point played with the same seeds.",
     )
 

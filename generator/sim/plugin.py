@@ -76,3 +76,9 @@ class Plugin(Protocol):
 
     def measures(self, record: dict[str, Any]) -> list[Measure]:
         """Return the game-specific numbers of one finished game (its runner record), for `compare`."""
+
+    def follows(self, card: str) -> bool:
+        """Return True when `holders` can tell who used the card (or Core, Patent…) with this id."""
+
+    def holders(self, record: dict[str, Any], card: str) -> list[int]:
+        """Return the seats that built, kept, played or claimed `card` in one game's record (a sweep's owner)."""

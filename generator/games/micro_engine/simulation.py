@@ -133,6 +133,18 @@ class MicroEngineSim:
         out.append(Measure("Turn order: mean VP", "first", "first player's VP", scores[extra["first"]]))
         return out
 
+    def follows(self, card: str) -> bool:
+        """Return True for every Workshop card, Core and Patent (the recorder notes who played, kept or claimed it)."""
+        return any(item.id == card for item in (*self.model.cards, *self.model.cores, *self.model.patents))
+
+    def holders(self, record: dict[str, Any], card: str) -> list[int]:
+        """Return the seats that played the card, kept the Core or claimed the Patent in one game."""
+        extra = record["extra"]
+        seats = set(extra["played_by"].get(card, ()))
+        seats |= {p for p, core in enumerate(extra["cores"]) if core == card}
+        seats |= {claim[1] for claim in extra["claims"] if claim[2] == card}
+        return sorted(seats)
+
 
 class Recorder(GameRecorder):
     """The game's recorder, plus who played each card and which Cores each player was offered."""

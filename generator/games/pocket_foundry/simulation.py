@@ -136,6 +136,18 @@ class PocketFoundrySim:
             )
         return out
 
+    def follows(self, card: str) -> bool:
+        """Return True for the market machines (their builds are recorded) and the starter (everyone has one)."""
+        return card == self.model.starter.id or any(m.id == card for m in self.model.machines)
+
+    def holders(self, record: dict[str, Any], card: str) -> list[int]:
+        """Return the seats that built the machine at least once (every seat for the starter)."""
+        players = len(record["returns"])
+        if card == self.model.starter.id:
+            return list(range(players))
+        index = next((i for i, m in enumerate(self.model.machines) if m.id == card), None)
+        return sorted({b[1] for b in record["extra"]["builds"] if b[2] == index})
+
 
 class Recorder:
     """Records builds, points after every lap, the deck running out and the first dead end of one game."""
