@@ -191,3 +191,7 @@ def main() -> None:
 from .cli_iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
 
 _register_iterate(app)
+
+from .cli_export import register as _register_export  # noqa: E402  export
+
+_register_export(app)

@@ -1,0 +1,5 @@
+"""stub."""
+
+
+def files(*a, **k):
+    return {}
