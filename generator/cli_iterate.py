@@ -10,7 +10,11 @@ import typer
 from .cli import GameArg, MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
 from .diagnostics import Report
 
-OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
+OutOpt = typer.Option(
+    Path("output"),
+    "--out",
+    help="Folder to write into (proof: OUT/<game>/proofs/; watch and serve: OUT/<game>/preview/).",
+)
 PlayersOpt = typer.Option(None, "--players", help="Player count (default: the game's).")
 DpiOpt = typer.Option(150, "--dpi", min=36, max=1200, help="Resolution of the proof images.")
 OverlayOpt = typer.Option(False, "--overlay", help="Draw the trim (cyan), safe zone (magenta) and bleed edge.")
@@ -200,6 +204,7 @@ def _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art):
             players=players,
             missing_art=_policy(missing_art),
             pdfs=pdf,
+            preview=True,  # never over a kit built with other options: OUT/<game>/preview/
         )
         for gid in _games(base, game)
     ]

@@ -8,6 +8,7 @@ replacement is used and the PDF gets no output intent. Either way neutral greys 
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -66,7 +67,9 @@ class Converter:
 
             pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
             c, m, y, k = (v / 255 for v in ImageCms.applyTransform(pixel, self._transform).getpixel((0, 0)))
-        return tuple(round(v, 4) for v in _capped(c, m, y, k))  # type: ignore[return-value]
+        c, m, y, k = _capped(c, m, y, k)
+        # CMY round down, so rounding never takes the total past the cap
+        return (*(math.floor(v * 1e4) / 1e4 for v in (c, m, y)), round(k, 4))  # type: ignore[return-value]
 
     def reportlab(self, colour):
         """Return a ReportLab colour as CMYK (a canvas's enforceColorSpace hook: every vector colour passes here)."""
