@@ -356,3 +356,25 @@ def test_low_ink_spends_well_under_the_normal_kit(games, project):
     assert darkness[False] > 0.45
     assert darkness[True] < darkness[False] / 4
     print(f"backs page darkness: normal {darkness[False]:.3f}, low-ink {darkness[True]:.3f}")
+
+
+def test_low_ink_keeps_every_string_and_icon_and_lightens_every_fill(project):
+    from generator.layout.document import walk
+    from generator.layout.lowink import luminance
+
+    def elements(variant):
+        faces = Pipeline(project, "tiny", variant=variant).layout()
+        return {key: list(walk(prepared.doc.elements)) for key, prepared in faces.items()}
+
+    normal, low = elements(""), elements("low-ink")
+    assert normal.keys() == low.keys()
+    for key in normal:
+        for a, b in zip(normal[key], low[key], strict=True):
+            assert (a.kind, a.props.get("text"), a.props.get("rich"), a.props.get("name")) == (
+                b.kind,
+                b.props.get("text"),
+                b.props.get("rich"),
+                b.props.get("name"),
+            )
+            if b.props.get("fill"):
+                assert luminance(b.props["fill"]) > 0.6, (key, b.name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import colorsys
 from dataclasses import replace
 
-from .document import Element, LayoutDoc
+from .document import Element, LayoutDoc, walk
 
 VARIANT = "low-ink"
 FILL_INK = 0.12  # a fill keeps this share of its distance from white
@@ -23,20 +23,23 @@ _SHAPES = ("rect", "ellipse", "polygon", "path")
 
 def apply(doc: LayoutDoc) -> LayoutDoc:
     """Return the low-ink version of `doc`: same elements, same strings, lighter ink."""
-    return replace(doc, elements=tuple(_element(el) for el in doc.elements))
+    badges = {i for el in walk(doc.elements) if el.kind == "text" for i in el.props.get("over") or ()}
+    return replace(doc, elements=tuple(_element(el, badges) for el in doc.elements))
 
 
-def _element(el: Element) -> Element:
+def _element(el: Element, badges: set[str]) -> Element:
     props = dict(el.props)
     if el.kind in _SHAPES and isinstance(props.get("fill"), str):
         props["fill"] = tint(props["fill"])
     elif el.kind == "pattern" and isinstance(props.get("colour"), str):
         props["colour"] = tint(props["colour"])
+    elif el.kind == "icon" and props.get("id") in badges and isinstance(props.get("colour"), str):
+        props["colour"] = tint(props["colour"])  # an icon a text sits on is a fill: the text turns dark
     elif el.kind in ("text", "icon") and isinstance(props.get("colour"), str) and luminance(props["colour"]) > LIGHT:
         props["colour"] = shade(props["colour"])
     elif el.kind == "image":
         props["opacity"] = props.get("opacity", 1.0) * ART_OPACITY
-    children = tuple(_element(child) for child in el.children)
+    children = tuple(_element(child, badges) for child in el.children)
     return replace(el, props=props, children=children)
 
 
