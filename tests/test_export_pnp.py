@@ -104,3 +104,20 @@ def test_a_bad_back_offset_is_a_diagnostic_and_nothing_is_written(kits, tmp_path
     assert "Traceback" not in done.stderr and not (tmp_path / "o").exists()
     done = run_cli("export", "tiny", "--to", "pnp", "--back-offset", "12,0", "--out", str(tmp_path / "o"), cwd=project)
     assert done.returncode == 1 and "is beyond 10 mm" in done.stderr
+
+
+def test_the_preview_loop_writes_beside_a_built_kit_never_over_it(kits, tmp_path):
+    from generator.iterate.session import Session
+
+    _, project = kits
+    out = tmp_path / "out"
+    kit = out / "tiny" / "tiny-a4.pdf"
+    kit.parent.mkdir(parents=True)
+    kit.write_bytes(b"a 2-player kit the user built")
+    session = Session(project, "tiny", out, dpi=30, papers=["a4"], pdfs=True, preview=True)
+    outcome = session.rebuild()
+    assert outcome.ok, outcome.report.render()
+    assert kit.read_bytes() == b"a 2-player kit the user built"
+    assert (out / "tiny" / "preview" / "tiny-a4.pdf").read_bytes().startswith(b"%PDF")
+    assert any((out / "tiny" / "preview" / "proofs").glob("*.png"))
+    assert not (out / "tiny" / "proofs").exists()
