@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,17 +111,18 @@ def px(mm: float, dpi: float) -> int:
     return round(mm / MM_PER_INCH * dpi)
 
 
-def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> list:
-    """Return each prepared face rasterized at `dpi` as an RGB image of trim + its layout bleed."""
+def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> Iterator:
+    """Yield each prepared face rasterized at `dpi` as an RGB image of trim + its layout bleed (one at a
+    time: a 90-card deck at 300 dpi would hold half a gigabyte of pixels at once)."""
     from ..layout.lint import SAFE
     from ..render import facepdf, raster
 
     if not prepared:
-        return []
+        return
     studio = game.pipeline.studio()
     assert studio is not None
     pdf = facepdf.write([(p, SAFE) for p in prepared], studio.fonts, studio.icons)
-    return list(raster.rasterize(pdf, dpi))
+    yield from raster.rasterize(pdf, dpi)
 
 
 def trimmed(image, bleed_mm: float, size: CardSize, dpi: float):

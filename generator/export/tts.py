@@ -137,12 +137,9 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         if shared:
             back_name = f"{deck.slug}-back.png"
             first = sheets[0]
-            back = trimmed(
-                rasters(game, [game.prepared(first.slots[0].card, "back")], first.dpi)[0],
-                game.prepared(first.slots[0].card, "back").doc.bleed,
-                deck.size,
-                first.dpi,
-            )
+            face = game.prepared(first.slots[0].card, "back")
+            (image,) = rasters(game, [face], first.dpi)
+            back = trimmed(image, face.doc.bleed, deck.size, first.dpi)
             out[back_name] = png(_cell(back, first.cell))
         for n, sheet in enumerate(sheets, 1):
             face_name = f"{deck.slug}-{n}.png"
