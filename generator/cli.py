@@ -315,3 +315,7 @@ for _name in ("list", "games"):
 from .cli_edition import register as _register_edition  # noqa: E402  new-edition, diff, compare
 
 _register_edition(app)
+
+from .cli_export import register as _register_export  # noqa: E402  export
+
+_register_export(app)

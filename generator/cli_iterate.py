@@ -16,7 +16,11 @@ if TYPE_CHECKING:
     from .project import GameDir
     from .render.draw import Prepared
 
-OutOpt = typer.Option(Path("output"), "--out", help="Folder to write into (proofs go to OUT/<game>/proofs/).")
+OutOpt = typer.Option(
+    Path("output"),
+    "--out",
+    help="Folder to write into (proof: OUT/<game>/proofs/; watch and serve: OUT/<game>/preview/).",
+)
 PlayersOpt = typer.Option(
     None, "--players", help="Player count (default: the game's; `cardpress list` shows each game's)."
 )
@@ -282,6 +286,7 @@ def _sessions(
             players=players,
             missing_art=_policy(missing_art),
             pdfs=pdf,
+            preview=True,  # never over a kit built with other options: OUT/<game>/preview/
         )
         for gid in _games(base, game)
     ]

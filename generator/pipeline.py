@@ -47,12 +47,14 @@ class Pipeline:
         cache: RenderCache | None = None,
         options: PrintOptions | None = None,
         edits: Edits | None = None,
+        variant: str = "",
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
         self.cache = cache
         self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
         self.edits = {name: list(e) for name, e in (edits or {}).items()}  # applied as each file is read
+        self.variant = variant  # "" or "low-ink": the palette the layout stage applies (generator.layout.lowink)
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -198,7 +200,7 @@ class Pipeline:
             return None
         policy = self.missing_art or game.header.missing_art
         limits = lint.thresholds(game.dir.sources["game.yaml"].data)
-        return Studio.for_game(game.dir, policy, self.report, self.cache, limits)
+        return Studio.for_game(game.dir, policy, self.report, self.cache, limits, self.variant)
 
     def layout(self, cards: Sequence[Card] | None = None) -> dict[str, Prepared | None] | None:
         """Lay out the front and back of every card (or of `cards`) once per distinct face: {face key: layout}."""

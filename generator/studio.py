@@ -12,7 +12,7 @@ from .art.place import ArtDesk
 from .diagnostics import Diagnostic, Location, Report
 from .digest import file_digest, files_digest, text_digest
 from .kit import Face
-from .layout import document, lint
+from .layout import document, lint, lowink
 from .layout.icons import IconSet, load_icons
 from .layout.legibility import Thresholds
 from .layout.templates import Templates
@@ -91,6 +91,7 @@ class Studio:
     inputs: str = ""  # digest of the fonts and icons every face may use
     limits: Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
     cache: RenderCache = field(default_factory=lambda: RenderCache())
+    variant: str = ""  # "" (as designed) or lowink.VARIANT: a palette applied to every parsed face
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
 
@@ -102,6 +103,7 @@ class Studio:
         report: Report,
         cache: RenderCache | None = None,
         limits: Thresholds = lint.DEFAULTS,
+        variant: str = "",
     ) -> Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
         folders = game.layout_dirs()
@@ -123,11 +125,14 @@ class Studio:
             inputs,
             limits,
             RenderCache() if cache is None else cache,
+            variant=variant,
         )
 
     def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
         """Return the digest of what a render reads, art files aside (they are checked after)."""
+        variant = (self.variant,) if self.variant else ()  # the default keeps the digests it always had
         return text_digest(
+            *variant,
             self.inputs,
             self.art.policy,
             repr(self.limits),
@@ -158,6 +163,8 @@ class Studio:
         text = self.templates.render(face.template, context, face.key, report)
         if text is not None:
             doc = document.parse(text, self._template_path(face.template), face.key, (width, height), report)
+            if doc is not None and self.variant == lowink.VARIANT:
+                doc = lowink.apply(doc)
             if doc is not None:
                 result, problems = prepare(doc, self.fonts)
                 for element, message in problems:

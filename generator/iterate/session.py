@@ -20,6 +20,8 @@ from ..pipeline import Pipeline
 from ..studio import RenderCache, Studio
 from .proofs import Entry, ProofFolder, entries
 
+PREVIEW = "preview"  # watch and serve write under OUT/<game>/preview/
+
 
 @dataclass
 class Outcome:
@@ -50,13 +52,17 @@ class Session:
         missing_art: str | None = None,
         pdfs: bool = True,
         contact: bool = False,
+        preview: bool = False,
     ):
         self.root, self.game_id, self.out = root, game_id, out
         self.papers, self.players, self.missing_art = list(papers), players, missing_art
         self.pdfs, self.contact = pdfs, contact
         self.pdfs_due = False  # a good rebuild left the kit PDFs to write later (see write_pdfs)
         self._good: Pipeline | None = None  # the last good complete rebuild, whose PDFs are due
-        self.proofs = ProofFolder(out / game_id / "proofs", dpi, overlay)
+        # watch and serve keep their proofs and PDFs in a folder of their own, so a kit the user built with
+        # other options (3 players, short-edge duplex) is never replaced by the preview's
+        self.folder = out / game_id / PREVIEW if preview else out / game_id
+        self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay)
         self.cache = RenderCache()  # shared by every rebuild: renders by a digest of what they read
         self.version = 0
         self._lock = threading.Lock()
@@ -170,7 +176,7 @@ class Session:
         self.pdfs_due = False
         outcome.report.extend(pipeline.report.items[said:])  # the cover and sheet furniture, linted as drawn
         if pdfs is not None:
-            paths = {kit_path(self.out, self.game_id, paper): data for paper, data in pdfs.items()}
+            paths = {self.folder / kit_path(Path(), self.game_id, paper).name: data for paper, data in pdfs.items()}
             outcome.written += write_all(paths)
             with self._lock:  # the preview page links the new PDFs
                 self.version += 1

@@ -1,0 +1,24 @@
+"""What an export is asked for: targets, papers, players, home-print variant, shop and tabletop settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..imposition import PrintOptions
+
+TARGETS = ("pnp", "cards", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts", "bundle")
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """Settings every target reads what it needs from; the defaults are what `cardpress export` writes."""
+
+    papers: tuple[str, ...] = ("a4", "letter")
+    players: int | None = None  # None: the game's default count
+    print_options: PrintOptions = field(default_factory=PrintOptions)  # pnp: duplex edge, back offset, margin
+    low_ink: bool = False  # pnp: light fills, dark text (generator.layout.lowink)
+    dpi: int = 300  # cards: resolution of the face PNGs
+    bleed: bool = True  # cards: with the layout's bleed (True) or cut at the trim
+    url_prefix: str = ""  # tts: where the sheet images will be hosted ("" = relative file names)
+    cmyk_profile: Path | None = None  # drivethrucards: a CMYK ICC profile (default: one found installed)

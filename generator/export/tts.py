@@ -1,0 +1,217 @@
+"""Tabletop Simulator: face sheets of at most 10 × 7 cards and 4096 px a side, back images, a saved object.
+
+The saved object (`<game>.json`, for TTS's "Saved Objects" folder) holds one DeckCustom per shuffled
+deck. Each sheet is one CustomDeck entry, keyed 1, 2, … across the file; a card's CardID is its
+sheet's key × 100 + its slot (0-based, left to right, top to bottom). Copies of a card share a slot.
+A sheet holds at most 69 slots, so its last cell (TTS's default "hidden" image) is never a card, and
+BackIsHidden shows the deck's back for hidden cards. Faces are cut at the trim: TTS shows the whole cell.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+from .common import MM_PER_INCH, Deck, Game, png, rasters, trimmed
+from .options import ExportOptions
+
+MAX_COLS, MAX_ROWS = 10, 7
+MAX_SLOTS = MAX_COLS * MAX_ROWS - 1  # the last cell stays free
+MAX_PX = 4096
+MAX_DPI = 300
+POKER_HEIGHT = 88.9  # mm: the card TTS draws at scale 1
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One face sheet: its CustomDeck key, grid, the deck's cards on it (slot order) and its cell size."""
+
+    key: int
+    cols: int
+    rows: int
+    slots: list  # Pair per slot
+    cell: tuple[int, int]
+    dpi: float
+
+
+def grid(count: int) -> tuple[int, int]:
+    """Return (columns, rows) for a sheet of `count` cards and one free cell: up to 10 wide, as few rows as hold them."""
+    if not 1 <= count <= MAX_SLOTS:
+        raise ValueError(f"a sheet holds 1 to {MAX_SLOTS} cards, not {count}")
+    cols = min(MAX_COLS, count + 1)
+    return cols, math.ceil((count + 1) / cols)
+
+
+def cell_size(w_mm: float, h_mm: float, cols: int, rows: int) -> tuple[tuple[int, int], float]:
+    """Return the cell's pixels and the dpi it is drawn at: at most 300 dpi, the sheet at most 4096 px a side."""
+    w_in, h_in = w_mm / MM_PER_INCH, h_mm / MM_PER_INCH
+    dpi = min(MAX_DPI, MAX_PX / (cols * w_in), MAX_PX / (rows * h_in))
+    return (math.floor(w_in * dpi), math.floor(h_in * dpi)), dpi
+
+
+def plan(decks: list[Deck]) -> list[tuple[Deck, list[Sheet]]]:
+    """Return every deck with its sheets, keys numbered from 1 across the whole file."""
+    from .facefiles import pairs
+
+    key = 0
+    out = []
+    for deck in decks:
+        items = pairs(deck)
+        sheets = []
+        for start in range(0, len(items), MAX_SLOTS):
+            chunk = items[start : start + MAX_SLOTS]
+            cols, rows = grid(len(chunk))
+            cell, dpi = cell_size(deck.size.w, deck.size.h, cols, rows)
+            key += 1
+            sheets.append(Sheet(key, cols, rows, chunk, cell, dpi))
+        out.append((deck, sheets))
+    return out
+
+
+def _image(game: Game, deck: Deck, sheet: Sheet, side: str):
+    """Return the sheet's image of fronts (or of backs) laid out row by row."""
+    from PIL import Image
+
+    prepared = [game.prepared(pair.card, side) for pair in sheet.slots]
+    canvas = Image.new("RGB", (sheet.cols * sheet.cell[0], sheet.rows * sheet.cell[1]), (255, 255, 255))
+    for slot, (face, image) in enumerate(zip(prepared, rasters(game, prepared, sheet.dpi))):
+        card = _cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
+        canvas.paste(card, ((slot % sheet.cols) * sheet.cell[0], (slot // sheet.cols) * sheet.cell[1]))
+    return canvas
+
+
+def _cell(image, cell: tuple[int, int]):
+    """Return the trimmed face at exactly the cell's pixels (rounding may leave it one pixel off)."""
+    from PIL import Image
+
+    return image if image.size == cell else image.resize(cell, Image.Resampling.LANCZOS)
+
+
+def guid(*parts: object) -> str:
+    """Return a 6-hex-digit GUID made from `parts`: the same every build."""
+    return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:6]
+
+
+def url(prefix: str, name: str) -> str:
+    """Return where TTS finds an image: the file name, or under `prefix`."""
+    return f"{prefix.rstrip('/')}/{name}" if prefix else name
+
+
+def _transform(x: float, scale: float) -> dict:
+    # face down (rotZ 180) in a row along x, as TTS lays out spawned decks
+    return {
+        "posX": x,
+        "posY": 1.0,
+        "posZ": 0.0,
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0,
+        "scaleX": scale,
+        "scaleY": 1.0,
+        "scaleZ": scale,
+    }
+
+
+def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
+    """Return {file: bytes}: the sheets, the backs and `<game>.json`."""
+    assert game.kit is not None
+    out: dict[str, bytes] = {}
+    states = []
+    used: set[str] = set()
+
+    def unique(*parts: object) -> str:
+        value, salt = guid(game.id, *parts), 0
+        while value in used:  # 16.7 million values: a clash is rare, but TTS would replace a repeated GUID
+            salt += 1
+            value = guid(game.id, *parts, salt)
+        used.add(value)
+        return value
+
+    for number, (deck, sheets) in enumerate(plan(game.decks())):
+        shared = deck.shared_back()
+        sideways = deck.size.w > deck.size.h
+        scale = round(max(deck.size.w, deck.size.h) / POKER_HEIGHT, 4)
+        entries, slot_of = {}, {}
+        if shared:
+            back_name = f"{deck.slug}-back.png"
+            first = sheets[0]
+            face = game.prepared(first.slots[0].card, "back")
+            (image,) = rasters(game, [face], first.dpi)
+            back = trimmed(image, face.doc.bleed, deck.size, first.dpi)
+            out[back_name] = png(_cell(back, first.cell))
+        for n, sheet in enumerate(sheets, 1):
+            face_name = f"{deck.slug}-{n}.png"
+            out[face_name] = png(_image(game, deck, sheet, "front"))
+            if not shared:
+                back_name = f"{deck.slug}-{n}-backs.png"
+                out[back_name] = png(_image(game, deck, sheet, "back"))
+            entries[str(sheet.key)] = {
+                "FaceURL": url(options.url_prefix, face_name),
+                "BackURL": url(options.url_prefix, back_name),
+                "NumWidth": sheet.cols,
+                "NumHeight": sheet.rows,
+                "BackIsHidden": True,
+                "UniqueBack": not shared,
+                "Type": 0,
+            }
+            for slot, pair in enumerate(sheet.slots):
+                slot_of[(pair.card.front.key, pair.card.back.key)] = (sheet.key, slot)
+        cards = []
+        for index, card in enumerate(deck.cards):
+            key, slot = slot_of[(card.front.key, card.back.key)]
+            cards.append(
+                {
+                    "Name": "Card",
+                    "Transform": _transform(number * 4.0, scale),
+                    "Nickname": card.name,
+                    "Description": "",
+                    "GMNotes": card.id,
+                    "CardID": key * 100 + slot,
+                    "SidewaysCard": sideways,
+                    "HideWhenFaceDown": True,
+                    "CustomDeck": {str(key): entries[str(key)]},
+                    "GUID": unique(deck.slug, index),
+                }
+            )
+        if len(cards) == 1:  # TTS has no one-card deck: a lone card is a Card object of its own
+            cards[0]["Nickname"] = cards[0]["Nickname"] or deck.name
+            states.append(cards[0])
+            continue
+        states.append(
+            {
+                "Name": "DeckCustom",
+                "Transform": _transform(number * 4.0, scale),
+                "Nickname": deck.name,
+                "Description": f"{game.kit.title}: {deck.name} ({deck.size.label})",
+                "GMNotes": "",
+                "Locked": False,
+                "Grid": True,
+                "Snap": True,
+                "Autoraise": True,
+                "Sticky": True,
+                "Tooltip": True,
+                "HideWhenFaceDown": True,
+                "SidewaysCard": sideways,
+                "DeckIDs": [c["CardID"] for c in cards],
+                "CustomDeck": entries,
+                "ContainedObjects": cards,
+                "GUID": unique(deck.slug, "deck"),
+            }
+        )
+    save = {
+        "SaveName": game.kit.title,
+        "GameMode": "",
+        "Date": "",
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": states,
+    }
+    out[f"{game.id}.json"] = (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return out
