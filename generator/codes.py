@@ -30,6 +30,9 @@ GENERIC: dict[str, Code] = {
             "Y002": "duplicate key",
             "Y003": "file too large",
             "Y004": "file not found",
+            "Y005": "not a regular file (a folder, FIFO, device or socket): refused before it is opened",
+            "Y006": "a file (or link) that leads out of the project, or of its game folder",
+            "Y007": "an unusable path: a NUL character, a loop of links, a name too long",
         },
     ),
     **_codes(
@@ -99,6 +102,7 @@ GENERIC: dict[str, Code] = {
         {
             "G001": "no such game folder under cards/",
             "G002": "the game's ruleset is registered but could not be loaded",
+            "G003": "`--root` names no project (a missing folder, a file, or no cards/ at or above it)",
         },
     ),
     **_codes(
@@ -108,6 +112,39 @@ GENERIC: dict[str, Code] = {
             "B002": "cards of one shuffled deck print different backs",
             "B004": "cards of one deck differ in size",
             "B005": "a deck's cards do not fit on the paper (or in the declared grid)",
+        },
+    ),
+    **_codes(
+        "edition",
+        {
+            "E001": "`extends` names no game in cards/ (with the closest name)",
+            "E002": "`extends` makes a cycle (a → b → a)",
+            "E003": "a card the edition changes or removes is not in its base (with the closest id)",
+            "E004": "a card marked `add: true` is already in the base",
+            "E006": "an entry of a list of cards does not name its card by `id`",
+            "E007": "`add:`/`remove:` is not `true`, both are given, or a removed card also changes fields",
+            "E008": "the edition names another ruleset than its base's",
+            "E009": "more than eight editions extend one another",
+            "E010": "the same card is changed twice in one file",
+            "E011": "a key set to `null` (to remove it) that the base does not have",
+            "E012": "`diff` of a game that extends nothing",
+            "E013": "`new-edition` with a name that is taken or not a folder name",
+            "E014": "a YAML file in an edition that nothing reads (warning)",
+            "F003": "an edition's fonts/ has no fonts.yaml",
+        },
+    ),
+    **_codes(
+        "output",
+        {
+            "O001": "a file cannot be written (`--out` is a file, read-only, disk full, name too long): nothing changed",
+        },
+    ),
+    **_codes(
+        "export",
+        {
+            "X001": "`--back-offset` is not X,Y in mm, is beyond 10 mm, or is given with gutterfold",
+            "X002": "`--dpi` outside 72–1200",
+            "X003": "no such `--cmyk-profile` file",
         },
     ),
     **_codes(
@@ -138,6 +175,14 @@ GENERIC: dict[str, Code] = {
             "U007": "bad `--scheduler` address",
             "U008": "the Dask cluster cannot be reached or cannot run the games",
             "U009": "no such diagnostic code (`cardpress codes CODE`)",
+            "U011": "`--vary` without `=RANGE`",
+            "U012": "`--vary` names no card with that id (or an id used twice)",
+            "U013": "`--vary` path is not a value of the card or of game.yaml (or is not a number)",
+            "U014": "a bad range: empty, a non-positive step, too many values or points",
+            "U015": "unknown `--measure`, or one the game does not record for that card",
+            "U016": "more than two `--vary`, or one value varied twice",
+            "U017": "a sweep point the game cannot load (all rejected: nothing written)",
+            "U018": "a swept value's place is gone from the file it was in",
         },
     ),
 }

@@ -42,7 +42,7 @@ def by_file(edits: Iterable[Edit]) -> dict[str, list[Edit]]:
 
 
 def apply(source: Source, edits: Sequence[Edit], report: Report) -> None:
-    """Set each edit's value in `source.data`; an edit whose place no longer exists is reported (E901)."""
+    """Set each edit's value in `source.data`; an edit whose place no longer exists is reported (U018)."""
     for edit in edits:
         parent: Any = source.data
         for part in edit.path[:-1]:
@@ -50,7 +50,7 @@ def apply(source: Source, edits: Sequence[Edit], report: Report) -> None:
         last = edit.path[-1] if edit.path else None
         if last is None or _child(parent, last) is _MISSING:
             report.error(
-                "E901",
+                "U018",
                 f"cannot set {format_path(edit.path)}: {source.display} has no such value",
                 path=format_path(edit.path),
                 loc=source.loc(edit.path),
