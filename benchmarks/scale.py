@@ -40,7 +40,7 @@ CASES = {"u16": (16, 1), "u160": (160, 1), "u1600": (1600, 1), "c16x100": (16, 1
 PROTOGRAF = ROOT / ".bench-venv-protograf" / "bin" / "python"
 
 INK, PAPER, BACK = "#2a2622", "#f4eddc", "#2f3e46"
-BANDS = ("#2d6a8e", "#66781a", "#35603f", "#8a5a2b", "#a83a3a", "#4f8a3c", "#b0601a", "#8e3b46")
+BANDS = ("#2d6a8e", "#66781a", "#35603f", "#8a5a2b", "#a83a3a", "#3f7030", "#b0601a", "#8e3b46")
 
 GAME_YAML = f"""title: Scale
 ruleset: deck

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -76,7 +77,37 @@ def mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
 
 
-_REFERENCES: dict[str, tuple[str | None, ...]] = {}  # by source digest: parsing is the slow part
+_REFERENCES: dict[str, tuple[str | None, ...] | None] = {}  # by source digest: parsing is the slow part
+
+
+def _references_file(key: str) -> Path | None:
+    where = cache.folder("templates")
+    return where / f"references-{key}.json" if where else None
+
+
+def _stored_references(key: str) -> tuple[str | None, ...] | None:
+    """Return the references found for a source with digest `key` by an earlier run, or None."""
+    path = _references_file(key)
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")) if path else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(found, list) or not all(r is None or isinstance(r, str) for r in found):
+        return None
+    return tuple(found)
+
+
+def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
+    """Keep what parsing a source found, so the next run need not parse it to know what it reads."""
+    path = _references_file(key)
+    if path is None:
+        return
+    try:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(list(refs)), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache only ever speeds things up
 
 
 class Templates:
@@ -131,10 +162,14 @@ class Templates:
         """Return the templates a source extends, imports or includes (None for a computed name)."""
         key = text_digest(source)
         if key not in _REFERENCES:
+            _REFERENCES[key] = _stored_references(key)
+        if _REFERENCES[key] is None:
             try:
-                _REFERENCES[key] = tuple(meta.find_referenced_templates(self.env.parse(source)))
+                refs = tuple(meta.find_referenced_templates(self.env.parse(source)))
             except TemplateSyntaxError:
-                _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
+                refs = ()  # rendering reports it; the text is in the digest already
+            _REFERENCES[key] = refs
+            _store_references(key, refs)
         return _REFERENCES[key]
 
     def display(self, filename: str | None) -> str:
