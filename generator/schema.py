@@ -82,7 +82,7 @@ def load_schema(name: str) -> Draft202012Validator:
 @functools.cache
 def _fast(name: str):
     """Return a quick yes/no validator: the schema compiled to Python code, cached on disk as bytecode."""
-    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, _schema_texts())).encode()).hexdigest()[:16]
+    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, 2, _schema_texts())).encode()).hexdigest()[:16]
     where = cache.folder("schemas")
     path = where / f"{name}-{stamp}.py" if where else None
     # The code object as well as the code: compiling the generated validators costs more than the check.
@@ -92,8 +92,8 @@ def _fast(name: str):
         text = path.read_text(encoding="utf-8")
     else:
         registry = _registry()
-        handlers = {"cardpress": lambda uri: registry.contents(uri.split("#")[0])}
-        text = fastjsonschema.compile_to_code(registry.contents(f"cardpress:{name}"), handlers=handlers)
+        handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
+        text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
         if path:
             _write(path, text.encode("utf-8"))
     if compiled and compiled.exists():
@@ -109,6 +109,27 @@ def _fast(name: str):
     exec(code, namespace)  # code we generated from our own schemas
     entry = re.search(r"^def (\w+)\(data", text, re.M).group(1)  # the first function is the schema's own
     return namespace[entry]
+
+
+def _absolute(schema: Any, schema_id: str) -> Any:
+    """Return `schema` with its local `$ref`s ("#/$defs/…") made absolute ("cardpress:x#/$defs/…").
+
+    The quick validator resolves a local reference inside a schema it reached through another one against
+    the first schema, so without this a deck's game.yaml (which uses deck-cards) could never be checked
+    quickly and every build took the slow, explaining path.
+    """
+    if isinstance(schema, dict):
+        return {
+            k: (
+                f"{schema_id}{v}"
+                if k == "$ref" and isinstance(v, str) and v.startswith("#")
+                else _absolute(v, schema_id)
+            )
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_absolute(v, schema_id) for v in schema]
+    return schema
 
 
 def _write(path, data: bytes) -> None:
