@@ -133,6 +133,8 @@ class Templates:
         self.env.filters["mix"] = mix
         self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
+        self._sources: dict[str, tuple[str, Path] | None] = {}
+        self._displays: dict[str, str] = {}
 
     def digest(self, name: str) -> str:
         """Return a digest of template `name` and every template it extends, imports or includes.
@@ -176,18 +178,23 @@ class Templates:
         """Return a template's path relative to the project, for messages."""
         if not filename:
             return "<template>"
-        try:
-            return str(Path(filename).resolve().relative_to(self.root.resolve()))
-        except ValueError:
-            return filename
+        if filename not in self._displays:
+            try:
+                self._displays[filename] = str(Path(filename).resolve().relative_to(self.root.resolve()))
+            except ValueError:
+                self._displays[filename] = filename
+        return self._displays[filename]
 
     def source_of(self, name: str) -> tuple[str, Path] | None:
-        """Return (source text, file) of the template that `name` resolves to, or None."""
-        try:
-            text, filename, _ = self.env.loader.get_source(self.env, name)
-        except TemplateNotFound:
-            return None
-        return text, Path(filename)
+        """Return (source text, file) of the template that `name` resolves to, or None (read once per object,
+        like `digest`: every face asks where its template is)."""
+        if name not in self._sources:
+            try:
+                text, filename, _ = self.env.loader.get_source(self.env, name)
+                self._sources[name] = (text, Path(filename))
+            except TemplateNotFound:
+                self._sources[name] = None
+        return self._sources[name]
 
     def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
         """Render template `name` for `face`; report template problems with their template line."""
