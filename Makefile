@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.cardpress-installed
 
-.PHONY: build test lint bench clean
+.PHONY: build test lint bench bench-scale clean
 
 build: $(STAMP)
 	$(BIN)/cardpress build
@@ -21,6 +21,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py
 	$(BIN)/python benchmarks/bench_iterate.py
+
+# cardpress against plain ReportLab and protograf on 16 to 1,600 cards (protograf in its own venv; slow).
+bench-scale: $(STAMP)
+	test -x .bench-venv-protograf/bin/python || ($(PYTHON) -m venv .bench-venv-protograf && .bench-venv-protograf/bin/pip install --quiet protograf)
+	$(BIN)/python benchmarks/scale.py
 
 # Re-install whenever the project's dependencies change.
 $(STAMP): pyproject.toml

@@ -5,22 +5,25 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import marshal
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from importlib import resources
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
-from referencing import Registry
-from referencing.jsonschema import DRAFT202012
 
 from . import cache
 from .diagnostics import Report, did_you_mean
 from .yamlsrc import LOADER, Source, format_path
+
+if TYPE_CHECKING:  # jsonschema explains failures only: imported when something fails
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 _TYPE_NAMES = {
     "object": "a mapping",
@@ -36,6 +39,9 @@ _TYPE_NAMES = {
 @functools.cache
 def _registry() -> Registry:
     """Load every schema in `generator/schemas/` so that they can `$ref` each other by `$id`."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
     folder = resources.files("generator").joinpath("schemas")
     schemas = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
@@ -66,6 +72,8 @@ def _extended(schema: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> dic
 @functools.cache
 def load_schema(name: str) -> Draft202012Validator:
     """Return a compiled validator for the schema whose `$id` is `cardpress:<name>`."""
+    from jsonschema import Draft202012Validator
+
     registry = _registry()
     schema = registry.contents(f"cardpress:{name}")
     return Draft202012Validator(schema, registry=registry)
@@ -73,25 +81,62 @@ def load_schema(name: str) -> Draft202012Validator:
 
 @functools.cache
 def _fast(name: str) -> Callable[[Any], Any]:
-    """Return a quick yes/no validator: the schema compiled to Python code, cached on disk."""
-    registry = _registry()
-    schema = registry.contents(f"cardpress:{name}")
-    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, _schema_texts())).encode()).hexdigest()[:16]
+    """Return a quick yes/no validator: the schema compiled to Python code, cached on disk as bytecode."""
+    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, 2, _schema_texts())).encode()).hexdigest()[:16]
     where = cache.folder("schemas")
     path = where / f"{name}-{stamp}.py" if where else None
+    # The code object as well as the code: compiling the generated validators costs more than the check.
+    compiled = path.with_suffix(f".{sys.implementation.cache_tag}.marshal") if path else None
+    code = None
     if path and path.exists():
-        code = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     else:
-        handlers = {"cardpress": lambda uri: registry.contents(uri.split("#")[0])}
-        code = fastjsonschema.compile_to_code(schema, handlers=handlers)
+        registry = _registry()
+        handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
+        text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
         if path:
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(code, encoding="utf-8")
-            os.replace(tmp, path)
+            _write(path, text.encode("utf-8"))
+    if compiled and compiled.exists():
+        try:
+            code = marshal.loads(compiled.read_bytes())
+        except (EOFError, ValueError, TypeError):
+            code = None  # a torn or foreign file: compile again
+    if code is None:
+        code = compile(text, f"<schema {name}>", "exec")
+        if compiled:
+            _write(compiled, marshal.dumps(code))
     namespace: dict[str, Any] = {}
-    exec(compile(code, f"<schema {name}>", "exec"), namespace)  # code we generated from our own schemas
-    entry = re.findall(r"^def (\w+)\(data", code, re.M)[0]  # the first function is the schema's own
+    exec(code, namespace)  # code we generated from our own schemas
+    entry = re.findall(r"^def (\w+)\(data", text, re.M)[0]  # the first function is the schema's own
     return cast("Callable[[Any], Any]", namespace[entry])
+
+
+def _absolute(schema: Any, schema_id: str) -> Any:
+    """Return `schema` with its local `$ref`s ("#/$defs/…") made absolute ("cardpress:x#/$defs/…").
+
+    The quick validator resolves a local reference inside a schema it reached through another one against
+    the first schema, so without this a deck's game.yaml (which uses deck-cards) could never be checked
+    quickly and every build took the slow, explaining path.
+    """
+    if isinstance(schema, dict):
+        return {
+            k: (
+                f"{schema_id}{v}"
+                if k == "$ref" and isinstance(v, str) and v.startswith("#")
+                else _absolute(v, schema_id)
+            )
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_absolute(v, schema_id) for v in schema]
+    return schema
+
+
+def _write(path, data: bytes) -> None:
+    """Write a cache file atomically, so a reader never sees half of it."""
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 @functools.cache

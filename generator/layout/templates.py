@@ -89,7 +89,37 @@ def mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
 
 
-_REFERENCES: dict[str, tuple[str | None, ...]] = {}  # by source digest: parsing is the slow part
+_REFERENCES: dict[str, tuple[str | None, ...] | None] = {}  # by source digest: parsing is the slow part
+
+
+def _references_file(key: str) -> Path | None:
+    where = cache.folder("templates")
+    return where / f"references-{key}.json" if where else None
+
+
+def _stored_references(key: str) -> tuple[str | None, ...] | None:
+    """Return the references found for a source with digest `key` by an earlier run, or None."""
+    path = _references_file(key)
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")) if path else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(found, list) or not all(r is None or isinstance(r, str) for r in found):
+        return None
+    return tuple(found)
+
+
+def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
+    """Keep what parsing a source found, so the next run need not parse it to know what it reads."""
+    path = _references_file(key)
+    if path is None:
+        return
+    try:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(list(refs)), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache only ever speeds things up
 
 
 class Templates:
@@ -118,6 +148,8 @@ class Templates:
         self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
         self._started: float | None = None  # when this object's first render began (for the total time budget)
+        self._sources: dict[str, tuple[str, Path] | None] = {}
+        self._displays: dict[str, str] = {}
 
     def digest(self, name: str) -> str:
         """Return a digest of template `name` and every template it extends, imports or includes.
@@ -147,35 +179,46 @@ class Templates:
         """Return the templates a source extends, imports or includes (None for a computed name)."""
         key = text_digest(source)
         if key not in _REFERENCES:
+            _REFERENCES[key] = _stored_references(key)
+        if _REFERENCES[key] is None:
             try:
-                _REFERENCES[key] = tuple(meta.find_referenced_templates(self.env.parse(source)))
+                refs = tuple(meta.find_referenced_templates(self.env.parse(source)))
             except (TemplateSyntaxError, RecursionError, MemoryError):
-                _REFERENCES[key] = ()  # rendering reports it; the text is in the digest already
+                refs = ()  # rendering reports it; the text is in the digest already
+            _REFERENCES[key] = refs
+            _store_references(key, refs)
         return _REFERENCES[key]
 
     def display(self, filename: str | None) -> str:
         """Return a template's path relative to the project, for messages."""
         if not filename:
             return "<template>"
-        # As written first: a template that is a link is shown where it sits, not where it leads.
-        for path, base in (
-            (os.path.abspath(filename), os.path.abspath(self.root)),
-            (Path(filename).resolve(), self.root.resolve()),
-        ):
-            try:
-                return str(Path(path).relative_to(base))
-            except ValueError:
-                continue
-        return filename
+        if filename not in self._displays:
+            # As written first: a template that is a link is shown where it sits, not where it leads.
+            shown = filename
+            for path, base in (
+                (os.path.abspath(filename), os.path.abspath(self.root)),
+                (Path(filename).resolve(), self.root.resolve()),
+            ):
+                try:
+                    shown = str(Path(path).relative_to(base))
+                    break
+                except ValueError:
+                    continue
+            self._displays[filename] = shown
+        return self._displays[filename]
 
     def source_of(self, name: str) -> tuple[str, Path] | None:
-        """Return (source text, file) of the template that `name` resolves to, or None."""
-        try:
-            assert self.env.loader is not None  # set in __init__
-            text, filename, _ = self.env.loader.get_source(self.env, name)
-        except TemplateNotFound:  # TemplateRefused too: rendering reports why
-            return None
-        return text, Path(filename or name)
+        """Return (source text, file) of the template that `name` resolves to, or None (read once per object,
+        like `digest`: every face asks where its template is)."""
+        if name not in self._sources:
+            try:
+                assert self.env.loader is not None  # set in __init__
+                text, filename, _ = self.env.loader.get_source(self.env, name)
+                self._sources[name] = (text, Path(filename or name))
+            except TemplateNotFound:  # TemplateRefused too: rendering reports why
+                self._sources[name] = None
+        return self._sources[name]
 
     def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.

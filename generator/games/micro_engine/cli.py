@@ -8,7 +8,6 @@ import typer
 
 from ...contract import GameCommand, LoadedGame
 from ...gamecli import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
-from . import commands
 
 
 def analyze(
@@ -23,6 +22,8 @@ def analyze(
 
     Example: cardpress analyze micro-engine --quick --out output/micro-engine/analysis
     """
+    from . import commands  # the engine and its analyses load only when a command runs
+
     document = analysis(lambda: commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)))
     emit(document, as_json, out, "analysis")
 

@@ -9,7 +9,6 @@ import typer
 
 from ...contract import GameCommand, LoadedGame
 from ...gamecli import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
-from . import commands
 
 
 def explain(
@@ -29,6 +28,8 @@ def explain(
 
     Example: cardpress explain pocket-foundry "Polishing Wheel" "Small Press" "Ticket Stamp" --start feed=3
     """
+    from . import commands  # the engine and its analyses load only when a command runs
+
     text, data = commands.explain_run(game, row, start, skip)
     typer.echo(json.dumps(data, indent=1) if as_json else text.rstrip("\n"))
 
@@ -45,6 +46,8 @@ def analyze(
 
     Example: cardpress analyze pocket-foundry --quick --out output/pocket-foundry/analysis
     """
+    from . import commands  # the engine and its analyses load only when a command runs
+
     document = analysis(lambda: commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)))
     emit(document, as_json, out, "analysis")
 
