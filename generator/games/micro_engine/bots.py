@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import tableau
 from .engine import State
 from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
@@ -28,6 +29,7 @@ class Knowledge:
 
     def __init__(self, T: Tables):
         self.T = T
+        self._keep_base: dict[tuple[int, int], float] = {}
         parts = [t for t in range(T.T) if T.kind[t] == PART]
         copies = [0] * T.T
         for t in T.itype:
@@ -40,6 +42,22 @@ class Knowledge:
         self.played_value = [self.ops_value(T.played[t]) for t in range(T.T)]
         self.deck_value = 1.0
         self._static: dict[tuple[int, int], float] = {}
+
+    def keep_base(self, t: int, turns_left: int) -> float:
+        """Return the part of a card's keep value that depends only on its type and the turns left."""
+        key = (t, turns_left)
+        v = self._keep_base.get(key)
+        if v is None:
+            T = self.T
+            kind = T.kind[t]
+            if kind == PART:
+                v = T.vp[t] + self.played_value[t] + 0.5 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+            elif kind == UPGRADE:
+                v = T.vp[t] + 0.6 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+            else:
+                v = 0.6 + self.played_value[t] - 0.45 * T.cost[t]
+            self._keep_base[key] = v
+        return v
 
     def ops_value(self, ops) -> float:
         """Return a rough value, in cards, of resolving these ops once."""
@@ -117,59 +135,77 @@ class HeuristicBot:
         self.rng.seed(seed)
 
     # -- evaluation ------------------------------------------------------------------
+    # Every value below is computed with the same arithmetic, in the same order, as the plain rules of thumb
+    # they stand for: the per-type parts are cached per (type, turns left) and the per-hand parts once per
+    # decision, so the bot's choices are identical, only cheaper (the rollout bot calls it millions of times).
 
     def turns_left(self, s: State) -> int:
         """Return how many of my turns remain after this one."""
-        return s.tables.rounds - 1 - min(s.turn // s.num_players, s.tables.rounds - 1)
+        rounds = s.tables.rounds
+        return rounds - 1 - min(s.turn // s.num_players, rounds - 1)
 
     def keep_value(self, s: State, p: int, t: int) -> float:
         """Return how much a card in hand is worth keeping (what discarding it costs me)."""
-        T = s.tables
-        k = Knowledge.of(T)
         left = self.turns_left(s)
-        kind = T.kind[t]
-        if left == 0 and s.phase in (HAND_LIMIT,):
+        if left == 0 and s.phase == HAND_LIMIT:
             return 0.0
+        return self._keep(s, p, t, left, Knowledge.of(s.tables), tableau.chain_output(s, p))
+
+    def _keep(self, s: State, p: int, t: int, left: int, k: Knowledge, output: int) -> float:
+        T = k.T
+        kind = T.kind[t]
+        v = k.keep_base(t, left)
         if kind == PART:
-            v = T.vp[t] + k.played_value[t] + 0.5 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if T.inmask[t] & s.chain_output(p):
+            if T.inmask[t] & output:
                 v += 0.8
-            if not s.requirement_met(p, t):
+            req = T.req[t]
+            if req is not None and not tableau.meets(s, p, req):
                 v -= 1.0 if left > 2 else 3.0
         elif kind == UPGRADE:
-            v = T.vp[t] + 0.6 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if not s.requirement_met(p, t):
+            req = T.req[t]
+            if req is not None and not tableau.meets(s, p, req):
                 v -= 1.0
-        else:
-            v = 0.6 + k.played_value[t] - 0.45 * T.cost[t]
         if left <= 1:
             v *= 0.6
         return v
 
+    def hand_values(self, s: State, p: int, left: int) -> dict[int, float]:
+        """Return keep_value for each card type in p's hand."""
+        itype = s.tables.itype
+        types = {itype[i] for i in s.hands[p]}
+        if left == 0 and s.phase == HAND_LIMIT:
+            return dict.fromkeys(types, 0.0)
+        k = Knowledge.of(s.tables)
+        output = tableau.chain_output(s, p)
+        keep = self._keep
+        return {t: keep(s, p, t, left, k, output) for t in types}
+
     def discard_cost(self, s: State, p: int) -> float:
         """Return the value of the cheapest card I would discard to pay a Cost."""
-        T = s.tables
-        if self.turns_left(s) == 0 and s.actions_left <= 1:
+        left = self.turns_left(s)
+        if left == 0 and s.actions_left <= 1:
             return 0.05  # last action of the game: cards in hand score nothing
-        vals = sorted(self.keep_value(s, p, T.itype[i]) for i in s.hands[p])
+        vals = self.hand_values(s, p, left)
         if not vals:
             return 9.0
-        return max(0.1, min(vals[0], 1.5)) * self.w["discard"]
+        return max(0.1, min(min(vals.values()), 1.5)) * self.w["discard"]
 
     def patent_bonus(self, s: State, p: int, t: int) -> float:
         """Return progress toward open Patents that playing card type t makes."""
         T = s.tables
         bonus = 0.0
         kind = T.kind[t]
+        owner, licensee = s.patent_owner, s.patent_licensee
         for j, k in enumerate(s.patents):
-            if s.patent_owner[j] == p or s.patent_licensee[j] == p:
+            o = owner[j]
+            if o == p or licensee[j] == p:
                 continue
-            if s.patent_owner[j] >= 0 and (not T.licenses or s.patent_licensee[j] >= 0):
+            if o >= 0 and (not T.licenses or licensee[j] >= 0):
                 continue
-            value = T.patent_vp[k] if s.patent_owner[j] < 0 else T.rules.license_vp
+            value = T.patent_vp[k] if o < 0 else T.rules.license_vp
             tests, played = T.patent_cond[k]
             for q, tm, n in tests:
-                have = s.count(p, q, tm)
+                have = tableau.count(s, p, q, tm)
                 if have >= n:
                     continue
                 gain = 0
@@ -192,26 +228,39 @@ class HeuristicBot:
                 bonus += value / 3 * (1.5 if missing == 1 else 0.5)
         return bonus * self.w["patent"]
 
-    def play_score(self, s: State, p: int, t: int, host: int, dc: float) -> float:
-        """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost."""
+    def play_score(
+        self, s: State, p: int, t: int, host: int, dc: float, left: int | None = None, masks: list[int] | None = None
+    ) -> float:
+        """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
+        `left` (turns left) and `masks` (the Inputs of the Parts in hand) may be passed when already known."""
         T = s.tables
         k = Knowledge.of(T)
-        left = self.turns_left(s)
-        cost = s.cost_of(p, t)
+        if left is None:
+            left = self.turns_left(s)
+        cost = tableau.cost_of(s, p, t)
         kind = T.kind[t]
         v = T.vp[t] + self.patent_bonus(s, p, t) - cost * dc
         if kind == PART:
-            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += k.played_value[t] + k.static_value(t, left)
             v += self.end_now(s, p, t)
-            follow = sum(1 for i in s.hands[p] if T.kind[T.itype[i]] == PART and T.inmask[T.itype[i]] & T.outbit[t])
+            if masks is None:
+                masks = self.part_inputs(s, p)
+            out = T.outbit[t]
+            follow = sum(1 for m in masks if m & out)
             v += self.w["flex"] * min(follow, 3) - (0.6 if follow == 0 and left > 1 else 0.0)
             v += 0.5  # a Part also opens a Bonus Upgrade
         elif kind == UPGRADE:
-            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += k.played_value[t] + k.static_value(t, left)
             v += k.end_value(s, p, t, host)
             if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
                 v -= 0.05 * host
         return v
+
+    def part_inputs(self, s: State, p: int) -> list[int]:
+        """Return the Input mask of every Part in p's hand (one per card)."""
+        T = s.tables
+        itype, kind, inmask = T.itype, T.kind, T.inmask
+        return [inmask[t] for t in (itype[i] for i in s.hands[p]) if kind[t] == PART]
 
     def end_now(self, s: State, p: int, t: int) -> float:
         """Return the extra End game VP my cards in play would score if Part t joined the chain."""
@@ -222,12 +271,12 @@ class HeuristicBot:
             for u in ups:
                 for each, q, tm, every in T.statics[T.itype[u]].end_game:
                     if q == 1 and T.outbit[t] & tm or q == 0:
-                        n = s.count(p, q, tm)
+                        n = tableau.count(s, p, q, tm)
                         gain += each * ((n + 1) // every - n // every)
         core = T.T + s.cores[p]
         for each, q, tm, every in T.statics[core].end_game:
             if q == 1 and T.outbit[t] & tm or q == 0:
-                n = s.count(p, q, tm)
+                n = tableau.count(s, p, q, tm)
                 gain += each * ((n + 1) // every - n // every)
         return gain + before
 
@@ -321,22 +370,29 @@ class HeuristicBot:
     def choose_draw(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Take the best Row card if it beats a blind draw."""
         T = s.tables
+        left = self.turns_left(s)
+        k = Knowledge.of(T)
+        output = tableau.chain_output(s, p)
+        keep = self._keep
+        a_deck, a_row = T.A_DECK, T.A_ROW
         best, best_v = None, -1e9
         for a in legal:
-            if a == T.A_DECK:
+            if a == a_deck:
                 continue
-            v = self.keep_value(s, p, a - T.A_ROW)
+            v = keep(s, p, a - a_row, left, k, output)
             if v > best_v:
                 best, best_v = a, v
-        if T.A_DECK in legal and (best is None or best_v < 1.4):
-            return T.A_DECK
+        if a_deck in legal and (best is None or best_v < 1.4):
+            return a_deck
         return best
 
     def choose_discard(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Discard the least valuable cards (planned as a set, then paid in the engine's type order)."""
         T = s.tables
         left = s.pay_left if s.phase == PAY else (s.limit_left if s.phase == HAND_LIMIT else s.discard_left)
-        cards = sorted((self.keep_value(s, p, T.itype[i]), T.itype[i]) for i in s.hands[p])
+        vals = self.hand_values(s, p, self.turns_left(s))
+        itype = T.itype
+        cards = sorted((vals[t], t) for t in (itype[i] for i in s.hands[p]))
         plan = sorted(t for _, t in cards[:left])
         for t in plan:
             if T.A_DISCARD + t in legal:
@@ -350,16 +406,19 @@ class HeuristicBot:
         scored = []
         cals = []
         dc = self.discard_cost(s, p)
+        left = self.turns_left(s)
+        masks = self.part_inputs(s, p)
+        a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
         for a in legal:
-            if T.A_PART <= a < T.A_UPG:
-                v = self.play_score(s, p, a - T.A_PART, -1, dc)
-            elif T.A_UPG <= a < T.A_CAL:
-                t, h = divmod(a - T.A_UPG, T.max_hosts)
-                v = self.play_score(s, p, t, h, dc)
-            elif T.A_CAL <= a < T.A_RESEARCH:
-                cals.append((self.calibration_score(s, p, a - T.A_CAL, dc), a))
+            if a_part <= a < a_upg:
+                v = self.play_score(s, p, a - a_part, -1, dc, left, masks)
+            elif a_upg <= a < a_cal:
+                t, h = divmod(a - a_upg, T.max_hosts)
+                v = self.play_score(s, p, t, h, dc, left, masks)
+            elif a_cal <= a < a_research:
+                cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
                 continue
-            elif a == T.A_RESEARCH:
+            elif a == a_research:
                 v = self.research_score(s, p)
             elif a == T.A_SKIP:
                 v = 0.0
