@@ -8,7 +8,8 @@ machine do not skew it. Games run in --jobs worker processes; the figures do not
 To measure another checkout's bot with the same seeds (e.g. main before a change), put its tree first:
     PYTHONPATH=/path/to/other/checkout python benchmarks/bench_me_rollout.py --games 100
 
-Run: python benchmarks/bench_me_rollout.py [--games N] [--players 2] [--jobs 2] [--json FILE]
+Run: python benchmarks/bench_me_rollout.py [--games N] [--players 2] [--jobs 2] [--log FILE]
+     python benchmarks/bench_me_rollout.py --summarize FILE ...
 """
 
 from __future__ import annotations
@@ -61,16 +62,29 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--json", type=Path, help="also write every game's figures here")
+    parser.add_argument("--start", type=int, default=0, help="first game index (to extend an earlier run)")
+    parser.add_argument("--log", type=Path, help="append every game's figures here as a JSON line, as it ends")
+    parser.add_argument("--summarize", type=Path, nargs="*", help="print the figures of these logs; play nothing")
     args = parser.parse_args()
-    tasks = [(args.seed, args.players, i) for i in range(args.games)]
+    if args.summarize:
+        games = [json.loads(line) for log in args.summarize for line in log.read_text().splitlines()]
+        report(args, sorted(games, key=lambda g: g["index"]), None)
+        return
+    tasks = [(args.seed, args.players, i) for i in range(args.start, args.start + args.games)]
     began = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            games = pool.map(play_one, tasks, chunksize=1)
-    else:
-        games = [play_one(t) for t in tasks]
-    wall = time.perf_counter() - began
+    games = []
+    log = args.log.open("a") if args.log else None
+    with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+        for game in pool.imap_unordered(play_one, tasks, chunksize=1):
+            games.append(game)
+            if log:
+                log.write(json.dumps(game) + "\n")
+                log.flush()
+    report(args, sorted(games, key=lambda g: g["index"]), time.perf_counter() - began)
+
+
+def report(args: argparse.Namespace, games: list[dict], wall: float | None) -> None:
+    """Print the win share with its 95 % interval, mean VP and CPU seconds per game."""
     n = len(games)
     shares = [g["share"] for g in games]
     lo, hi = stats.wilson(sum(shares), n)
@@ -78,17 +92,16 @@ def main() -> None:
     vp0 = stats.mean([g["scores"][0] for g in games])
     vp_rest = stats.mean([s for g in games for s in g["scores"][1:]])
     print(
-        f"{args.players} players, rollout (seat 0) vs heuristic, {n} games, seed {args.seed}: "
+        f"{args.players} players, rollout (seat 0) vs heuristic, {n} games: "
         f"win share {100 * stats.mean(shares):.1f} % (95 % interval {100 * lo:.1f}–{100 * hi:.1f} %, "
         f"fair {100 / args.players:.0f} %); VP {vp0:.1f} vs {vp_rest:.1f}"
     )
     sd = stats.stdev(cpu)
     print(
         f"CPU per game: mean {stats.mean(cpu):.3f} s (±{1.96 * sd / math.sqrt(n):.3f}), median "
-        f"{stats.quantile(sorted(cpu), 0.5):.3f} s; total {sum(cpu):.1f} CPU-s; wall {wall:.1f} s at {args.jobs} jobs"
+        f"{stats.quantile(sorted(cpu), 0.5):.3f} s; total {sum(cpu):.1f} CPU-s"
+        + (f"; wall {wall:.1f} s at {args.jobs} jobs" if wall is not None else "")
     )
-    if args.json:
-        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)}, "games": games}, indent=1))
 
 
 if __name__ == "__main__":

@@ -190,12 +190,39 @@ class HeuristicBot:
             return 9.0
         return max(0.1, min(min(vals.values()), 1.5)) * self.w["discard"]
 
-    def patent_bonus(self, s: State, p: int, t: int) -> float:
-        """Return progress toward open Patents that playing card type t makes."""
+    def patent_bonus(self, s: State, p: int, t: int, open_patents: list | None = None) -> float:
+        """Return progress toward open Patents that playing card type t makes (`open_patents`: patent_progress)."""
         T = s.tables
+        if open_patents is None:
+            open_patents = self.patent_progress(s, p)
         bonus = 0.0
         kind = T.kind[t]
+        out = T.outbit[t]
+        bit = 1 << kind
+        for value, tests, played, outs in open_patents:
+            for q, tm, n, have in tests:
+                gain = 0
+                if kind == PART and (q == 0 or (q == 1 and out & tm)) or kind == PART and q == 2 and out not in outs:
+                    gain = 1
+                elif kind == PART and q == 5 and T.vp[t] >= n:
+                    gain = n - have
+                elif kind == UPGRADE and q in (3, 4):
+                    gain = 1
+                if gain:
+                    bonus += value * gain / n * (1.0 + have / n)
+            if played and not played & bit and not s.kinds_played & bit:
+                missing = bin(played & ~s.kinds_played).count("1")
+                bonus += value / 3 * (1.5 if missing == 1 else 0.5)
+        return bonus * self.w["patent"]
+
+    def patent_progress(self, s: State, p: int) -> list[tuple[float, list, int, set[int]]]:
+        """Return, per Patent p may still claim: its value, its unmet tests with what p has, its kinds mask,
+        and the Outputs of p's chain (what patent_bonus reads, gathered once per decision)."""
+        T = s.tables
         owner, licensee = s.patent_owner, s.patent_licensee
+        itype, outbit = T.itype, T.outbit
+        outs = {outbit[itype[i]] for i in s.chains[p]}
+        found = []
         for j, k in enumerate(s.patents):
             o = owner[j]
             if o == p or licensee[j] == p:
@@ -204,42 +231,35 @@ class HeuristicBot:
                 continue
             value = T.patent_vp[k] if o < 0 else T.rules.license_vp
             tests, played = T.patent_cond[k]
+            unmet = []
             for q, tm, n in tests:
                 have = tableau.count(s, p, q, tm)
-                if have >= n:
-                    continue
-                gain = 0
-                if (
-                    kind == PART
-                    and (q == 0 or (q == 1 and T.outbit[t] & tm))
-                    or kind == PART
-                    and q == 2
-                    and not any(T.outbit[T.itype[i]] == T.outbit[t] for i in s.chains[p])
-                ):
-                    gain = 1
-                elif kind == PART and q == 5 and T.vp[t] >= n:
-                    gain = n - have
-                elif kind == UPGRADE and q in (3, 4):
-                    gain = 1
-                if gain:
-                    bonus += value * gain / n * (1.0 + have / n)
-            if played and not played & (1 << kind) and not s.kinds_played & (1 << kind):
-                missing = bin(played & ~s.kinds_played).count("1")
-                bonus += value / 3 * (1.5 if missing == 1 else 0.5)
-        return bonus * self.w["patent"]
+                if have < n:
+                    unmet.append((q, tm, n, have))
+            found.append((value, unmet, played, outs))
+        return found
 
     def play_score(
-        self, s: State, p: int, t: int, host: int, dc: float, left: int | None = None, masks: list[int] | None = None
+        self,
+        s: State,
+        p: int,
+        t: int,
+        host: int,
+        dc: float,
+        left: int | None = None,
+        masks: list[int] | None = None,
+        patents: list | None = None,
     ) -> float:
         """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
-        `left` (turns left) and `masks` (the Inputs of the Parts in hand) may be passed when already known."""
+        `left` (turns left), `masks` (the Inputs of the Parts in hand) and `patents` (patent_progress) may be
+        passed when already known."""
         T = s.tables
         k = Knowledge.of(T)
         if left is None:
             left = self.turns_left(s)
         cost = tableau.cost_of(s, p, t)
         kind = T.kind[t]
-        v = T.vp[t] + self.patent_bonus(s, p, t) - cost * dc
+        v = T.vp[t] + self.patent_bonus(s, p, t, patents) - cost * dc
         if kind == PART:
             v += k.played_value[t] + k.static_value(t, left)
             v += self.end_now(s, p, t)
@@ -408,13 +428,14 @@ class HeuristicBot:
         dc = self.discard_cost(s, p)
         left = self.turns_left(s)
         masks = self.part_inputs(s, p)
+        patents = self.patent_progress(s, p)
         a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
         for a in legal:
             if a_part <= a < a_upg:
-                v = self.play_score(s, p, a - a_part, -1, dc, left, masks)
+                v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
             elif a_upg <= a < a_cal:
                 t, h = divmod(a - a_upg, T.max_hosts)
-                v = self.play_score(s, p, t, h, dc, left, masks)
+                v = self.play_score(s, p, t, h, dc, left, masks, patents)
             elif a_cal <= a < a_research:
                 cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
                 continue
