@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from . import tableau
 from .engine import State
-from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, PAY, PLAY, TRIGGER_ORDER, Phase
+from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, OVER, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
 
 
@@ -458,17 +458,34 @@ class HeuristicBot:
 
 
 class RolloutBot:
-    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's two best plays or
-    Draw picks, deal the hidden cards 12 ways, play each game out with heuristic players, and keep the option
-    with the best average final margin. The same deals serve every option (common random numbers)."""
+    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's best plays or
+    Draw picks, deal the hidden cards `samples` ways, play each deal on with heuristic players, and keep the
+    option with the best average margin. The same deals serve every option (common random numbers).
+
+    `horizon` (turns, all players' together) cuts each look-ahead short: its margin is then the VP as they
+    stand plus `hand_weight` times the heuristic's value of the cards in hand, instead of the final margin.
+    `phases` says which decisions are searched (the Draw picks, the Phase B plays, the Bonus Upgrade);
+    the others follow the heuristic. `width` is how many options beyond the heuristic's own are tried."""
 
     name = "rollout"
 
-    def __init__(self, seed: int = 0, samples: int = 12, width: int = 2, draws: bool = True):
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 12,
+        width: int = 2,
+        draws: bool = True,
+        horizon: int | None = None,
+        hand_weight: float = 0.6,
+        phases: tuple[str, ...] = ("draw", "play", "bonus"),
+    ):
         self.rng = random.Random(seed)
         self.samples = samples
         self.width = width
-        self.draws = draws  # also search the Draw phase's picks
+        self.horizon = horizon
+        self.hand_weight = hand_weight
+        searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
+        self.phases = frozenset(searched[name] for name in phases if draws or name != "draw")
         self.policy = HeuristicBot(seed)
 
     def restart(self, seed: int) -> None:
@@ -476,17 +493,23 @@ class RolloutBot:
         self.rng.seed(seed)
         self.policy.restart(seed)
 
+    def options(self, s: State, p: int) -> list[int]:
+        """Return the options to search, the heuristic's choice first ([] when the heuristic decides alone)."""
+        phase = s.phase
+        if phase not in self.phases:
+            return []
+        legal = s.legal_actions()
+        if phase == Phase.DRAW:
+            best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
+            return [best] + [a for a in legal if a != best][: self.width]
+        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+
     def step(self, state: State) -> int:
         """Return the action to play."""
         s = state
         p = s.current
-        legal = s.legal_actions()
-        if s.phase in (PLAY, BONUS):
-            ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
-        elif s.phase == Phase.DRAW and self.draws:
-            best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
-            ranked = [best] + [a for a in legal if a != best][: self.width]
-        else:
+        ranked = self.options(s, p)
+        if not ranked:
             return self.policy.step(s)
         if len(ranked) == 1:
             return ranked[0]
@@ -496,8 +519,29 @@ class RolloutBot:
             for a in ranked:  # the same deal for every option: common random numbers
                 c = world.clone()
                 c._apply(a)
-                while not c.is_terminal():
-                    c._apply(self.policy.step(c))
-                sc = c.scores()
-                totals[a] += sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+                totals[a] += self.look_ahead(c, p)
         return max(ranked, key=lambda a: (totals[a], -ranked.index(a)))
+
+    def look_ahead(self, c: State, p: int) -> float:
+        """Play `c` on with heuristic players (to the end, or `horizon` turns); return p's margin."""
+        step, apply = self.policy.step, c._apply
+        if self.horizon is None:
+            while c.phase != OVER:
+                apply(step(c))
+            sc = c.scores()
+            return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+        stop = c.turn + self.horizon
+        while c.phase != OVER and c.turn < stop:
+            apply(step(c))
+        if c.phase == OVER:
+            sc = c.scores()
+            return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+        sc = c.scores()
+        left = self.policy.turns_left(c)
+        itype = c.tables.itype
+        w = self.hand_weight
+        value = []
+        for q in range(c.num_players):
+            vals = self.policy.hand_values(c, q, left)
+            value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
+        return value[p] - max(v for q, v in enumerate(value) if q != p)
