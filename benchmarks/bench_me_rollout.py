@@ -39,11 +39,11 @@ def _game(players: int) -> MicroEngineGame:
     return _GAME
 
 
-def play_one(task: tuple[int, int, int]) -> dict:
+def play_one(task: tuple[int, int, int, dict]) -> dict:
     """Play game `index` of the run; return its seat-0 share, scores and CPU seconds."""
-    seed, players, index = task
+    seed, players, index, options = task
     game = _game(players)
-    bots = [RolloutBot(0)] + [HeuristicBot(seat) for seat in range(1, players)]
+    bots = [RolloutBot(0, **options)] + [HeuristicBot(seat) for seat in range(1, players)]
     began = time.process_time()
     state, decisions = play_counted(game, bots, derive_seed(seed, LABEL, index))
     took = time.process_time() - began
@@ -56,6 +56,20 @@ def play_one(task: tuple[int, int, int]) -> dict:
     }
 
 
+def bot_options(pairs: list[str]) -> dict:
+    """Return RolloutBot keyword arguments from NAME=VALUE strings."""
+    options: dict = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name == "phases":
+            options[name] = tuple(value.split("+"))
+        elif name == "hand_weight":
+            options[name] = float(value)
+        else:
+            options[name] = int(value) or None if name == "horizon" else int(value)
+    return options
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
@@ -65,12 +79,20 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="first game index (to extend an earlier run)")
     parser.add_argument("--log", type=Path, help="append every game's figures here as a JSON line, as it ends")
     parser.add_argument("--summarize", type=Path, nargs="*", help="print the figures of these logs; play nothing")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a RolloutBot option, e.g. samples=12, horizon=0 (none), phases=draw+play (default: the bot's own)",
+    )
     args = parser.parse_args()
+    options = bot_options(args.bot)
     if args.summarize:
         games = [json.loads(line) for log in args.summarize for line in log.read_text().splitlines()]
         report(args, sorted(games, key=lambda g: g["index"]), None)
         return
-    tasks = [(args.seed, args.players, i) for i in range(args.start, args.start + args.games)]
+    tasks = [(args.seed, args.players, i, options) for i in range(args.start, args.start + args.games)]
     began = time.perf_counter()
     games = []
     log = args.log.open("a") if args.log else None

@@ -29,7 +29,7 @@ class Knowledge:
 
     def __init__(self, T: Tables):
         self.T = T
-        self._keep_base: dict[tuple[int, int], float] = {}
+        self._keep_base: dict[int, list[float]] = {}
         parts = [t for t in range(T.T) if T.kind[t] == PART]
         copies = [0] * T.T
         for t in T.itype:
@@ -45,19 +45,24 @@ class Knowledge:
 
     def keep_base(self, t: int, turns_left: int) -> float:
         """Return the part of a card's keep value that depends only on its type and the turns left."""
-        key = (t, turns_left)
-        v = self._keep_base.get(key)
-        if v is None:
+        return self.keep_row(turns_left)[t]
+
+    def keep_row(self, turns_left: int) -> list[float]:
+        """Return keep_base for every card type at `turns_left` (built once per value)."""
+        row = self._keep_base.get(turns_left)
+        if row is None:
             T = self.T
-            kind = T.kind[t]
-            if kind == PART:
-                v = T.vp[t] + self.played_value[t] + 0.5 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
-            elif kind == UPGRADE:
-                v = T.vp[t] + 0.6 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
-            else:
-                v = 0.6 + self.played_value[t] - 0.45 * T.cost[t]
-            self._keep_base[key] = v
-        return v
+            row = self._keep_base[turns_left] = []
+            for t in range(T.T):
+                kind = T.kind[t]
+                if kind == PART:
+                    v = T.vp[t] + self.played_value[t] + 0.5 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+                elif kind == UPGRADE:
+                    v = T.vp[t] + 0.6 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+                else:
+                    v = 0.6 + self.played_value[t] - 0.45 * T.cost[t]
+                row.append(v)
+        return row
 
     def ops_value(self, ops) -> float:
         """Return a rough value, in cards, of resolving these ops once."""
@@ -175,10 +180,29 @@ class HeuristicBot:
         types = {itype[i] for i in s.hands[p]}
         if left == 0 and s.phase == HAND_LIMIT:
             return dict.fromkeys(types, 0.0)
-        k = Knowledge.of(s.tables)
+        T = s.tables
+        base = Knowledge.of(T).keep_row(left)
         output = tableau.chain_output(s, p)
-        keep = self._keep
-        return {t: keep(s, p, t, left, k, output) for t in types}
+        kind_of, inmask, req_of, meets = T.kind, T.inmask, T.req, tableau.meets
+        late = left <= 1
+        values = {}
+        for t in types:  # _keep, inlined: the rollout bot's hottest loop
+            kind = kind_of[t]
+            v = base[t]
+            if kind == PART:
+                if inmask[t] & output:
+                    v += 0.8
+                req = req_of[t]
+                if req is not None and not meets(s, p, req):
+                    v -= 1.0 if left > 2 else 3.0
+            elif kind == UPGRADE:
+                req = req_of[t]
+                if req is not None and not meets(s, p, req):
+                    v -= 1.0
+            if late:
+                v *= 0.6
+            values[t] = v
+        return values
 
     def discard_cost(self, s: State, p: int) -> float:
         """Return the value of the cheapest card I would discard to pay a Cost."""
