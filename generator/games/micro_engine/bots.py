@@ -446,23 +446,32 @@ class HeuristicBot:
     def rank_play(self, s: State, p: int, legal: Sequence[int]) -> list[tuple[float, int]]:
         """Return (score, action) for every legal play, best first; a useful Calibration ranks first
         because it gives its action back."""
+        scored = self.score_plays(s, p, legal)
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return scored
+
+    def score_plays(self, s: State, p: int, legal: Sequence[int]) -> list[tuple[float, int]]:
+        """Return (score, action) for every legal play, unsorted (see rank_play)."""
         T = s.tables
         scored = []
         cals = []
-        dc = self.discard_cost(s, p)
-        left = self.turns_left(s)
-        masks = self.part_inputs(s, p)
-        patents = self.patent_progress(s, p)
         a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
+        dc = None  # what a play's inputs cost to gather is paid only when a card can be played
         for a in legal:
-            if a_part <= a < a_upg:
-                v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
-            elif a_upg <= a < a_cal:
-                t, h = divmod(a - a_upg, T.max_hosts)
-                v = self.play_score(s, p, t, h, dc, left, masks, patents)
-            elif a_cal <= a < a_research:
-                cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
-                continue
+            if a < a_research:
+                if dc is None:
+                    dc = self.discard_cost(s, p)
+                    left = self.turns_left(s)
+                    masks = self.part_inputs(s, p)
+                    patents = self.patent_progress(s, p)
+                if a_part <= a < a_upg:
+                    v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
+                elif a_upg <= a < a_cal:
+                    t, h = divmod(a - a_upg, T.max_hosts)
+                    v = self.play_score(s, p, t, h, dc, left, masks, patents)
+                else:
+                    cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
+                    continue
             elif a == a_research:
                 v = self.research_score(s, p)
             elif a == T.A_SKIP:
@@ -470,15 +479,15 @@ class HeuristicBot:
             else:  # end the turn
                 v = 0.0 if s.phase == PLAY else -1.0
             scored.append((v, a))
-        top = max((v for v, _ in scored), default=0.0)
-        for v, a in cals:
-            scored.append((v + top + 0.01 if v > 0.15 else v - 0.5, a))
-        scored.sort(key=lambda x: (-x[0], x[1]))
+        if cals:
+            top = max((v for v, _ in scored), default=0.0)
+            for v, a in cals:
+                scored.append((v + top + 0.01 if v > 0.15 else v - 0.5, a))
         return scored
 
     def choose_play(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
-        return self.rank_play(s, p, legal)[0][1]
+        return min(self.score_plays(s, p, legal), key=lambda x: (-x[0], x[1]))[1]
 
 
 class RolloutBot:
