@@ -281,7 +281,11 @@ class HeuristicBot:
         k = Knowledge.of(T)
         if left is None:
             left = self.turns_left(s)
-        cost = tableau.cost_of(s, p, t)
+        abilities = s.abilities[p]
+        if abilities.cost or s.next_cost[p] or abilities.once_cost:
+            cost = tableau.cost_of(s, p, t)
+        else:
+            cost = T.cost[t]  # nothing changes Costs: the printed one (what cost_of returns)
         kind = T.kind[t]
         v = T.vp[t] + self.patent_bonus(s, p, t, patents) - cost * dc
         if kind == PART:
