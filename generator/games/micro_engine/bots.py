@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import tableau
 from .engine import State
-from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, PAY, PLAY, TRIGGER_ORDER, Phase
+from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, OVER, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
 
 
@@ -28,6 +29,7 @@ class Knowledge:
 
     def __init__(self, T: Tables):
         self.T = T
+        self._keep_base: dict[int, list[float]] = {}
         parts = [t for t in range(T.T) if T.kind[t] == PART]
         copies = [0] * T.T
         for t in T.itype:
@@ -40,6 +42,27 @@ class Knowledge:
         self.played_value = [self.ops_value(T.played[t]) for t in range(T.T)]
         self.deck_value = 1.0
         self._static: dict[tuple[int, int], float] = {}
+
+    def keep_base(self, t: int, turns_left: int) -> float:
+        """Return the part of a card's keep value that depends only on its type and the turns left."""
+        return self.keep_row(turns_left)[t]
+
+    def keep_row(self, turns_left: int) -> list[float]:
+        """Return keep_base for every card type at `turns_left` (built once per value)."""
+        row = self._keep_base.get(turns_left)
+        if row is None:
+            T = self.T
+            row = self._keep_base[turns_left] = []
+            for t in range(T.T):
+                kind = T.kind[t]
+                if kind == PART:
+                    v = T.vp[t] + self.played_value[t] + 0.5 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+                elif kind == UPGRADE:
+                    v = T.vp[t] + 0.6 * self.static_value(t, turns_left) - 0.45 * T.cost[t]
+                else:
+                    v = 0.6 + self.played_value[t] - 0.45 * T.cost[t]
+                row.append(v)
+        return row
 
     def ops_value(self, ops) -> float:
         """Return a rough value, in cards, of resolving these ops once."""
@@ -117,69 +140,93 @@ class HeuristicBot:
         self.rng.seed(seed)
 
     # -- evaluation ------------------------------------------------------------------
+    # Every value below is computed with the same arithmetic, in the same order, as the plain rules of thumb
+    # they stand for: the per-type parts are cached per (type, turns left) and the per-hand parts once per
+    # decision, so the bot's choices are identical, only cheaper (the rollout bot calls it millions of times).
 
     def turns_left(self, s: State) -> int:
         """Return how many of my turns remain after this one."""
-        return s.tables.rounds - 1 - min(s.turn // s.num_players, s.tables.rounds - 1)
+        rounds = s.tables.rounds
+        return rounds - 1 - min(s.turn // s.num_players, rounds - 1)
 
     def keep_value(self, s: State, p: int, t: int) -> float:
         """Return how much a card in hand is worth keeping (what discarding it costs me)."""
-        T = s.tables
-        k = Knowledge.of(T)
         left = self.turns_left(s)
-        kind = T.kind[t]
-        if left == 0 and s.phase in (HAND_LIMIT,):
+        if left == 0 and s.phase == HAND_LIMIT:
             return 0.0
+        return self._keep(s, p, t, left, Knowledge.of(s.tables), tableau.chain_output(s, p))
+
+    def _keep(self, s: State, p: int, t: int, left: int, k: Knowledge, output: int) -> float:
+        T = k.T
+        kind = T.kind[t]
+        v = k.keep_base(t, left)
         if kind == PART:
-            v = T.vp[t] + k.played_value[t] + 0.5 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if T.inmask[t] & s.chain_output(p):
+            if T.inmask[t] & output:
                 v += 0.8
-            if not s.requirement_met(p, t):
+            req = T.req[t]
+            if req is not None and not tableau.meets(s, p, req):
                 v -= 1.0 if left > 2 else 3.0
         elif kind == UPGRADE:
-            v = T.vp[t] + 0.6 * k.static_value(t, left, len(s.chains[p])) - 0.45 * T.cost[t]
-            if not s.requirement_met(p, t):
+            req = T.req[t]
+            if req is not None and not tableau.meets(s, p, req):
                 v -= 1.0
-        else:
-            v = 0.6 + k.played_value[t] - 0.45 * T.cost[t]
         if left <= 1:
             v *= 0.6
         return v
 
+    def hand_values(self, s: State, p: int, left: int) -> dict[int, float]:
+        """Return keep_value for each card type in p's hand."""
+        itype = s.tables.itype
+        types = {itype[i] for i in s.hands[p]}
+        if left == 0 and s.phase == HAND_LIMIT:
+            return dict.fromkeys(types, 0.0)
+        T = s.tables
+        base = Knowledge.of(T).keep_row(left)
+        output = tableau.chain_output(s, p)
+        kind_of, inmask, req_of, meets = T.kind, T.inmask, T.req, tableau.meets
+        late = left <= 1
+        values = {}
+        for t in types:  # _keep, inlined: the rollout bot's hottest loop
+            kind = kind_of[t]
+            v = base[t]
+            if kind == PART:
+                if inmask[t] & output:
+                    v += 0.8
+                req = req_of[t]
+                if req is not None and not meets(s, p, req):
+                    v -= 1.0 if left > 2 else 3.0
+            elif kind == UPGRADE:
+                req = req_of[t]
+                if req is not None and not meets(s, p, req):
+                    v -= 1.0
+            if late:
+                v *= 0.6
+            values[t] = v
+        return values
+
     def discard_cost(self, s: State, p: int) -> float:
         """Return the value of the cheapest card I would discard to pay a Cost."""
-        T = s.tables
-        if self.turns_left(s) == 0 and s.actions_left <= 1:
+        left = self.turns_left(s)
+        if left == 0 and s.actions_left <= 1:
             return 0.05  # last action of the game: cards in hand score nothing
-        vals = sorted(self.keep_value(s, p, T.itype[i]) for i in s.hands[p])
+        vals = self.hand_values(s, p, left)
         if not vals:
             return 9.0
-        return max(0.1, min(vals[0], 1.5)) * self.w["discard"]
+        return max(0.1, min(min(vals.values()), 1.5)) * self.w["discard"]
 
-    def patent_bonus(self, s: State, p: int, t: int) -> float:
-        """Return progress toward open Patents that playing card type t makes."""
+    def patent_bonus(self, s: State, p: int, t: int, open_patents: list | None = None) -> float:
+        """Return progress toward open Patents that playing card type t makes (`open_patents`: patent_progress)."""
         T = s.tables
+        if open_patents is None:
+            open_patents = self.patent_progress(s, p)
         bonus = 0.0
         kind = T.kind[t]
-        for j, k in enumerate(s.patents):
-            if s.patent_owner[j] == p or s.patent_licensee[j] == p:
-                continue
-            if s.patent_owner[j] >= 0 and (not T.licenses or s.patent_licensee[j] >= 0):
-                continue
-            value = T.patent_vp[k] if s.patent_owner[j] < 0 else T.rules.license_vp
-            tests, played = T.patent_cond[k]
-            for q, tm, n in tests:
-                have = s.count(p, q, tm)
-                if have >= n:
-                    continue
+        out = T.outbit[t]
+        bit = 1 << kind
+        for value, tests, played, outs in open_patents:
+            for q, tm, n, have in tests:
                 gain = 0
-                if (
-                    kind == PART
-                    and (q == 0 or (q == 1 and T.outbit[t] & tm))
-                    or kind == PART
-                    and q == 2
-                    and not any(T.outbit[T.itype[i]] == T.outbit[t] for i in s.chains[p])
-                ):
+                if kind == PART and (q == 0 or (q == 1 and out & tm)) or kind == PART and q == 2 and out not in outs:
                     gain = 1
                 elif kind == PART and q == 5 and T.vp[t] >= n:
                     gain = n - have
@@ -187,31 +234,81 @@ class HeuristicBot:
                     gain = 1
                 if gain:
                     bonus += value * gain / n * (1.0 + have / n)
-            if played and not played & (1 << kind) and not s.kinds_played & (1 << kind):
+            if played and not played & bit and not s.kinds_played & bit:
                 missing = bin(played & ~s.kinds_played).count("1")
                 bonus += value / 3 * (1.5 if missing == 1 else 0.5)
         return bonus * self.w["patent"]
 
-    def play_score(self, s: State, p: int, t: int, host: int, dc: float) -> float:
-        """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost."""
+    def patent_progress(self, s: State, p: int) -> list[tuple[float, list, int, set[int]]]:
+        """Return, per Patent p may still claim: its value, its unmet tests with what p has, its kinds mask,
+        and the Outputs of p's chain (what patent_bonus reads, gathered once per decision)."""
+        T = s.tables
+        owner, licensee = s.patent_owner, s.patent_licensee
+        itype, outbit = T.itype, T.outbit
+        outs = {outbit[itype[i]] for i in s.chains[p]}
+        found = []
+        for j, k in enumerate(s.patents):
+            o = owner[j]
+            if o == p or licensee[j] == p:
+                continue
+            if o >= 0 and (not T.licenses or licensee[j] >= 0):
+                continue
+            value = T.patent_vp[k] if o < 0 else T.rules.license_vp
+            tests, played = T.patent_cond[k]
+            unmet = []
+            for q, tm, n in tests:
+                have = tableau.count(s, p, q, tm)
+                if have < n:
+                    unmet.append((q, tm, n, have))
+            found.append((value, unmet, played, outs))
+        return found
+
+    def play_score(
+        self,
+        s: State,
+        p: int,
+        t: int,
+        host: int,
+        dc: float,
+        left: int | None = None,
+        masks: list[int] | None = None,
+        patents: list | None = None,
+    ) -> float:
+        """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
+        `left` (turns left), `masks` (the Inputs of the Parts in hand) and `patents` (patent_progress) may be
+        passed when already known."""
         T = s.tables
         k = Knowledge.of(T)
-        left = self.turns_left(s)
-        cost = s.cost_of(p, t)
+        if left is None:
+            left = self.turns_left(s)
+        abilities = s.abilities[p]
+        if abilities.cost or s.next_cost[p] or abilities.once_cost:
+            cost = tableau.cost_of(s, p, t)
+        else:
+            cost = T.cost[t]  # nothing changes Costs: the printed one (what cost_of returns)
         kind = T.kind[t]
-        v = T.vp[t] + self.patent_bonus(s, p, t) - cost * dc
+        v = T.vp[t] + self.patent_bonus(s, p, t, patents) - cost * dc
         if kind == PART:
-            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += k.played_value[t] + k.static_value(t, left)
             v += self.end_now(s, p, t)
-            follow = sum(1 for i in s.hands[p] if T.kind[T.itype[i]] == PART and T.inmask[T.itype[i]] & T.outbit[t])
+            if masks is None:
+                masks = self.part_inputs(s, p)
+            out = T.outbit[t]
+            follow = sum(1 for m in masks if m & out)
             v += self.w["flex"] * min(follow, 3) - (0.6 if follow == 0 and left > 1 else 0.0)
             v += 0.5  # a Part also opens a Bonus Upgrade
         elif kind == UPGRADE:
-            v += k.played_value[t] + k.static_value(t, left, len(s.chains[p]))
+            v += k.played_value[t] + k.static_value(t, left)
             v += k.end_value(s, p, t, host)
             if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
                 v -= 0.05 * host
         return v
+
+    def part_inputs(self, s: State, p: int) -> list[int]:
+        """Return the Input mask of every Part in p's hand (one per card)."""
+        T = s.tables
+        itype, kind, inmask = T.itype, T.kind, T.inmask
+        return [inmask[t] for t in (itype[i] for i in s.hands[p]) if kind[t] == PART]
 
     def end_now(self, s: State, p: int, t: int) -> float:
         """Return the extra End game VP my cards in play would score if Part t joined the chain."""
@@ -222,12 +319,12 @@ class HeuristicBot:
             for u in ups:
                 for each, q, tm, every in T.statics[T.itype[u]].end_game:
                     if q == 1 and T.outbit[t] & tm or q == 0:
-                        n = s.count(p, q, tm)
+                        n = tableau.count(s, p, q, tm)
                         gain += each * ((n + 1) // every - n // every)
         core = T.T + s.cores[p]
         for each, q, tm, every in T.statics[core].end_game:
             if q == 1 and T.outbit[t] & tm or q == 0:
-                n = s.count(p, q, tm)
+                n = tableau.count(s, p, q, tm)
                 gain += each * ((n + 1) // every - n // every)
         return gain + before
 
@@ -321,15 +418,20 @@ class HeuristicBot:
     def choose_draw(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Take the best Row card if it beats a blind draw."""
         T = s.tables
+        left = self.turns_left(s)
+        k = Knowledge.of(T)
+        output = tableau.chain_output(s, p)
+        keep = self._keep
+        a_deck, a_row = T.A_DECK, T.A_ROW
         best, best_v = None, -1e9
         for a in legal:
-            if a == T.A_DECK:
+            if a == a_deck:
                 continue
-            v = self.keep_value(s, p, a - T.A_ROW)
+            v = keep(s, p, a - a_row, left, k, output)
             if v > best_v:
                 best, best_v = a, v
-        if T.A_DECK in legal and (best is None or best_v < 1.4):
-            return T.A_DECK
+        if a_deck in legal and (best is None or best_v < 1.4):
+            return a_deck
         assert best is not None  # Phase A offers the deck or a Row card
         return best
 
@@ -337,7 +439,9 @@ class HeuristicBot:
         """Discard the least valuable cards (planned as a set, then paid in the engine's type order)."""
         T = s.tables
         left = s.pay_left if s.phase == PAY else (s.limit_left if s.phase == HAND_LIMIT else s.discard_left)
-        cards = sorted((self.keep_value(s, p, T.itype[i]), T.itype[i]) for i in s.hands[p])
+        vals = self.hand_values(s, p, self.turns_left(s))
+        itype = T.itype
+        cards = sorted((vals[t], t) for t in (itype[i] for i in s.hands[p]))
         plan = sorted(t for _, t in cards[:left])
         for t in plan:
             if T.A_DISCARD + t in legal:
@@ -347,67 +451,112 @@ class HeuristicBot:
     def rank_play(self, s: State, p: int, legal: Sequence[int]) -> list[tuple[float, int]]:
         """Return (score, action) for every legal play, best first; a useful Calibration ranks first
         because it gives its action back."""
+        scored = self.score_plays(s, p, legal)
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return scored
+
+    def score_plays(self, s: State, p: int, legal: Sequence[int]) -> list[tuple[float, int]]:
+        """Return (score, action) for every legal play, unsorted (see rank_play)."""
         T = s.tables
         scored = []
         cals = []
-        dc = self.discard_cost(s, p)
+        a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
+        dc = None  # what a play's inputs cost to gather is paid only when a card can be played
         for a in legal:
-            if T.A_PART <= a < T.A_UPG:
-                v = self.play_score(s, p, a - T.A_PART, -1, dc)
-            elif T.A_UPG <= a < T.A_CAL:
-                t, h = divmod(a - T.A_UPG, T.max_hosts)
-                v = self.play_score(s, p, t, h, dc)
-            elif T.A_CAL <= a < T.A_RESEARCH:
-                cals.append((self.calibration_score(s, p, a - T.A_CAL, dc), a))
-                continue
-            elif a == T.A_RESEARCH:
+            if a < a_research:
+                if dc is None:
+                    dc = self.discard_cost(s, p)
+                    left = self.turns_left(s)
+                    masks = self.part_inputs(s, p)
+                    patents = self.patent_progress(s, p)
+                if a_part <= a < a_upg:
+                    v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
+                elif a_upg <= a < a_cal:
+                    t, h = divmod(a - a_upg, T.max_hosts)
+                    v = self.play_score(s, p, t, h, dc, left, masks, patents)
+                else:
+                    cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
+                    continue
+            elif a == a_research:
                 v = self.research_score(s, p)
             elif a == T.A_SKIP:
                 v = 0.0
             else:  # end the turn
                 v = 0.0 if s.phase == PLAY else -1.0
             scored.append((v, a))
-        top = max((v for v, _ in scored), default=0.0)
-        for v, a in cals:
-            scored.append((v + top + 0.01 if v > 0.15 else v - 0.5, a))
-        scored.sort(key=lambda x: (-x[0], x[1]))
+        if cals:
+            top = max((v for v, _ in scored), default=0.0)
+            for v, a in cals:
+                scored.append((v + top + 0.01 if v > 0.15 else v - 0.5, a))
         return scored
 
     def choose_play(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
-        return self.rank_play(s, p, legal)[0][1]
+        return min(self.score_plays(s, p, legal), key=lambda x: (-x[0], x[1]))[1]
 
 
 class RolloutBot:
-    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's two best plays or
-    Draw picks, deal the hidden cards 12 ways, play each game out with heuristic players, and keep the option
-    with the best average final margin. The same deals serve every option (common random numbers)."""
+    """Determinized flat Monte Carlo (a 1-ply look-ahead with sampling): for the heuristic's choice and two
+    others, deal the hidden cards `samples` ways, play each deal on with heuristic players, and keep the option
+    with the best average margin. The same deals serve every option (common random numbers); decisions of a
+    phase not searched follow the heuristic.
+
+    By default every Draw pick, Phase B play and Bonus Upgrade is searched 12 ways to the end of the game.
+    `fast()` (the `rollout-fast` bot) searches only the Draw picks, 6 ways, 4 turns deep, scoring VP plus 0.6
+    times the heuristic's value of the hand: about 8.6 times less CPU per game, and measurably weaker
+    (README, Bots). `horizon` counts turns, all players' together (None: to the end); `width` is how many
+    options beyond the heuristic's own are tried."""
 
     name = "rollout"
 
-    def __init__(self, seed: int = 0, samples: int = 12, width: int = 2, draws: bool = True):
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = 12,
+        width: int = 2,
+        draws: bool = True,
+        horizon: int | None = None,
+        hand_weight: float = 0.6,
+        phases: tuple[str, ...] = ("draw", "play", "bonus"),
+    ):
         self.rng = random.Random(seed)
         self.samples = samples
         self.width = width
-        self.draws = draws  # also search the Draw phase's picks
+        self.horizon = horizon
+        self.hand_weight = hand_weight
+        searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
+        self.phases = frozenset(searched[name] for name in phases if draws or name != "draw")
         self.policy = HeuristicBot(seed)
+
+    @classmethod
+    def fast(cls, seed: int = 0) -> RolloutBot:
+        """Return the `rollout-fast` bot: Draw picks only, 6 deals, 4 turns deep, hand valued at 0.6."""
+        bot = cls(seed, samples=6, horizon=4, hand_weight=0.6, phases=("draw",))
+        bot.name = "rollout-fast"
+        return bot
 
     def restart(self, seed: int) -> None:
         """Reseed for a new game."""
         self.rng.seed(seed)
         self.policy.restart(seed)
 
+    def options(self, s: State, p: int) -> list[int]:
+        """Return the options to search, the heuristic's choice first ([] when the heuristic decides alone)."""
+        phase = s.phase
+        if phase not in self.phases:
+            return []
+        legal = s.legal_actions()
+        if phase == Phase.DRAW:
+            best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
+            return [best] + [a for a in legal if a != best][: self.width]
+        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+
     def step(self, state: State) -> int:
         """Return the action to play."""
         s = state
         p = s.current
-        legal = s.legal_actions()
-        if s.phase in (PLAY, BONUS):
-            ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
-        elif s.phase == Phase.DRAW and self.draws:
-            best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
-            ranked = [best] + [a for a in legal if a != best][: self.width]
-        else:
+        ranked = self.options(s, p)
+        if not ranked:
             return self.policy.step(s)
         if len(ranked) == 1:
             return ranked[0]
@@ -417,8 +566,29 @@ class RolloutBot:
             for a in ranked:  # the same deal for every option: common random numbers
                 c = world.clone()
                 c._apply(a)
-                while not c.is_terminal():
-                    c._apply(self.policy.step(c))
-                sc = c.scores()
-                totals[a] += sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+                totals[a] += self.look_ahead(c, p)
         return max(ranked, key=lambda a: (totals[a], -ranked.index(a)))
+
+    def look_ahead(self, c: State, p: int) -> float:
+        """Play `c` on with heuristic players (to the end, or `horizon` turns); return p's margin."""
+        step, apply = self.policy.step, c._apply
+        if self.horizon is None:
+            while c.phase != OVER:
+                apply(step(c))
+            sc = c.scores()
+            return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+        stop = c.turn + self.horizon
+        while c.phase != OVER and c.turn < stop:
+            apply(step(c))
+        if c.phase == OVER:
+            sc = c.scores()
+            return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+        sc = c.scores()
+        left = self.policy.turns_left(c)
+        itype = c.tables.itype
+        w = self.hand_weight
+        value = []
+        for q in range(c.num_players):
+            vals = self.policy.hand_values(c, q, left)
+            value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
+        return value[p] - max(v for q, v in enumerate(value) if q != p)

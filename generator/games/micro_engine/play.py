@@ -32,11 +32,18 @@ def choices(board: Board) -> list[int]:
     itype = tables.itype
     kind_of = tables.kind
     free = None
+    abilities = board.abilities[player]
+    printed = not (abilities.cost or board.next_cost[player] or abilities.once_cost)  # no Cost changes in play
+    cost_of, req_of, printed_cost = tableau.cost_of, tables.req, tables.cost
+    calibrations_ok = board.calibrations_played < tables.rules.calibrations_per_turn
     for card_type in {itype[card] for card in hand}:
         kind = kind_of[card_type]
-        if kind == CALIBRATION and board.calibrations_played >= tables.rules.calibrations_per_turn:
+        if kind == CALIBRATION and not calibrations_ok:
             continue
-        if tableau.cost_of(board, player, card_type) > room or not tableau.requirement_met(board, player, card_type):
+        if (printed_cost[card_type] if printed else cost_of(board, player, card_type)) > room:
+            continue
+        req = req_of[card_type]
+        if req is not None and not tableau.meets(board, player, req):
             continue
         if kind == PART:
             if tableau.can_attach(board, player, card_type):

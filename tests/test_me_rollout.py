@@ -1,0 +1,86 @@
+"""The rollout bot: deterministic per seed, legal moves only, leaves the real game alone, finds a known best pick."""
+
+from __future__ import annotations
+
+from me_helpers import model, position
+
+from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
+from generator.games.micro_engine.game import MicroEngineGame
+from generator.games.micro_engine.phase import Phase
+
+
+def play(game, bots, seed):
+    s = game.new_game(seed)
+    while not s.is_terminal():
+        a = bots[s.current_player()].step(s)
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    return s
+
+
+def test_rollout_bot_is_deterministic_for_a_seed():
+    game = MicroEngineGame(model(), 2, quick=True)
+    a = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    b = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    assert a.history == b.history
+    assert a.scores() == b.scores()
+
+
+def test_rollout_bot_restart_replays_the_same_game():
+    game = MicroEngineGame(model(), 2, quick=True)
+    bot = RolloutBot.fast(0)
+    bot.restart(9)
+    a = play(game, [bot, HeuristicBot(1)], 5)
+    bot.restart(9)
+    b = play(game, [bot, HeuristicBot(1)], 5)
+    assert a.history == b.history
+
+
+def test_rollout_bot_plays_legal_moves_at_three_players_with_every_phase_searched():
+    game = MicroEngineGame(model(), 3, quick=True)
+    s = play(game, [HeuristicBot(0), RolloutBot(1, samples=2, phases=("draw", "play", "bonus")), HeuristicBot(2)], 6)
+    assert s.is_terminal()
+    assert s.stats.turns == [6, 6, 6]
+
+
+def test_looking_ahead_leaves_the_real_game_unchanged():
+    game = MicroEngineGame(model(), 2)
+    s = game.new_game(21)
+    bot = RolloutBot(2)
+    while s.phase != Phase.DRAW or s.current != 0:
+        s.apply_action(HeuristicBot(0).step(s))
+    before = s.to_json()
+    action = bot.step(s)
+    assert s.to_json() == before
+    assert action in s.legal_actions()
+
+
+def last_turn_draw():
+    """Player 0's last turn, Phase A, with an empty hand: of the Row, only Piston Rod (Steam in, Cost 1, 2 VP)
+    fits the chain's Steam end, and the other pick pays for it: 2 VP for certain. Blind draws only might."""
+    s = position([{"chain": ["boiler"], "hand": []}, {}], row=["piston-rod", "gear-train", "relay-switch"])
+    s.turn = s.num_players * s.tables.rounds - 2  # player 0's last turn: its VP are all that is left to win
+    return s
+
+
+def test_rollout_bot_scores_at_least_the_certain_line_on_its_last_turn():
+    for seed in range(4):
+        s = last_turn_draw()
+        assert s.phase == Phase.DRAW and s.current == 0
+        turn, vp = s.turn, s.scores()[0]
+        bot = RolloutBot(seed)
+        while s.turn == turn:
+            s.apply_action(bot.step(s))
+        assert s.scores()[0] >= vp + 2
+
+
+def test_rollout_bot_searches_the_heuristic_pick_and_two_others():
+    s = last_turn_draw()
+    bot = RolloutBot(0)
+    options = bot.options(s, 0)
+    assert options[0] == HeuristicBot(0).choose_draw(s, 0, s.legal_actions())
+    assert len(options) == 3 and len(set(options)) == 3
+    assert set(options) <= set(s.legal_actions())
+    s.phase = Phase.PLAY
+    assert RolloutBot.fast(0).options(s, 0) == []  # the fast bot's Phase B follows the heuristic
+    assert bot.options(s, 0)  # the full bot searches it
