@@ -83,4 +83,3 @@ def test_rollout_bot_searches_the_heuristic_pick_and_two_others():
     assert set(options) <= set(s.legal_actions())
     s.phase = Phase.PLAY
     assert RolloutBot.fast(0).options(s, 0) == []  # the fast bot's Phase B follows the heuristic
-    assert bot.options(s, 0)  # the full bot searches it
