@@ -9,6 +9,7 @@ from typing import List, Optional
 import typer
 
 from .cli import MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
+from .cli_help import examples
 from .diagnostics import Report
 
 
@@ -36,7 +37,7 @@ class Duplex(StrEnum):
 def register(app: typer.Typer) -> None:
     """Add the export command to the app."""
 
-    @app.command()
+    @app.command(epilog=examples("export"))
     def export(
         game: Optional[str] = typer.Argument(None, help="Game (or edition) folder under cards/ (default: every game)."),
         to: List[Target] = typer.Option(..., "--to", help="Target; repeat for several, or 'all'."),

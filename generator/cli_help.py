@@ -64,6 +64,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress sweep micro-engine --vary cards.row-organizer.vp=0..6 --measure owner",
         "cardpress sweep micro-engine --vary rounds=6..9 --measure first-seat",
     ),
+    "export": (
+        "cardpress export pocket-foundry --to pnp --duplex gutterfold --low-ink",
+        "cardpress export micro-engine --to tts --url-prefix https://example.org/me/",
+        "cardpress export hedgerow --to all      # every target, and the bundle zip",
+    ),
     "codes": (
         "cardpress codes                         # every diagnostic code and what it means",
         "cardpress codes S003                    # one code",

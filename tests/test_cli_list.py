@@ -13,7 +13,14 @@ def test_list_as_json_describes_every_game(tmp_path):
     result = run_cli("games", "--json", "--out", str(tmp_path), cwd=ROOT)
     assert result.returncode == 0, result.stderr
     listed = {g["id"]: g for g in json.loads(result.stdout)}
-    assert list(listed) == ["hedgerow", "micro-engine", "pocket-foundry"]
+    assert list(listed) == [
+        "hedgerow",
+        "micro-engine",
+        "micro-engine-even-race",
+        "pocket-foundry",
+        "pocket-foundry-unjammed",
+    ]
+    assert listed["pocket-foundry-unjammed"]["extends"] == "pocket-foundry"
     assert listed["pocket-foundry"] == {
         "id": "pocket-foundry",
         "folder": "cards/pocket-foundry",
@@ -39,35 +46,63 @@ def test_list_prints_a_table(tmp_path):
     lines = result.stdout.splitlines()
     assert [line.split("│")[1:6] for line in lines if line.startswith("│")] == [
         [
-            " hedgerow       ",
+            " hedgerow                    ",
             " Hedgerow                      ",
             " deck           ",
             " 2, 3, 4, 5* ",
             " 40 × poker, 63.5 × 88.9 mm         ",
         ],
         [
-            "                ",
+            "                             ",
             "                               ",
             "                ",
             "             ",
             " 9 × mini-american, 44.45 × 63.5 mm ",
         ],
         [
-            " micro-engine   ",
+            " micro-engine                ",
             " Micro-Engine: Pocket Workshop ",
             " micro-engine   ",
             " 2, 3, 4*    ",
             " 117 × poker, 63.5 × 88.9 mm        ",
         ],
         [
-            " pocket-foundry ",
+            " micro-engine-even-race      ",
+            " Micro-Engine: Even Race       ",
+            " micro-engine   ",
+            " 2, 3, 4*    ",
+            " 117 × poker, 63.5 × 88.9 mm        ",
+        ],
+        [
+            " (edition of micro-engine)   ",
+            "                               ",
+            "                ",
+            "             ",
+            "                                    ",
+        ],
+        [
+            " pocket-foundry              ",
             " Pocket Foundry                ",
             " pocket-foundry ",
             " 2, 3, 4, 6* ",
             " 22 × poker, 63.5 × 88.9 mm         ",
         ],
+        [
+            " pocket-foundry-unjammed     ",
+            " Pocket Foundry: Unjammed      ",
+            " pocket-foundry ",
+            " 2, 3, 4, 6* ",
+            " 22 × poker, 63.5 × 88.9 mm         ",
+        ],
+        [
+            " (edition of pocket-foundry) ",
+            "                               ",
+            "                ",
+            "             ",
+            "                                    ",
+        ],
     ]
-    assert "Kit files" in lines[1] and lines[-1] == "3 games; * marks the default player count"
+    assert "Kit files" in lines[1] and lines[-1] == "5 games; * marks the default player count"
 
 
 def test_a_folder_that_does_not_load_is_listed_with_its_problems(tmp_path):

@@ -101,8 +101,10 @@ def test_validate_of_every_game_ends_with_one_total():
     assert result.stdout == (
         "hedgerow: ok (0 errors, 0 warnings)\n"
         "micro-engine: ok (0 errors, 0 warnings)\n"
+        "micro-engine-even-race: ok (0 errors, 0 warnings)\n"
         "pocket-foundry: ok (0 errors, 0 warnings)\n"
-        "3 games: 0 errors, 0 warnings\n"
+        "pocket-foundry-unjammed: ok (0 errors, 0 warnings)\n"
+        "5 games: 0 errors, 0 warnings\n"
     )
 
 

@@ -152,7 +152,7 @@ def test_every_point_plays_the_same_seeds_as_simulate(tmp_path):
     loaded = pipeline.load(ROOT, "pocket-foundry")
     plugin = loaded.ruleset.simulation(loaded)
     [main] = run_matches(plugin, [Match("main", 4, ("random",) * 4, 6, 1)])
-    seats = summary.seats(main).data["seats"]
+    seats = summary.seats(main, plugin.turn_order).data["seats"]
     at_3 = result.points[1].measures  # the printed value: the same games as `simulate --skill-games 0`
     assert [at_3[f"seat-{s['seat']}"]["estimate"] for s in seats] == [s["win_share"] for s in seats]
     # Random bots ignore points, so both points play identical games: only the scores differ.
