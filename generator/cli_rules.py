@@ -12,7 +12,7 @@ import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, List, Optional, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 
 import typer
 
@@ -20,6 +20,9 @@ from . import rulesets
 from .cli_help import epilog, examples, split_examples
 from .contract import Capability, GameCommand, LoadedGame
 from .gamecli import usage, workers
+
+if TYPE_CHECKING:
+    from .sim.plugin import Plugin
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -62,7 +65,7 @@ def check_scheduler(scheduler: Optional[str]) -> None:
         )
 
 
-def simulation_of(loaded: LoadedGame, game: str, variant: List[str]):
+def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
     """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
     ruleset = loaded.ruleset
     if not ruleset.offers(Capability.SIMULATE):
@@ -78,7 +81,7 @@ def simulation_of(loaded: LoadedGame, game: str, variant: List[str]):
     return ruleset.simulation(loaded, variant)
 
 
-def lineup(plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
+def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
     """Return the player count and one checked bot spec per seat for --players and --bots."""
     from .sim.plugin import BotSpecError
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import difflib
 import json
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ class CardChange:
     list: str  # e.g. "machines", "parts"
     id: str
     name: str = ""
-    fields: list[FieldChange] = field(default_factory=list)
+    fields: builtins.list[FieldChange] = field(default_factory=builtins.list)  # `list` is a field here
 
 
 @dataclass
@@ -95,8 +96,8 @@ def diff(root: Path, edition_id: str) -> EditionDiff:
             result.files.append(change)
     if not report.ok():
         raise CardpressError(report)
-    if RULEBOOK in own and base.find(RULEBOOK):
-        old = base.find(RULEBOOK).read_text(encoding="utf-8", errors="replace").splitlines()
+    if RULEBOOK in own and (base_rulebook := base.find(RULEBOOK)):
+        old = base_rulebook.read_text(encoding="utf-8", errors="replace").splitlines()
         new = (game.folder / RULEBOOK).read_text(encoding="utf-8", errors="replace").splitlines()
         result.rulebook = list(
             difflib.unified_diff(old, new, f"{base.id}/{RULEBOOK}", f"{edition_id}/{RULEBOOK}", n=0, lineterm="")
@@ -133,7 +134,7 @@ def _without(data: Any, keys: tuple[str, ...]) -> Any:
     return {k: v for k, v in data.items() if k not in keys} if isinstance(data, dict) else data
 
 
-def _compare(old: Any, new: Any, path: tuple, change: FileChange) -> None:
+def _compare(old: Any, new: Any, path: tuple[str | int, ...], change: FileChange) -> None:
     """Record the differences between `old` and `new` under `path`: decks card by card, the rest value by value."""
     if isinstance(old, dict) and isinstance(new, dict):
         for key in [*old, *(k for k in new if k not in old)]:
@@ -146,11 +147,11 @@ def _compare(old: Any, new: Any, path: tuple, change: FileChange) -> None:
         change.values.append(FieldChange(_dotted(path), old, new))
 
 
-def _decks(old: list, new: list) -> bool:
+def _decks(old: list[Any], new: list[Any]) -> bool:
     return all(isinstance(x, dict) and isinstance(x.get("id"), str) for x in (*old, *new))
 
 
-def _cards(old: list, new: list, where: str, change: FileChange) -> None:
+def _cards(old: list[Any], new: list[Any], where: str, change: FileChange) -> None:
     before = {c["id"]: c for c in old}
     after = {c["id"]: c for c in new}
     for cid, card in after.items():
@@ -165,7 +166,7 @@ def _cards(old: list, new: list, where: str, change: FileChange) -> None:
             change.cards.append(CardChange("removed", where, cid, _name(card)))
 
 
-def _fields(old: Any, new: Any, path: tuple) -> Iterator[FieldChange]:
+def _fields(old: Any, new: Any, path: tuple[str | int, ...]) -> Iterator[FieldChange]:
     if isinstance(old, dict) and isinstance(new, dict):
         for key in [*old, *(k for k in new if k not in old)]:
             yield from _fields(old.get(key), new.get(key), path + (key,))
@@ -173,19 +174,19 @@ def _fields(old: Any, new: Any, path: tuple) -> Iterator[FieldChange]:
         yield FieldChange(_dotted(path), old, new)
 
 
-def _leaves(card: dict, path: tuple, top: bool) -> Iterator[FieldChange]:
+def _leaves(card: dict[str, Any], path: tuple[str | int, ...], top: bool) -> Iterator[FieldChange]:
     for key, value in card.items():
         if top and key == "id":
             continue
         yield FieldChange(_dotted(path + (key,)), None, value)
 
 
-def _name(card: dict) -> str:
+def _name(card: dict[str, Any]) -> str:
     name = card.get("name")
     return name if isinstance(name, str) else ""
 
 
-def _dotted(path: tuple) -> str:
+def _dotted(path: tuple[str | int, ...]) -> str:
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))

@@ -67,7 +67,7 @@ class Kit:
     def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:
         """Return an empty kit for `game` with what its header says (id, title, the byline on every page)."""
         header = game.header
-        context = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
+        context: dict[str, Any] = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
         sheet = ""
         if header.extends:  # a fan edition says who made it and what it is based on, on the cover and every sheet
             context["edition"] = {

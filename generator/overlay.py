@@ -77,9 +77,17 @@ class _Merger:
             return self._deck(b, o, bpath, opath, mpath)
         return self._copy(self.over, o, opath, mpath, skip)
 
-    def _mapping(self, b: dict, o: dict, bpath: KeyPath, opath: KeyPath, mpath: KeyPath, skip: Collection[str]) -> dict:
+    def _mapping(
+        self,
+        b: dict[str, Any],
+        o: dict[str, Any],
+        bpath: KeyPath,
+        opath: KeyPath,
+        mpath: KeyPath,
+        skip: Collection[str],
+    ) -> dict[str, Any]:
         self._take(self.over, opath, mpath)
-        out: dict = {}
+        out: dict[str, Any] = {}
         for key, value in b.items():
             if key not in o:
                 out[key] = self._copy(self.base, value, bpath + (key,), mpath + (key,))
@@ -101,7 +109,7 @@ class _Merger:
             out[key] = self._copy(self.over, value, opath + (key,), mpath + (key,))
         return out
 
-    def _deck(self, b: list, o: list, bpath: KeyPath, opath: KeyPath, mpath: KeyPath) -> list:
+    def _deck(self, b: list[Any], o: list[Any], bpath: KeyPath, opath: KeyPath, mpath: KeyPath) -> list[Any]:
         """Merge a list of cards by id: change, remove or add, each card named by its id."""
         self._take(self.over, opath, mpath)
         where = format_path(opath) or "the file"
@@ -179,7 +187,7 @@ class _Merger:
                 self._unknown(cid, ids, at, "change", "add")
             else:
                 changed[cid] = j
-        out: list = []
+        out: list[Any] = []
         for i, item in enumerate(b):
             cid = item["id"]
             if cid in removed:

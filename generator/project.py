@@ -122,7 +122,11 @@ class GameDir:
             "name files relative to the game folder, without '..'",
         )
         if "\0" in relative:
-            problem = ("Y007", f"path {relative!r} contains a NUL character", "remove the control character")
+            problem: tuple[str, str, str | None] = (
+                "Y007",
+                f"path {relative!r} contains a NUL character",
+                "remove the control character",
+            )
         elif os.path.isabs(relative) or not os.path.normpath(os.path.join(base, relative)).startswith(base + os.sep):
             problem = leaves
         else:
@@ -172,6 +176,7 @@ class GameDir:
         else:
             source = yamlsrc.load_file(path, self.display(name), report)
             if inherited is not None and inherited.data is not None and source.data is not None:
+                assert base is not None  # only a base is inherited from
                 source = merge(inherited, source, base.id, report, keep_out)
         self.merged[name] = source
         return source

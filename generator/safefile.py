@@ -20,7 +20,7 @@ _KINDS = (
     (stat.S_ISBLK, "a device"),
     (stat.S_ISSOCK, "a socket"),
 )
-_REASONS = {
+_REASONS: dict[int | None, tuple[str, str, str | None]] = {
     errno.ELOOP: ("Y007", "it is a loop of symbolic links", "point the link at a real file, or replace it with one"),
     errno.ENAMETOOLONG: ("Y007", "its name is too long for the file system", "use a shorter file name"),
     errno.EACCES: ("Y007", "permission denied", "make the file readable"),

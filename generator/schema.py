@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
@@ -132,7 +133,7 @@ def _absolute(schema: Any, schema_id: str) -> Any:
     return schema
 
 
-def _write(path, data: bytes) -> None:
+def _write(path: Path, data: bytes) -> None:
     """Write a cache file atomically, so a reader never sees half of it."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(data)

@@ -88,9 +88,9 @@ def edits(axes: Sequence[Axis], point: Sequence[Number]) -> dict[str, list[Edit]
     return out
 
 
-def card_entries(sources: Mapping[str, Source]) -> dict[str, list[tuple[str, KeyPath, dict]]]:
+def card_entries(sources: Mapping[str, Source]) -> dict[str, list[tuple[str, KeyPath, dict[str, Any]]]]:
     """Return every entry with an `id` in the card files (not nested in another such entry): id -> places."""
-    found: dict[str, list[tuple[str, KeyPath, dict]]] = {}
+    found: dict[str, list[tuple[str, KeyPath, dict[str, Any]]]] = {}
 
     def walk(file: str, value: Any, path: KeyPath) -> None:
         if isinstance(value, dict):
@@ -122,7 +122,11 @@ def numeric_fields(value: Any, path: KeyPath = ()) -> Iterator[KeyPath]:
 
 
 def _axis(
-    spec: str, line: int, sources: Mapping[str, Source], entries: Mapping[str, list], report: Report
+    spec: str,
+    line: int,
+    sources: Mapping[str, Source],
+    entries: Mapping[str, list[tuple[str, KeyPath, dict[str, Any]]]],
+    report: Report,
 ) -> Axis | None:
     if "=" not in spec:
         report.error(
@@ -144,7 +148,12 @@ def _axis(
 
 
 def _resolve(
-    text: str, spec: str, line: int, sources: Mapping[str, Source], entries: Mapping[str, list], report: Report
+    text: str,
+    spec: str,
+    line: int,
+    sources: Mapping[str, Source],
+    entries: Mapping[str, list[tuple[str, KeyPath, dict[str, Any]]]],
+    report: Report,
 ) -> tuple[str, str, str, KeyPath, str | None, Number] | None:
     """Return (canonical path, label, file, key path, card id, current value) for PATH, or report why not."""
     parts = text.split(".")
@@ -193,7 +202,9 @@ def _resolve(
     return "game." + format_path(found), str(found[-1]), GAME_FILE, found, None, _get(data, found)
 
 
-def _field(entry: Any, field: Sequence[str], spec: str, line: int, col: int, owner: str, report: Report):
+def _field(
+    entry: Any, field: Sequence[str], spec: str, line: int, col: int, owner: str, report: Report
+) -> KeyPath | None:
     """Return the key path of the number `field` names in `entry` (exact, else by its unambiguous end)."""
     exact = _walk(entry, field)
     dotted = ".".join(field)

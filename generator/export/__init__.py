@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ..diagnostics import Report
 from ..output import write_all
@@ -57,7 +58,13 @@ def target_files(
     return face_target(target).files(game, options), game.report
 
 
-def face_target(target: str):
+class FaceTarget(Protocol):
+    """A face target's module: it makes the target's files from a laid-out game."""
+
+    def files(self, game: Game, options: ExportOptions) -> dict[str, bytes]: ...
+
+
+def face_target(target: str) -> FaceTarget:
     """Return the module that makes a face target's files."""
     from . import cards, drivethrucards, makeplayingcards, thegamecrafter, tts
 

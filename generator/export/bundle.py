@@ -13,25 +13,28 @@ import json
 import zipfile
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
 from ..diagnostics import Report
 from ..imposition import PrintOptions
 from ..pipeline import Pipeline
-from .common import laid_out
+from .common import Game, laid_out
 from .options import ExportOptions
 
 MANIFEST = "manifest.json"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold
 SHOP_TARGETS = ("thegamecrafter", "makeplayingcards", "drivethrucards", "tts")
-HOME_VARIANTS = (  # the home kits a bundle holds, on both papers
+HOME_VARIANTS: tuple[dict[str, Any], ...] = (  # the home kits a bundle holds, on both papers
     {},
     {"print_options": PrintOptions(duplex="gutterfold")},
     {"low_ink": True},
 )
 
 
-def contents(root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None):
+def contents(
+    root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None
+) -> tuple[dict[str, bytes], Report, Game | None]:
     """Return ({path in the zip: bytes} without the manifest, the report, the loaded game or None)."""
     from . import face_target, pnp
 
@@ -55,9 +58,10 @@ def contents(root: Path, game_id: str, options: ExportOptions, missing_art: str 
     return files, report, game
 
 
-def manifest(game, files: dict[str, bytes]) -> bytes:
+def manifest(game: Game, files: dict[str, bytes]) -> bytes:
     """Return manifest.json: what the bundle is (title, edition, cardpress version) and every file in it."""
     loaded = game.pipeline.load()
+    assert loaded is not None and game.kit is not None  # contents() returns only games that laid out
     header = loaded.header
     data = {
         "game": game.id,
@@ -91,7 +95,9 @@ def zipped(files: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def files(root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None):
+def files(
+    root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None
+) -> tuple[dict[str, bytes], Report]:
     """Return ({zip name: zip bytes}, report) for one game."""
     made, report, game = contents(root, game_id, options, missing_art)
     if game is None:

@@ -11,8 +11,12 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from reportlab.lib.colors import CMYKColor, Color
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_INK = 2.4  # total area coverage DriveThruCards accepts (240 %)
 KNOWN_PROFILES = (
@@ -66,12 +70,14 @@ class Converter:
             from PIL import Image, ImageCms
 
             pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in rgb))
-            c, m, y, k = (v / 255 for v in ImageCms.applyTransform(pixel, self._transform).getpixel((0, 0)))
+            converted = ImageCms.applyTransform(pixel, self._transform)
+            assert converted is not None  # None only when transforming in place
+            c, m, y, k = (v / 255 for v in cast("tuple[int, int, int, int]", converted.getpixel((0, 0))))
         c, m, y, k = _capped(c, m, y, k)
         # CMY round down, so rounding never takes the total past the cap
         return (*(math.floor(v * 1e4) / 1e4 for v in (c, m, y)), round(k, 4))  # type: ignore[return-value]
 
-    def reportlab(self, colour):
+    def reportlab(self, colour: object) -> CMYKColor:
         """Return a ReportLab colour as CMYK (a canvas's enforceColorSpace hook: every vector colour passes here)."""
         if isinstance(colour, CMYKColor):
             return colour
@@ -80,7 +86,7 @@ class Converter:
             return CMYKColor(c, m, y, k, alpha=colour.alpha)
         raise ValueError(f"not a colour cardpress draws with: {colour!r}")
 
-    def image(self, image):
+    def image(self, image: Image.Image) -> Image.Image:
         """Return a Pillow image (L, RGB or RGBA; alpha flattened onto white) as CMYK with capped ink."""
         import numpy as np
         from PIL import Image, ImageCms

@@ -8,12 +8,16 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Report
 from ..kit import Card, Kit
 from ..pipeline import Pipeline
 from ..render.draw import Prepared
 from ..sizes import CardSize
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 SHOP_DPI = 300
 MM_PER_INCH = 25.4
@@ -111,7 +115,7 @@ def px(mm: float, dpi: float) -> int:
     return round(mm / MM_PER_INCH * dpi)
 
 
-def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> Iterator:
+def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> Iterator[Image.Image]:
     """Yield each prepared face rasterized at `dpi` as an RGB image of trim + its layout bleed (one at a
     time: a 90-card deck at 300 dpi would hold half a gigabyte of pixels at once)."""
     from ..layout.lint import SAFE
@@ -125,7 +129,7 @@ def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> Iterator:
     yield from raster.rasterize(pdf, dpi)
 
 
-def trimmed(image, bleed_mm: float, size: CardSize, dpi: float):
+def trimmed(image: Image.Image, bleed_mm: float, size: CardSize, dpi: float) -> Image.Image:
     """Return the trim of a face raster that has `bleed_mm` on every side, exactly its size in pixels."""
     b = bleed_mm / MM_PER_INCH * dpi
     w, h = px(size.w, dpi), px(size.h, dpi)
@@ -134,7 +138,7 @@ def trimmed(image, bleed_mm: float, size: CardSize, dpi: float):
     return box
 
 
-def extended(image, bleed_mm: float, size: CardSize, dpi: float, target: tuple[int, int]):
+def extended(image: Image.Image, bleed_mm: float, size: CardSize, dpi: float, target: tuple[int, int]) -> Image.Image:
     """Return a face raster on a `target`-pixel canvas, its trim centred and its bleed extended (never scaled).
 
     The layout's own bleed is kept; past it, the outermost row and column of pixels are repeated, as
@@ -157,7 +161,7 @@ def extended(image, bleed_mm: float, size: CardSize, dpi: float, target: tuple[i
     return Image.fromarray(padded, "RGB")
 
 
-def png(image, dpi: float | None = None) -> bytes:
+def png(image: Image.Image, dpi: float | None = None) -> bytes:
     """Return PNG bytes with no metadata but the resolution: the same pixels make the same bytes."""
     out = io.BytesIO()
     kwargs = {"dpi": (dpi, dpi)} if dpi else {}

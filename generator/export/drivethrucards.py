@@ -11,18 +11,23 @@ left before PDF/X-1a).
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
+from ..art.place import Placed
 from ..render.draw import Prepared, draw
 from ..render.painters import PdfPainter, _orientation
 from ..units import PT_PER_MM
 from .cmyk import Converter, find_profile
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
 from .options import ExportOptions
+
+if TYPE_CHECKING:
+    import pikepdf
 
 BLEED = MM_PER_INCH / 8  # mm a side: 1/8 in
 UNDERLAY_DPI = 150  # the picture under the drawing shows only in the outer 0.175 mm of bleed
@@ -37,9 +42,10 @@ class CmykPainter(PdfPainter):
         self.converter = converter
         self._images: dict[str, ImageReader] = {}
 
-    def image(self, placed, opacity: float = 1.0) -> None:
+    def image(self, placed: Placed, opacity: float = 1.0) -> None:
         from PIL import Image, ImageOps
 
+        assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
         art = placed.art
         if art.digest not in self._images:
             with Image.open(art.path) as im:
@@ -71,7 +77,7 @@ def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:
         invariant=1,
         pageCompression=1,
         pdfVersion=(1, 4),
-        initialFontName=studio.fonts.resolve(None),
+        initialFontName=studio.fonts.resolve(None),  # type: ignore[arg-type]  # types-reportlab says float
         initialFontSize=10,
         enforceColorSpace=converter.reportlab,
     )
@@ -144,7 +150,7 @@ def finish(pdf: bytes, converter: Converter) -> bytes:
     return out.getvalue()
 
 
-def _transparent(doc) -> bool:
+def _transparent(doc: pikepdf.Pdf) -> bool:
     """Return True when any page uses a soft mask or a constant alpha below 1 (PDF/X-1a allows neither)."""
     import pikepdf
 

@@ -13,9 +13,14 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .common import MM_PER_INCH, Deck, Game, png, rasters, trimmed
+from .facefiles import Pair
 from .options import ExportOptions
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SLOTS = MAX_COLS * MAX_ROWS - 1  # the last cell stays free
@@ -31,7 +36,7 @@ class Sheet:
     key: int
     cols: int
     rows: int
-    slots: list  # Pair per slot
+    slots: list[Pair]  # one per slot
     cell: tuple[int, int]
     dpi: float
 
@@ -70,7 +75,7 @@ def plan(decks: list[Deck]) -> list[tuple[Deck, list[Sheet]]]:
     return out
 
 
-def _image(game: Game, deck: Deck, sheet: Sheet, side: str):
+def _image(game: Game, deck: Deck, sheet: Sheet, side: str) -> Image.Image:
     """Return the sheet's image of fronts (or of backs) laid out row by row."""
     from PIL import Image
 
@@ -82,7 +87,7 @@ def _image(game: Game, deck: Deck, sheet: Sheet, side: str):
     return canvas
 
 
-def _cell(image, cell: tuple[int, int]):
+def _cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
     """Return the trimmed face at exactly the cell's pixels (rounding may leave it one pixel off)."""
     from PIL import Image
 
@@ -99,7 +104,7 @@ def url(prefix: str, name: str) -> str:
     return f"{prefix.rstrip('/')}/{name}" if prefix else name
 
 
-def _transform(x: float, scale: float) -> dict:
+def _transform(x: float, scale: float) -> dict[str, float]:
     # face down (rotZ 180) in a row along x, as TTS lays out spawned decks
     return {
         "posX": x,

@@ -11,6 +11,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 MAX_DEPTH = 4  # OUT/<game>/sweep/<what>/sweep.html is three folders down
 MAX_REPORTS = 20  # the newest ones are listed
@@ -35,7 +36,7 @@ class Report:
     kind: str
     modified: float  # seconds since the epoch
 
-    def to_json(self, game: str) -> dict:
+    def to_json(self, game: str) -> dict[str, Any]:
         """Return the report as the page lists it, with its URL on the preview server."""
         return {
             "title": self.title,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,7 +236,7 @@ def _check_path(p: dict[str, Any]) -> None:
             raise ValueError(f"d: path numbers must be finite and at most {MAX_NUMBER:g} either way")
 
 
-def _check_pattern(p: dict) -> None:
+def _check_pattern(p: dict[str, Any]) -> None:
     """A pattern's steps decide how many icons it draws: refuse steps that would draw a runaway number."""
     for key in ("dx", "dy"):
         if p[key] < MIN_PATTERN_STEP:
@@ -252,7 +252,9 @@ def _check_pattern(p: dict) -> None:
         )
 
 
-def _length(key: str, value: Any, convert, limit: float = MAX_LENGTH, unit: str = "mm") -> float:
+def _length(
+    key: str, value: Any, convert: Callable[[float | int | str], float], limit: float = MAX_LENGTH, unit: str = "mm"
+) -> float:
     try:
         length = convert(value)
     except OverflowError:
@@ -264,9 +266,9 @@ def _length(key: str, value: Any, convert, limit: float = MAX_LENGTH, unit: str 
     return length
 
 
-def _numbers(data: Any, path: tuple):
+def _numbers(data: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], int | float]]:
     """Yield (key path, value) for every number in a document (booleans aside)."""
-    stack = [(data, path)]
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, path)]
     while stack:
         value, where = stack.pop()
         if isinstance(value, (int, float)) and not isinstance(value, bool):

@@ -15,11 +15,12 @@ import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import wraps
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from jinja2 import nodes, pass_context
 from jinja2.compiler import CodeGenerator
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter, SecurityError
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import Namespace, generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
 
@@ -209,7 +210,7 @@ def _int(value: Any, default: int = 0) -> int:
 def _replaced(text: Any, old: Any, new: Any, count: Any = -1) -> None:
     if not isinstance(text, (str, bytes)) or not isinstance(old, type(text)) or not isinstance(new, type(text)):
         return
-    found = text.count(old) if old else len(text) + 1
+    found = text.count(cast(Any, old)) if old else len(text) + 1  # old has text's type, checked above
     if isinstance(count, int) and count >= 0:
         found = min(found, count)
     _need(len(text) + max(0, len(new) - len(old)) * found, "replace result")
@@ -248,7 +249,7 @@ class _Formatter(SandboxedFormatter):
         return super().format_field(value, format_spec)
 
 
-def _guard_call(obj: Any, args: tuple, kwargs: dict) -> tuple:
+def _guard_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
     """Refuse a method call that would allocate too much before it runs; return the arguments to use."""
     owner, name = getattr(obj, "__self__", None), getattr(obj, "__name__", "")
     if isinstance(owner, (str, bytes)):
@@ -257,7 +258,8 @@ def _guard_call(obj: Any, args: tuple, kwargs: dict) -> tuple:
         elif name == "expandtabs":
             size = _int(args[0] if args else kwargs.get("tabsize", 8), 8)
             _need(
-                len(owner) + owner.count("\t" if isinstance(owner, str) else b"\t") * max(size, 0), "expandtabs result"
+                len(owner) + (owner.count("\t") if isinstance(owner, str) else owner.count(b"\t")) * max(size, 0),
+                "expandtabs result",
             )
         elif name == "replace" and len(args) >= 2:
             _replaced(owner, *args[:3])
@@ -273,42 +275,44 @@ def _guard_call(obj: Any, args: tuple, kwargs: dict) -> tuple:
 def _filter_checks() -> dict[str, Any]:
     """Checks run before a built-in filter: those whose arguments say how much to allocate."""
 
-    def center(value, width=80, *_):
+    def center(value: Any, width: Any = 80, *_: Any) -> None:
         _need(len(str(value)) + _int(width), "center result")
 
-    def indent(value, width=4, *_, **kw):
+    def indent(value: Any, width: Any = 4, *_: Any, **kw: Any) -> None:
         width = kw.get("width", width)
         pad = len(width) if isinstance(width, str) else _int(width)
         text = str(value)
         _need(len(text) + pad * (text.count("\n") + 1), "indent result")
 
-    def wordwrap(value, width=79, break_long_words=True, wrapstring=None, *_, **kw):
+    def wordwrap(
+        value: Any, width: Any = 79, break_long_words: Any = True, wrapstring: Any = None, *_: Any, **kw: Any
+    ) -> None:
         text, wrap = str(value), kw.get("wrapstring", wrapstring) or "\n"
         lines = len(text) // max(_int(kw.get("width", width), 79), 1) + text.count(" ") + 1
         _need(len(text) + len(str(wrap)) * lines, "wordwrap result")
 
-    def batch(value, linecount=1, *_, **kw):
+    def batch(value: Any, linecount: Any = 1, *_: Any, **kw: Any) -> None:
         _need(_int(kw.get("linecount", linecount)), "batch size")
 
-    def slice_(value, slices=1, *_, **kw):
+    def slice_(value: Any, slices: Any = 1, *_: Any, **kw: Any) -> None:
         _need(_int(kw.get("slices", slices)), "slice count")
 
-    def replace(value, old="", new="", count=None, *_, **kw):
+    def replace(value: Any, old: Any = "", new: Any = "", count: Any = None, *_: Any, **kw: Any) -> None:
         _replaced(str(value), str(old), str(new), -1 if count is None else count)
 
-    def format_(value, *args, **kwargs):
+    def format_(value: Any, *args: Any, **kwargs: Any) -> None:
         _percent(str(value), "format result")
 
-    def tojson(value, indent=None, *_, **kw):
+    def tojson(value: Any, indent: Any = None, *_: Any, **kw: Any) -> None:
         indent = kw.get("indent", indent)
         pad = len(indent) if isinstance(indent, str) else _int(indent)
         if pad:
             _need(weight(value) * (1 + pad * _depth(value)), "tojson result")
 
-    def pprint(value, *_, **kw):
+    def pprint(value: Any, *_: Any, **kw: Any) -> None:
         _need(weight(value) * (1 + _depth(value)), "pprint result")
 
-    def sum_(value, attribute=None, start=0, *_, **kw):
+    def sum_(value: Any, attribute: Any = None, start: Any = 0, *_: Any, **kw: Any) -> None:
         if not isinstance(kw.get("start", start), (int, float)):
             raise SecurityError("sum adds numbers only in layout templates")
 
@@ -462,7 +466,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
                 budget.clock()
         return text
 
-    def concat(self, pieces: Any) -> str:  # type: ignore[override]
+    def concat(self, pieces: Any) -> str:
         """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
         if type(pieces) is list:  # a macro's or block's buffer: measure it in one go
             if sum(map(len, pieces)) > MAX_SEQUENCE:
@@ -526,7 +530,9 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
             if is_map:
                 if kwargs or len(args) != 1:
                     raise TypeError("format_map() takes exactly one argument")
-                args, kwargs = (), args[0]
-            return _budget().make(_Formatter(self).vformat(text, args, kwargs), "format result")
+                kwargs = args[0]
+                args = ()
+            result: str = _budget().make(_Formatter(self).vformat(text, args, kwargs), "format result")
+            return result
 
         return checked

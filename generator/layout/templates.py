@@ -187,7 +187,9 @@ class Templates:
                 refs = ()  # rendering reports it; the text is in the digest already
             _REFERENCES[key] = refs
             _store_references(key, refs)
-        return _REFERENCES[key]
+        found = _REFERENCES[key]
+        assert found is not None  # parsed above when no cache held them
+        return found
 
     def display(self, filename: str | None) -> str:
         """Return a template's path relative to the project, for messages."""

@@ -141,7 +141,7 @@ def _fail(message: str, hint: str | None) -> None:
     raise CardpressError(report)
 
 
-_SHAPES: dict[tuple, str | None] = {}
+_SHAPES: dict[tuple[str, int, int, int], str | None] = {}  # (real path, mtime, size, inode) -> problem
 
 
 def font_problem(path: Path, roots: safefile.Roots | None = None) -> str | None:
@@ -236,7 +236,7 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
             where = ("families", family, style)
             home, gid = homes.get(source.origin.get(where, source).display, (folder, ""))
             path = home / filename
-            located = {"path": f"families.{family}.{style}", "loc": source.loc(where)}
+            located: dict[str, Any] = {"path": f"families.{family}.{style}", "loc": source.loc(where)}
             if not os.path.lexists(path):
                 report.error("F001", f"font file {filename} is not in {_rel(home, root)}/", **located)
                 continue
@@ -272,7 +272,7 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
     return result
 
 
-def _stamp(path: Path) -> tuple:
+def _stamp(path: Path) -> tuple[str, int] | tuple[str, int, int, int]:
     """Return what tells a changed file from an unchanged one (its size and time), without opening it."""
     try:
         st = os.stat(path)

@@ -114,7 +114,7 @@ def compare(
         raise Interrupted(games + stop.done, 2 * games, stop.unit) from None
     reports = (_report(a, ra, labels[0]), _report(b, rb, labels[1]))
     sections = [_seats(ra, rb, labels), _general(ra, rb, labels)]
-    groups: dict[str, dict[str, list]] = {}  # group -> key -> [label in A, label in B, share, A's, B's]
+    groups: dict[str, dict[str, list[Any]]] = {}  # group -> key -> [label in A, label in B, share, A's, B's]
     for side, (plugin, result) in enumerate(((a, ra), (b, rb))):
         for i, record in enumerate(result.records):
             for m in plugin.measures(record):
@@ -182,18 +182,22 @@ def _report(plugin: Plugin, result: MatchResult, label: str) -> Document:
     return Document(f"{label}: simulated playtest", meta, sections)
 
 
-def _per_game(result: MatchResult, value: Callable[[dict], float | None]) -> list[float | None]:
+def _per_game(result: MatchResult, value: Callable[[dict[str, Any]], float | None]) -> list[float | None]:
     return [value(r) for r in result.records]
 
 
 def _seats(ra: MatchResult, rb: MatchResult, labels: tuple[str, str]) -> Section:
     n = ra.match.players
+
+    def returns(seat: int) -> Callable[[dict[str, Any]], float | None]:
+        return lambda r: r["returns"][seat]
+
     deltas = [
         delta(
             str(seat + 1),
             f"seat {seat + 1} ({ra.bot_names[seat]})",
-            _per_game(ra, lambda r, s=seat: r["returns"][s]),
-            _per_game(rb, lambda r, s=seat: r["returns"][s]),
+            _per_game(ra, returns(seat)),
+            _per_game(rb, returns(seat)),
             share=True,
         )
         for seat in range(n)
@@ -208,14 +212,16 @@ def _random_first(result: MatchResult) -> bool:
 
 
 def _general(ra: MatchResult, rb: MatchResult, labels: tuple[str, str]) -> Section:
-    def first(r: dict) -> float:
-        return r["returns"][r.get("extra", {}).get("first", 0)]
+    def first(r: dict[str, Any]) -> float:
+        share: float = r["returns"][r.get("extra", {}).get("first", 0)]
+        return share
 
-    def margin(r: dict) -> float:
+    def margin(r: dict[str, Any]) -> float:
         top = sorted(r["scores"], reverse=True)
-        return top[0] - top[1] if len(top) > 1 else top[0]
+        gap: float = top[0] - top[1] if len(top) > 1 else top[0]
+        return gap
 
-    measures: list[tuple[str, str, Callable[[dict], float | None], bool]] = [
+    measures: list[tuple[str, str, Callable[[dict[str, Any]], float | None], bool]] = [
         ("first-player", "first player's win share", first, True),
         ("points", "points per player", lambda r: stats.mean(r["scores"]), False),
         ("winner-points", "winner's points", lambda r: max(r["scores"]), False),
@@ -235,10 +241,13 @@ def _general(ra: MatchResult, rb: MatchResult, labels: tuple[str, str]) -> Secti
 
 def _label(a: str | None, b: str | None) -> str:
     """Return a row's label; a card renamed by the edition shows both names."""
-    return a if b is None or a == b else b if a is None else f"{a} → {b}"
+    if b is None or a == b:
+        assert a is not None  # a row has a label from at least one run
+        return a
+    return b if a is None else f"{a} → {b}"
 
 
-def _note(rows: dict[str, list]) -> list[str]:
+def _note(rows: dict[str, list[Any]]) -> list[str]:
     """Say which rows exist in one run only (a card an edition adds or removes)."""
     only_a = [la for la, lb, _, xa, xb in rows.values() if lb is None and any(x is not None for x in xa)]
     only_b = [lb for la, lb, _, xa, xb in rows.values() if la is None and any(x is not None for x in xb)]

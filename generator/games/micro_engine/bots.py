@@ -246,7 +246,7 @@ class HeuristicBot:
         owner, licensee = s.patent_owner, s.patent_licensee
         itype, outbit = T.itype, T.outbit
         outs = {outbit[itype[i]] for i in s.chains[p]}
-        found = []
+        found: list[tuple[float, list, int, set[int]]] = []
         for j, k in enumerate(s.patents):
             o = owner[j]
             if o == p or licensee[j] == p:

@@ -15,7 +15,7 @@ from ...sim.report import Section, Table, bar, interval, pct
 from ...sim.runner import MatchResult
 from .bots import HeuristicBot, RolloutBot
 from .game import MicroEngineGame
-from .model import MicroEngine
+from .model import Card, Core, MicroEngine, Patent
 from .record import Recorder as GameRecorder
 
 BOTS = {
@@ -121,7 +121,7 @@ class MicroEngineSim:
             Measure("Patents", "licenses", "Licenses taken per game", sum(1 for c in extra["claims"] if c[3])),
         ]
         for key in ("parts", "upgrades", "core", "patents", "licenses", "end_game"):
-            value = mine([b[key] for b in extra["breakdown"]])
+            value: float | None = mine([b[key] for b in extra["breakdown"]])
             out.append(Measure("VP sources (per player)", key, key.replace("_", " "), value))
         for card in self.model.cards:
             out.append(Measure("Cards: plays per game", card.id, card.name, len(extra["plays"].get(card.id, ()))))
@@ -139,7 +139,8 @@ class MicroEngineSim:
 
     def follows(self, card: str) -> bool:
         """Return True for every Workshop card, Core and Patent (the recorder notes who played, kept or claimed it)."""
-        return any(item.id == card for item in (*self.model.cards, *self.model.cores, *self.model.patents))
+        items: tuple[Card | Core | Patent, ...] = (*self.model.cards, *self.model.cores, *self.model.patents)
+        return any(item.id == card for item in items)
 
     def holders(self, record: dict[str, Any], card: str) -> list[int]:
         """Return the seats that played the card, kept the Core or claimed the Patent in one game."""
