@@ -10,7 +10,7 @@ import typer
 
 from .cli import RootOpt, _root, _shown
 from .cli_help import examples
-from .cli_rules import interruptible
+from .cli_rules import interruptible, playing
 from .gamecli import JobsOpt
 
 SchedulerOpt = typer.Option(
@@ -90,12 +90,11 @@ def compare(
     from . import pipeline
     from .contract import Capability
     from .gamecli import usage, workers
-    from .sim import progress
     from .sim import report as writer
-    from .sim.cluster import ClusterError, check_address
+    from .sim.cluster import check_address
     from .sim.compare import compare as run
     from .sim.compare import report_charts
-    from .sim.executors import Interrupted, executor_for
+    from .sim.executors import executor_for
     from .sim.plugin import BotSpecError
 
     if scheduler is not None and (problem := check_address(scheduler)) is not None:
@@ -137,16 +136,8 @@ def compare(
         raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
     count = workers(jobs)
     executor = executor_for(count, scheduler)
-    try:
-        with progress.reporting("games"):
-            result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor)
-    except Interrupted as stop:
-        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
-        raise typer.Exit(130) from None
-    except ClusterError as exc:
-        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
-    finally:
-        executor.close()
+    with playing(executor):
+        result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor)
     folder = out if out is not None else Path("output") / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
     try:

@@ -7,10 +7,11 @@ are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 
@@ -22,6 +23,7 @@ from .contract import Capability, GameCommand, LoadedGame
 from .gamecli import usage, workers
 
 if TYPE_CHECKING:
+    from .sim.executors import Executor
     from .sim.plugin import Plugin
 
 P = ParamSpec("P")
@@ -105,6 +107,27 @@ def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Opt
         raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
 
 
+@contextlib.contextmanager
+def playing(executor: Executor) -> Iterator[None]:
+    """Show the games' progress; on Ctrl-C say how many finished (exit 130); a cluster problem is U008.
+
+    The executor is closed whatever happens, so no worker outlives the command."""
+    from .sim import progress
+    from .sim.cluster import ClusterError
+    from .sim.executors import Interrupted
+
+    try:
+        with progress.reporting("games"):
+            yield
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
+
+
 def simulate(
     game: str = GameArg,
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
@@ -140,10 +163,8 @@ def simulate(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
-    from .sim import progress
     from .sim import report as writer
-    from .sim.cluster import ClusterError
-    from .sim.executors import Interrupted, executor_for
+    from .sim.executors import executor_for
     from .sim.simulate import simulate as run
 
     check_scheduler(scheduler)
@@ -156,21 +177,13 @@ def simulate(
     count = workers(jobs)
     executor = executor_for(count, scheduler)
     began = time.perf_counter()
-    try:
-        with progress.reporting("games"):
-            result = run(plugin, n, specs, games, seed, count, skill_games, executor)
+    with playing(executor):
+        result = run(plugin, n, specs, games, seed, count, skill_games, executor)
         where = (
             f"Dask cluster {scheduler}, {executor.workers} workers"
             if scheduler
             else f"{count} process" + ("es" if count > 1 else "")
         )
-    except Interrupted as stop:
-        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
-        raise typer.Exit(130) from None
-    except ClusterError as exc:
-        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
-    finally:
-        executor.close()
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     try:
