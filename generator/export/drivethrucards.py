@@ -18,9 +18,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..art.place import Placed
+from ..art.files import ArtFile
 from ..render.draw import Prepared, draw
-from ..render.painters import PdfPainter, _orientation
+from ..render.painters import PdfPainter
 from ..units import PT_PER_MM
 from .cmyk import Converter, find_profile
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
@@ -42,26 +42,16 @@ class CmykPainter(PdfPainter):
         self.converter = converter
         self._images: dict[str, ImageReader] = {}
 
-    def image(self, placed: Placed, opacity: float = 1.0) -> None:
+    def source(self, art: ArtFile) -> tuple[ImageReader, str | None, int]:
+        """Return the art converted to CMYK (no mask: alpha is flattened), placed as the kit places it."""
         from PIL import Image, ImageOps
 
-        assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
-        art = placed.art
         if art.digest not in self._images:
             with Image.open(art.path) as im:
                 upright = ImageOps.exif_transpose(im) if art.kind != "jpeg" else im.copy()
                 self._images[art.digest] = ImageReader(self.converter.image(upright))
-        f = placed.fit
-        c = self.c
-        c.saveState()
-        if opacity < 1:
-            c.setFillAlpha(opacity)
-        c.translate(f.x, f.y + f.h)
-        c.scale(1, -1)
         orientation = art.orientation if art.kind == "jpeg" else 1  # other kinds were turned upright above
-        c.transform(*_orientation(orientation, f.w, f.h))
-        c.drawImage(self._images[art.digest], 0, 0, 1, 1)
-        c.restoreState()
+        return self._images[art.digest], None, orientation
 
 
 def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:

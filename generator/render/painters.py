@@ -6,10 +6,11 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from ..art.files import pdf_image
+from ..art.files import ArtFile, pdf_image
 from ..art.place import Placed
 from ..layout.document import Element
 from ..units import PT_PER_MM
@@ -119,7 +120,7 @@ class PdfPainter:
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         """Place the art file whole (JPEG bytes untouched); the caller has clipped to the box."""
         assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
-        reader, mask = pdf_image(placed.art)
+        reader, mask, orientation = self.source(placed.art)
         f = placed.fit
         c = self.c
         c.saveState()
@@ -127,9 +128,14 @@ class PdfPainter:
             c.setFillAlpha(opacity)
         c.translate(f.x, f.y + f.h)
         c.scale(1, -1)  # image space has y up
-        c.transform(*_orientation(placed.art.orientation, f.w, f.h))
+        c.transform(*_orientation(orientation, f.w, f.h))
         c.drawImage(reader, 0, 0, 1, 1, mask=mask)
         c.restoreState()
+
+    def source(self, art: ArtFile) -> tuple[ImageReader, str | None, int]:
+        """Return what to draw for an art file: its image, its mask, and the EXIF orientation still to apply."""
+        reader, mask = pdf_image(art)
+        return reader, mask, art.orientation
 
 
 class RecordingPainter:
