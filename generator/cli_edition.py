@@ -11,15 +11,7 @@ import typer
 from .cli import RootOpt, _root, _shown
 from .cli_help import examples
 from .cli_rules import interruptible, playing
-from .gamecli import JobsOpt
-
-SchedulerOpt = typer.Option(
-    None,
-    "--scheduler",
-    help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local workers. "
-    "The report is the same as a local run's.",
-    show_default=False,
-)
+from .gamecli import JobsOpt, SchedulerOpt
 
 NameArg = typer.Argument(..., help="Folder name of the new edition under cards/, e.g. pocket-foundry-deluxe.")
 

@@ -20,7 +20,7 @@ import typer
 from . import rulesets
 from .cli_help import epilog, examples, split_examples
 from .contract import Capability, GameCommand, LoadedGame
-from .gamecli import usage, workers
+from .gamecli import SchedulerOpt, usage, workers
 
 if TYPE_CHECKING:
     from .sim.executors import Executor
@@ -153,13 +153,7 @@ def simulate(
     variant: List[str] = typer.Option(
         [], "--variant", help="Play a rulebook variant (repeatable); `cardpress list` shows each game's."
     ),
-    scheduler: Optional[str] = typer.Option(
-        None,
-        "--scheduler",
-        help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local "
-        "workers. The report is the same as a local run's.",
-        show_default=False,
-    ),
+    scheduler: Optional[str] = SchedulerOpt,
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""

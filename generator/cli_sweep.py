@@ -10,7 +10,7 @@ import typer
 
 from .cli_rules import GameArg, RootOpt, check_scheduler, lineup, simulation_of
 from .diagnostics import CardpressError, Report, did_you_mean
-from .gamecli import usage, workers
+from .gamecli import SchedulerOpt, usage, workers
 
 
 def sweep(
@@ -42,12 +42,7 @@ def sweep(
         0, "--jobs", min=0, max=256, help="Worker processes (0: one per core); results do not depend on it."
     ),
     variant: List[str] = typer.Option([], "--variant", help="Play a rulebook variant (repeatable)."),
-    scheduler: Optional[str] = typer.Option(
-        None,
-        "--scheduler",
-        help="Play on a Dask cluster (tcp://HOST:8786, or local:N); the report is the same as a local run's.",
-        show_default=False,
-    ),
+    scheduler: Optional[str] = SchedulerOpt,
     out: Optional[Path] = typer.Option(
         None,
         "--out",

@@ -15,6 +15,13 @@ from .sim import report as writer
 JsonOpt = typer.Option(False, "--json", help="Print JSON instead of Markdown.")
 OutOpt = typer.Option(None, "--out", help="Also write the report as Markdown and JSON into this folder.")
 JobsOpt = typer.Option(0, "--jobs", min=0, max=256, help="Worker processes (0: one per core).")
+SchedulerOpt = typer.Option(
+    None,
+    "--scheduler",
+    help="Play on a Dask cluster: its scheduler's address (tcp://HOST:8786), or local:N to start N local workers. "
+    "The report is the same as a local run's.",
+    show_default=False,
+)
 
 
 def usage(code: str, message: str, hint: str | None = None) -> CardpressError:
