@@ -82,13 +82,12 @@ elements:
 
 
 def make(root: Path, unique: int, copies: int) -> Path:
-    """Write a project (fonts and common layouts linked from cardpress) with one generic game `scale`."""
+    """Write a project (fonts and common layouts copied from cardpress) with one generic game `scale`."""
     game = root / "cards" / "scale"
     (game / "layouts").mkdir(parents=True)
     (root / "out").mkdir()
-    for shared in ("fonts", "layouts/common"):
-        (root / shared).parent.mkdir(parents=True, exist_ok=True)
-        (root / shared).symlink_to(ROOT / shared)
+    for shared in ("fonts", "layouts/common"):  # copied: cardpress reads no link that leaves the project (Y006)
+        shutil.copytree(ROOT / shared, root / shared)
     (game / "game.yaml").write_text(GAME_YAML, encoding="utf-8")
     (game / "layouts" / "front.yaml.j2").write_text(FRONT, encoding="utf-8")
     (game / "layouts" / "back.yaml.j2").write_text(BACK_TEMPLATE, encoding="utf-8")

@@ -1,8 +1,11 @@
-"""Where cardpress keeps work it can reuse between runs (compiled templates and schemas)."""
+"""Where cardpress keeps work it can reuse between runs (compiled templates and schemas, laid-out faces)."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+import sys
 from pathlib import Path
 
 
@@ -22,3 +25,28 @@ def folder(kind: str) -> Path | None:
     except OSError:
         return None
     return path if os.access(path, os.W_OK) else None
+
+
+def write(path: Path, data: bytes) -> None:
+    """Write a cache file atomically, so a reader never sees half of it; a failure only loses the entry."""
+    tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+@functools.cache
+def code_digest() -> str:
+    """Return a digest of cardpress's own code and the libraries that decide a layout: part of every face's key."""
+    import PIL
+    import reportlab
+
+    h = hashlib.sha256(f"{sys.implementation.cache_tag}\0{reportlab.Version}\0{PIL.__version__}\0".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):  # stamps, not contents: any edit or checkout changes them
+        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
+            st = path.stat()
+            h.update(f"{path.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()

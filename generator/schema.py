@@ -6,12 +6,10 @@ import difflib
 import functools
 import hashlib
 import marshal
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
@@ -96,7 +94,7 @@ def _fast(name: str) -> Callable[[Any], Any]:
         handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
         text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
         if path:
-            _write(path, text.encode("utf-8"))
+            cache.write(path, text.encode("utf-8"))
     if compiled and compiled.exists():
         try:
             code = marshal.loads(compiled.read_bytes())
@@ -105,7 +103,7 @@ def _fast(name: str) -> Callable[[Any], Any]:
     if code is None:
         code = compile(text, f"<schema {name}>", "exec")
         if compiled:
-            _write(compiled, marshal.dumps(code))
+            cache.write(compiled, marshal.dumps(code))
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # code we generated from our own schemas
     entry = re.findall(r"^def (\w+)\(data", text, re.M)[0]  # the first function is the schema's own
@@ -131,13 +129,6 @@ def _absolute(schema: Any, schema_id: str) -> Any:
     if isinstance(schema, list):
         return [_absolute(v, schema_id) for v in schema]
     return schema
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write a cache file atomically, so a reader never sees half of it."""
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 @functools.cache

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import cache as disk
 from .art.place import ArtDesk
 from .diagnostics import Diagnostic, Location, Report
 from .digest import file_digest, files_digest, text_digest
@@ -45,24 +47,32 @@ class Rendered:
 class RenderCache:
     """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
 
-    `prune` forgets what no render asked for since the previous prune, so a long session editing the same
-    faces keeps only their latest renders.
+    With a `folder`, renders are also kept on disk (`cardpress build` uses `~/.cache/cardpress/faces`), so the
+    next run lays out only the faces whose inputs changed. A disk entry's name adds cardpress's code and the
+    project folder to the key; an unreadable entry is a miss. `prune` forgets what no render asked for since
+    the previous prune, so a long session editing the same faces keeps only their latest renders.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path | None = None, scope: str = "") -> None:
         self._items: dict[str, Rendered] = {}
         self._used: set[str] = set()
+        self.folder = folder
+        self.scope = scope  # the project folder: disk entries name it, since diagnostics and art paths do
 
     def get(self, key: str) -> Rendered | None:
         """Return the render stored under `key` if every file it read is unchanged."""
         self._used.add(key)
         hit = self._items.get(key)
+        if hit is None and self.folder is not None:
+            hit = self._load(key)
         return hit if hit is not None and hit.fresh() else None
 
     def put(self, key: str, rendered: Rendered) -> None:
         """Keep a render."""
         self._used.add(key)
         self._items[key] = rendered
+        if self.folder is not None:
+            disk.write(self._file(key), pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
         """Forget every render not asked for since the last prune."""
@@ -72,6 +82,24 @@ class RenderCache:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def _file(self, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / f"{text_digest(disk.code_digest(), self.scope, key)}.pickle"
+
+    def _load(self, key: str) -> Rendered | None:
+        try:
+            data = self._file(key).read_bytes()
+        except OSError:
+            return None
+        try:
+            found = pickle.loads(data)  # written by cardpress into the user's own cache folder, never by a project
+        except Exception:  # a torn, foreign or outdated entry: lay the face out again
+            return None
+        if not isinstance(found, Rendered):
+            return None
+        self._items[key] = found
+        return found
 
 
 @dataclass
@@ -124,7 +152,7 @@ class Studio:
             ArtDesk(game, policy),
             inputs,
             limits,
-            RenderCache() if cache is None else cache,
+            RenderCache(disk.folder("faces"), str(root)) if cache is None else cache,
             variant=variant,
         )
 
@@ -153,6 +181,8 @@ class Studio:
         key = self.key(face, width, height, extra, safe)
         hit = self.cache.get(key)
         if hit is not None:
+            if hit.prepared is not None:  # set in an earlier run, perhaps: its fonts are not registered yet
+                self.fonts.register(hit.prepared.fonts())
             self.report.extend(hit.diagnostics)
             self.said[face.key] = hit.diagnostics
             return hit.prepared

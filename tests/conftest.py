@@ -6,12 +6,19 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def pytest_configure(config):
+    """Keep the tests' caches (templates, schemas, laid-out faces) apart from the user's own."""
+    if "CARDPRESS_CACHE" not in os.environ:
+        os.environ["CARDPRESS_CACHE"] = tempfile.mkdtemp(prefix="cardpress-test-cache-")
 
 
 def pytest_addoption(parser):
@@ -56,10 +63,10 @@ def project(tmp_path: Path) -> Path:
     return copy_project(tmp_path / "project")
 
 
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Run `cardpress ARGS` in a fresh interpreter, exactly as a user would."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
     )
 
 

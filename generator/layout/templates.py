@@ -114,12 +114,7 @@ def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
     path = _references_file(key)
     if path is None:
         return
-    try:
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(list(refs)), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a cache only ever speeds things up
+    cache.write(path, json.dumps(list(refs)).encode("utf-8"))
 
 
 class Templates:

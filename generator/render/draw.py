@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from ..art.place import Placed
 from ..layout import icons as shapes
-from ..layout.document import Element, LayoutDoc
+from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
 from ..layout.markup import MarkupError, Run, Style, parse
 from ..units import PT_PER_MM
@@ -57,6 +57,25 @@ class Prepared:
     texts: dict[int, TextLayout] = field(default_factory=dict)  # by id(element)
     images: dict[int, Placed] = field(default_factory=dict)  # by id(element); see generator.art.place
     digest: str = ""  # of every input that decides how it looks: names its proof in caches
+
+    def fonts(self) -> set[str]:
+        """Return the names of the fonts its text is set in."""
+        return {
+            piece.font for layout in self.texts.values() for line in layout.lines for piece in line.pieces if piece.font
+        }
+
+    def __getstate__(self) -> tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str]:
+        """Key texts and images by their element's place in the document: ids do not survive a pickle."""
+        place = {id(el): n for n, el in enumerate(walk(self.doc.elements))}
+        texts = {place[k]: v for k, v in self.texts.items()}
+        return self.doc, texts, {place[k]: v for k, v in self.images.items()}, self.digest
+
+    def __setstate__(self, state: tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str]) -> None:
+        """Restore what `__getstate__` kept, keyed by the ids of the restored elements."""
+        self.doc, texts, images, self.digest = state
+        elements = list(walk(self.doc.elements))
+        self.texts = {id(elements[n]): v for n, v in texts.items()}
+        self.images = {id(elements[n]): v for n, v in images.items()}
 
 
 def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Element, str]]]:

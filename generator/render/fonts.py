@@ -44,6 +44,11 @@ class FontSet:
                 return _register(styles[style], self.files[styles[style]])
         return _register(styles["regular"], self.files[styles["regular"]])
 
+    def register(self, fonts: set[str]) -> None:
+        """Register fonts by name before drawing text that was set in an earlier run (a cached layout)."""
+        for name in fonts:
+            _register(name, self.files[name])
+
     def fallback_for(self, font: str) -> str:
         """Return the fallback font in the same weight as `font`."""
         return self.resolve(self.fallback, bold=font in self.bold)

@@ -192,6 +192,7 @@ class _Writer:
         self.kit, self.paper, self.label, self.layout, self.options = kit, paper, label, layout, options
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
+        self.sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}
         self.painter = PdfPainter(canvas)
 
     def run(self) -> None:
@@ -254,7 +255,10 @@ class _Writer:
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
         assert sheet is not None  # a page of cards has its grid
-        sides = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
+        key = (sheet, len(page.cards))  # every full sheet of a run has the same sides: impose them once
+        if key not in self.sides:
+            self.sides[key] = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
+        sides = self.sides[key]
         side = sides[1] if page.kind == "backs" else sides[0]
         c = self.c
         for placed in side.placed:

@@ -1,0 +1,117 @@
+"""The on-disk cache of laid-out faces: a rebuild lays out only what changed and prints the same bytes."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from generator.build import kit_path
+from generator.layout.document import walk
+from generator.pipeline import Pipeline
+from generator.render.draw import Prepared
+
+
+@pytest.fixture
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of this test's own."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CARDPRESS_CACHE", str(folder))
+    return folder
+
+
+def _build(project: Path) -> tuple[bytes, list[str], list[str]]:
+    """Build Pocket Foundry's A4 kit in-process; return its PDF, its diagnostics and the faces laid out afresh."""
+    pipeline = Pipeline(project, "pocket-foundry")
+    pdfs = pipeline.render(["a4"])
+    assert pdfs is not None, pipeline.report.render()
+    studio = pipeline.studio()
+    assert studio is not None
+    return pdfs["a4"], [d.render() for d in pipeline.report.items], studio.rendered
+
+
+def test_a_warm_build_lays_out_nothing_and_prints_the_same_bytes(project: Path, cache_dir: Path) -> None:
+    cold_pdf, cold_said, cold_rendered = _build(project)
+    entries = sorted((cache_dir / "faces").iterdir())
+    assert len(cold_rendered) == len(entries) == 50  # 45 faces, some at two sizes or pages
+    warm_pdf, warm_said, warm_rendered = _build(project)
+    assert warm_pdf == cold_pdf
+    assert warm_said == cold_said  # the warnings of a face come back with it
+    assert warm_rendered == []
+
+
+def test_a_changed_card_is_laid_out_again_and_nothing_else(project: Path, cache_dir: Path) -> None:
+    _build(project)
+    machines = project / "cards" / "pocket-foundry" / "machines.yaml"
+    text = machines.read_text(encoding="utf-8")
+    assert text.count('colour: "#c8741c"') == 1
+    machines.write_text(text.replace('colour: "#c8741c"', 'colour: "#1c74c8"'), encoding="utf-8")
+    _, _, rendered = _build(project)
+    assert rendered == ["feed-belt-1/front", "feed-belt-2/front"]
+
+
+def test_changed_art_is_placed_again(project: Path, cache_dir: Path) -> None:
+    _build(project)
+    art = project / "cards" / "pocket-foundry" / "art" / "small-press.png"
+    art.write_bytes((art.parent / "twin-press.png").read_bytes())  # other bytes, same name
+    _, _, rendered = _build(project)
+    assert rendered == ["small-press-1/front", "small-press-2/front"]
+
+
+def test_a_torn_entry_is_a_miss_not_a_failure(project: Path, cache_dir: Path) -> None:
+    cold_pdf, _, _ = _build(project)
+    entries = sorted((cache_dir / "faces").iterdir())
+    entries[0].write_bytes(b"\x80\x05 torn")
+    entries[1].write_bytes(pickle.dumps({"not": "a render"}))
+    warm_pdf, _, rendered = _build(project)
+    assert warm_pdf == cold_pdf and len(rendered) == 2
+
+
+def test_another_project_folder_does_not_share_entries(project: Path, cache_dir: Path, tmp_path: Path) -> None:
+    _build(project)
+    moved = project.rename(tmp_path / "moved")  # diagnostics and art paths name the folder
+    _, _, rendered = _build(moved)
+    assert len(rendered) == 50
+
+
+def test_off_writes_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDPRESS_CACHE", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    _build(project)
+    _, _, rendered = _build(project)
+    assert len(rendered) == 50
+    assert not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()
+
+
+def test_a_prepared_face_keeps_its_text_and_art_through_a_pickle(project: Path, cache_dir: Path) -> None:
+    pipeline = Pipeline(project, "pocket-foundry")
+    faces = pipeline.layout()
+    assert faces is not None
+    prepared = faces["small-press-1/front"]
+    assert prepared is not None and prepared.texts and prepared.images
+    again: Prepared = pickle.loads(pickle.dumps(prepared))
+    assert again.doc == prepared.doc and again.digest == prepared.digest
+    for kept in ("texts", "images"):  # each element keeps its own text and art, found by its new id
+        before = [getattr(prepared, kept).get(id(el)) for el in walk(prepared.doc.elements)]
+        after = [getattr(again, kept).get(id(el)) for el in walk(again.doc.elements)]
+        assert after == before and any(before)
+    assert (
+        again.fonts()
+        == prepared.fonts()
+        == {"cp-RobotoCondensed-Bold", "cp-Lato-Regular", "cp-Lato-Bold", "cp-Lato-Italic"}
+    )
+
+
+def test_a_fresh_process_draws_cached_faces_with_their_fonts(project: Path, tmp_path: Path) -> None:
+    env = {**os.environ, "CARDPRESS_CACHE": str(tmp_path / "cache")}
+    pdfs = []
+    for run in ("cold", "warm"):
+        out = tmp_path / run
+        done = run_cli("build", "pocket-foundry", "--paper", "a4", "--out", str(out), cwd=project, env=env)
+        assert done.returncode == 0, done.stderr
+        pdfs.append(kit_path(out, "pocket-foundry", "a4").read_bytes())
+    assert pdfs[0] == pdfs[1]
