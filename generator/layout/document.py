@@ -12,6 +12,7 @@ import yaml
 from .. import schema, yamlsrc
 from ..diagnostics import Report
 from ..units import to_mm, to_pt
+from . import flow
 from .icons import parse_path
 
 _MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
@@ -61,10 +62,12 @@ class LayoutDoc:
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
-    try:
-        data = _quick_load(text)
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
-        data = None
+    data = flow.read(text)
+    if data is None:
+        try:
+            data = _quick_load(text)
+        except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
+            data = None
     # What a template rendered is as untrusted as a card file: an alias bomb or runaway nesting goes the
     # slow way, where the node and depth caps report it.
     if data is not None and _small(data) and schema.conforms("layout", data):
