@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import cache
 from .diagnostics import CardpressError, Report
 from .output import write_all
 from .pipeline import Pipeline, resolve_games
+from .studio import FACES_LIMIT
 
 
 @dataclass
@@ -59,6 +61,7 @@ def build(
             continue
         files.update({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
         result.built.append(gid)
+    cache.trim("faces", FACES_LIMIT)
     try:
         result.written = write_all(files)
     except CardpressError as exc:

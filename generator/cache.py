@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -35,6 +36,38 @@ def write(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)
+
+
+def trim(kind: str, limit: int) -> int:
+    """Delete the least recently used entries of a cache until it holds at most `limit` bytes; return how many."""
+    where = folder(kind)
+    if where is None:
+        return 0
+    entries = []
+    with os.scandir(where) as found:
+        for entry in found:
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            entries.append((st.st_mtime_ns, entry.name, st.st_size))
+    total, removed = sum(size for *_, size in entries), 0
+    for _, name, size in sorted(entries):  # oldest first: a hit touches its entry
+        if total <= limit:
+            break
+        try:
+            (where / name).unlink()
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
+
+
+def touch(path: Path) -> None:
+    """Mark a cache entry as just used, so `trim` keeps it longest."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 @functools.cache

@@ -44,6 +44,9 @@ class Rendered:
         return all(file_digest(Path(path)) == digest for path, digest in self.deps)
 
 
+FACES_LIMIT = 512 * 1024 * 1024  # bytes of laid-out faces kept on disk; the least recently used go first
+
+
 class RenderCache:
     """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
 
@@ -88,10 +91,12 @@ class RenderCache:
         return self.folder / f"{text_digest(disk.code_digest(), self.scope, key)}.pickle"
 
     def _load(self, key: str) -> Rendered | None:
+        path = self._file(key)
         try:
-            data = self._file(key).read_bytes()
+            data = path.read_bytes()
         except OSError:
             return None
+        disk.touch(path)
         try:
             found = pickle.loads(data)  # written by cardpress into the user's own cache folder, never by a project
         except Exception:  # a torn, foreign or outdated entry: lay the face out again

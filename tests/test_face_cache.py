@@ -115,3 +115,18 @@ def test_a_fresh_process_draws_cached_faces_with_their_fonts(project: Path, tmp_
         assert done.returncode == 0, done.stderr
         pdfs.append(kit_path(out, "pocket-foundry", "a4").read_bytes())
     assert pdfs[0] == pdfs[1]
+
+
+def test_trim_keeps_the_most_recently_used_entries(cache_dir: Path) -> None:
+    from generator import cache
+
+    faces = cache_dir / "faces"
+    faces.mkdir(parents=True)
+    for n in range(5):
+        entry = faces / f"{n}.pickle"
+        entry.write_bytes(b"x" * 100)
+        os.utime(entry, ns=(n * 10**9, n * 10**9))
+    cache.touch(faces / "0.pickle")  # used just now: kept
+    assert cache.trim("faces", 250) == 3
+    assert sorted(p.name for p in faces.iterdir()) == ["0.pickle", "4.pickle"]
+    assert cache.trim("faces", 250) == 0
