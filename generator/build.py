@@ -61,7 +61,9 @@ def build(
             continue
         files.update({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
         result.built.append(gid)
-    cache.trim("faces", FACES_LIMIT)
+    faces = cache.shelf("faces")
+    if faces is not None:
+        faces.trim(FACES_LIMIT)  # writes this build's faces, then drops the least recently used past the limit
     try:
         result.written = write_all(files)
     except CardpressError as exc:

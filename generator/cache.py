@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
 import os
+import sqlite3
 import sys
+import time
 from pathlib import Path
 
 
@@ -38,36 +41,115 @@ def write(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def trim(kind: str, limit: int) -> int:
-    """Delete the least recently used entries of a cache until it holds at most `limit` bytes; return how many."""
+class Shelf:
+    """Byte strings by key in one SQLite file, for caches of many small entries.
+
+    One file rather than a file per entry: creating thousands of small files cost more system time than
+    laying the faces out. Writes wait in one transaction until `flush` (or the end of the process); a
+    locked, torn or unreadable database only ever means a miss.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.used: set[str] = set()
+        self.db: sqlite3.Connection | None = None
+        try:
+            self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last writes to a crash is fine
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL, used INTEGER NOT NULL)"
+            )
+        except sqlite3.Error:
+            self._broken()
+
+    def get(self, key: str) -> bytes | None:
+        """Return the entry stored under `key`, or None."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        self.used.add(key)
+        return bytes(row[0])
+
+    def put(self, key: str, value: bytes) -> None:
+        """Store an entry; it is written with the others at the next `flush`."""
+        if self.db is None:
+            return
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, value, time.time_ns()))
+        except sqlite3.Error:
+            self._broken()
+
+    def flush(self) -> None:
+        """Write what was stored, and mark what was read as just used."""
+        if self.db is None:
+            return
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            now = time.time_ns()
+            self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in sorted(self.used)])
+            self.db.execute("COMMIT")
+            self.used = set()
+        except sqlite3.Error:
+            self._broken()
+
+    def trim(self, limit: int) -> int:
+        """Delete the least recently used entries until at most `limit` bytes are kept; return how many."""
+        self.flush()
+        if self.db is None:
+            return 0
+        try:
+            total = self.db.execute("SELECT COALESCE(SUM(LENGTH(value)), 0) FROM entries").fetchone()[0]
+            if total <= limit:
+                return 0
+            doomed, over = [], total - limit
+            for key, size in self.db.execute("SELECT key, LENGTH(value) FROM entries ORDER BY used, key"):
+                if over <= 0:
+                    break
+                doomed.append((key,))
+                over -= size
+            self.db.execute("BEGIN")
+            self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
+            self.db.execute("COMMIT")
+            return len(doomed)
+        except sqlite3.Error:
+            self._broken()
+            return 0
+
+    def _broken(self) -> None:
+        """Stop using a database that failed (locked too long, torn, not a database)."""
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+        self.db = None
+
+
+_SHELVES: dict[Path, Shelf] = {}
+
+
+def shelf(kind: str) -> Shelf | None:
+    """Return the process's shelf for a kind of cache entry (one per cache folder), or None when caching is off."""
     where = folder(kind)
     if where is None:
-        return 0
-    entries = []
-    with os.scandir(where) as found:
-        for entry in found:
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            entries.append((st.st_mtime_ns, entry.name, st.st_size))
-    total, removed = sum(size for *_, size in entries), 0
-    for _, name, size in sorted(entries):  # oldest first: a hit touches its entry
-        if total <= limit:
-            break
-        try:
-            (where / name).unlink()
-        except OSError:
-            continue
-        total -= size
-        removed += 1
-    return removed
+        return None
+    path = where / f"{kind}.sqlite3"
+    if path not in _SHELVES:
+        _SHELVES[path] = Shelf(path)
+    return _SHELVES[path]
 
 
-def touch(path: Path) -> None:
-    """Mark a cache entry as just used, so `trim` keeps it longest."""
-    with contextlib.suppress(OSError):
-        os.utime(path)
+@atexit.register
+def _flush_all() -> None:
+    for open_shelf in _SHELVES.values():
+        open_shelf.flush()
 
 
 @functools.cache

@@ -50,23 +50,23 @@ FACES_LIMIT = 512 * 1024 * 1024  # bytes of laid-out faces kept on disk; the lea
 class RenderCache:
     """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
 
-    With a `folder`, renders are also kept on disk (`cardpress build` uses `~/.cache/cardpress/faces`), so the
-    next run lays out only the faces whose inputs changed. A disk entry's name adds cardpress's code and the
-    project folder to the key; an unreadable entry is a miss. `prune` forgets what no render asked for since
-    the previous prune, so a long session editing the same faces keeps only their latest renders.
+    With a `shelf`, renders are also kept on disk (`cardpress build` uses `~/.cache/cardpress/faces/`), so
+    the next run lays out only the faces whose inputs changed. A disk entry's key adds cardpress's code and
+    the project folder to the render's key; an unreadable entry is a miss. `prune` forgets what no render
+    asked for since the previous prune, so a long session editing the same faces keeps only their latest.
     """
 
-    def __init__(self, folder: Path | None = None, scope: str = "") -> None:
+    def __init__(self, shelf: disk.Shelf | None = None, scope: str = "") -> None:
         self._items: dict[str, Rendered] = {}
         self._used: set[str] = set()
-        self.folder = folder
+        self.shelf = shelf
         self.scope = scope  # the project folder: disk entries name it, since diagnostics and art paths do
 
     def get(self, key: str) -> Rendered | None:
         """Return the render stored under `key` if every file it read is unchanged."""
         self._used.add(key)
         hit = self._items.get(key)
-        if hit is None and self.folder is not None:
+        if hit is None and self.shelf is not None:
             hit = self._load(key)
         return hit if hit is not None and hit.fresh() else None
 
@@ -74,8 +74,8 @@ class RenderCache:
         """Keep a render."""
         self._used.add(key)
         self._items[key] = rendered
-        if self.folder is not None:
-            disk.write(self._file(key), pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL))
+        if self.shelf is not None:
+            self.shelf.put(self._disk_key(key), pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
         """Forget every render not asked for since the last prune."""
@@ -86,19 +86,16 @@ class RenderCache:
     def __len__(self) -> int:
         return len(self._items)
 
-    def _file(self, key: str) -> Path:
-        assert self.folder is not None
-        return self.folder / f"{text_digest(disk.code_digest(), self.scope, key)}.pickle"
+    def _disk_key(self, key: str) -> str:
+        return text_digest(disk.code_digest(), self.scope, key)
 
     def _load(self, key: str) -> Rendered | None:
-        path = self._file(key)
-        try:
-            data = path.read_bytes()
-        except OSError:
+        assert self.shelf is not None
+        data = self.shelf.get(self._disk_key(key))
+        if data is None:
             return None
-        disk.touch(path)
         try:
-            found = pickle.loads(data)  # written by cardpress into the user's own cache folder, never by a project
+            found = pickle.loads(data)  # written by cardpress into the user's own cache, never by a project
         except Exception:  # a torn, foreign or outdated entry: lay the face out again
             return None
         if not isinstance(found, Rendered):
@@ -157,7 +154,7 @@ class Studio:
             ArtDesk(game, policy),
             inputs,
             limits,
-            RenderCache(disk.folder("faces"), str(root)) if cache is None else cache,
+            RenderCache(disk.shelf("faces"), str(root)) if cache is None else cache,
             variant=variant,
         )
 

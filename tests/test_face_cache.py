@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from generator import cache
 from generator.build import kit_path
 from generator.layout.document import walk
 from generator.pipeline import Pipeline
@@ -23,6 +24,14 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+def _entries(cache_dir: Path) -> list[tuple[str, bytes]]:
+    """Every face kept on disk, once the process's writes are in."""
+    shelf = cache.shelf("faces")
+    assert shelf is not None and shelf.db is not None
+    shelf.flush()
+    return shelf.db.execute("SELECT key, value FROM entries ORDER BY key").fetchall()
+
+
 def _build(project: Path) -> tuple[bytes, list[str], list[str]]:
     """Build Pocket Foundry's A4 kit in-process; return its PDF, its diagnostics and the faces laid out afresh."""
     pipeline = Pipeline(project, "pocket-foundry")
@@ -35,8 +44,7 @@ def _build(project: Path) -> tuple[bytes, list[str], list[str]]:
 
 def test_a_warm_build_lays_out_nothing_and_prints_the_same_bytes(project: Path, cache_dir: Path) -> None:
     cold_pdf, cold_said, cold_rendered = _build(project)
-    entries = sorted((cache_dir / "faces").iterdir())
-    assert len(cold_rendered) == len(entries) == 50  # 45 faces, some at two sizes or pages
+    assert len(cold_rendered) == len(_entries(cache_dir)) == 50  # 45 faces, some at two sizes or pages
     warm_pdf, warm_said, warm_rendered = _build(project)
     assert warm_pdf == cold_pdf
     assert warm_said == cold_said  # the warnings of a face come back with it
@@ -63,11 +71,23 @@ def test_changed_art_is_placed_again(project: Path, cache_dir: Path) -> None:
 
 def test_a_torn_entry_is_a_miss_not_a_failure(project: Path, cache_dir: Path) -> None:
     cold_pdf, _, _ = _build(project)
-    entries = sorted((cache_dir / "faces").iterdir())
-    entries[0].write_bytes(b"\x80\x05 torn")
-    entries[1].write_bytes(pickle.dumps({"not": "a render"}))
+    (first, _), (second, _) = _entries(cache_dir)[:2]
+    shelf = cache.shelf("faces")
+    assert shelf is not None and shelf.db is not None
+    shelf.db.execute("UPDATE entries SET value = ? WHERE key = ?", (b"\x80\x05 torn", first))
+    shelf.db.execute("UPDATE entries SET value = ? WHERE key = ?", (pickle.dumps({"not": "a render"}), second))
     warm_pdf, _, rendered = _build(project)
     assert warm_pdf == cold_pdf and len(rendered) == 2
+
+
+def test_a_file_that_is_no_database_is_no_cache(
+    project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cache, "_SHELVES", {})
+    (cache_dir / "faces").mkdir(parents=True)
+    (cache_dir / "faces" / "faces.sqlite3").write_bytes(b"not a database" * 100)
+    _, said, rendered = _build(project)
+    assert len(rendered) == 50 and not any("error" in line for line in said)
 
 
 def test_another_project_folder_does_not_share_entries(project: Path, cache_dir: Path, tmp_path: Path) -> None:
@@ -117,16 +137,15 @@ def test_a_fresh_process_draws_cached_faces_with_their_fonts(project: Path, tmp_
     assert pdfs[0] == pdfs[1]
 
 
-def test_trim_keeps_the_most_recently_used_entries(cache_dir: Path) -> None:
-    from generator import cache
-
-    faces = cache_dir / "faces"
-    faces.mkdir(parents=True)
+def test_trim_keeps_the_most_recently_used_entries(tmp_path: Path) -> None:
+    shelf = cache.Shelf(tmp_path / "t.sqlite3")
     for n in range(5):
-        entry = faces / f"{n}.pickle"
-        entry.write_bytes(b"x" * 100)
-        os.utime(entry, ns=(n * 10**9, n * 10**9))
-    cache.touch(faces / "0.pickle")  # used just now: kept
-    assert cache.trim("faces", 250) == 3
-    assert sorted(p.name for p in faces.iterdir()) == ["0.pickle", "4.pickle"]
-    assert cache.trim("faces", 250) == 0
+        shelf.put(f"k{n}", b"x" * 100)
+    shelf.flush()
+    assert shelf.db is not None
+    shelf.db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(n, f"k{n}") for n in range(5)])
+    assert shelf.get("k0") == b"x" * 100  # read just now: kept
+    assert shelf.trim(250) == 3
+    assert [k for (k,) in shelf.db.execute("SELECT key FROM entries ORDER BY key")] == ["k0", "k4"]
+    assert shelf.trim(250) == 0
+    assert shelf.get("k1") is None
