@@ -46,7 +46,7 @@ class FontSet:
 
     def register(self, fonts: set[str]) -> None:
         """Register fonts by name before drawing text that was set in an earlier run (a cached layout)."""
-        for name in fonts:
+        for name in sorted(fonts):  # in one order, whatever the set's
             _register(name, self.files[name])
 
     def fallback_for(self, font: str) -> str:
