@@ -63,7 +63,7 @@ def bot_options(pairs: list[str]) -> dict:
         name, _, value = pair.partition("=")
         if name == "phases":
             options[name] = tuple(value.split("+"))
-        elif name == "hand_weight":
+        elif name in ("hand_weight", "race"):
             options[name] = float(value)
         else:
             options[name] = int(value) or None if name == "horizon" else int(value)
@@ -84,7 +84,7 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a RolloutBot option, e.g. samples=12, horizon=0 (none), phases=draw+play (default: the bot's own)",
+        help="a RolloutBot option, e.g. samples=12, horizon=0 (none), race=0 (off), phases=draw+play (default: the bot's own)",
     )
     args = parser.parse_args()
     options = bot_options(args.bot)
