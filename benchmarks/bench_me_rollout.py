@@ -5,6 +5,7 @@ rollout bot in seat 0 and heuristic bots in the others; the first player is rand
 CPU time is measured with process_time inside the process that plays it, so other processes sharing the
 machine do not skew it. Games run in --jobs worker processes; the figures do not depend on --jobs.
 
+The former search (`rollout-full`): --bot samples=12 --bot horizon=0 --bot race=0 --bot phases=draw+play+bonus.
 To measure another checkout's bot with the same seeds (e.g. main before a change), put its tree first:
     PYTHONPATH=/path/to/other/checkout python benchmarks/bench_me_rollout.py --games 100
 

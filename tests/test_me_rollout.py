@@ -29,10 +29,9 @@ def test_rollout_bot_plays_its_pinned_moves_on_a_seeded_game():
     assert (moves(s.history), len(s.history), s.scores()) == ("33173206137bd503", 77, [24, 17])
 
 
-def test_the_former_search_replays_the_former_default_move_for_move():
-    # every phase, 12 deals to the end, no racing: the moves main's default rollout bot played before racing
-    bot = RolloutBot(3, samples=12, horizon=None, phases=("draw", "play", "bonus"), race=0)
-    s = play(MicroEngineGame(model(), 2, quick=True), [bot, HeuristicBot(4)], 11)
+def test_rollout_full_replays_the_former_default_move_for_move():
+    # the moves the rollout bot played before racing and the horizon (hashed from main at 4b4ab83)
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.full(3), HeuristicBot(4)], 11)
     assert (moves(s.history), len(s.history), s.scores()) == ("4009d32577ff3747", 90, [12, 20])
 
 
