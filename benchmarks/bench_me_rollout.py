@@ -5,11 +5,11 @@ rollout bot in seat 0 and heuristic bots in the others; the first player is rand
 CPU time is measured with process_time inside the process that plays it, so other processes sharing the
 machine do not skew it. Games run in --jobs worker processes; the figures do not depend on --jobs.
 
-The former search (`rollout-full`): --bot samples=12 --bot horizon=0 --bot race=0 --bot phases=draw+play+bonus.
+--fast measures `rollout-fast` (RolloutBot.fast); --bot options change the default bot's search.
 To measure another checkout's bot with the same seeds (e.g. main before a change), put its tree first:
     PYTHONPATH=/path/to/other/checkout python benchmarks/bench_me_rollout.py --games 100
 
-Run: python benchmarks/bench_me_rollout.py [--games N] [--players 2] [--jobs 2] [--log FILE]
+Run: python benchmarks/bench_me_rollout.py [--fast] [--games N] [--players 2] [--jobs 2] [--log FILE]
      python benchmarks/bench_me_rollout.py --summarize FILE ...
 """
 
@@ -44,7 +44,9 @@ def play_one(task: tuple[int, int, int, dict]) -> dict:
     """Play game `index` of the run; return its seat-0 share, scores and CPU seconds."""
     seed, players, index, options = task
     game = _game(players)
-    bots = [RolloutBot(0, **options)] + [HeuristicBot(seat) for seat in range(1, players)]
+    bots = [RolloutBot.fast(0) if options.get("fast") else RolloutBot(0, **options)] + [
+        HeuristicBot(seat) for seat in range(1, players)
+    ]
     began = time.process_time()
     state, decisions = play_counted(game, bots, derive_seed(seed, LABEL, index))
     took = time.process_time() - began
@@ -87,8 +89,9 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="a RolloutBot option, e.g. samples=12, horizon=0 (none), race=0 (off), phases=draw+play (default: the bot's own)",
     )
+    parser.add_argument("--fast", action="store_true", help="measure rollout-fast (RolloutBot.fast) instead")
     args = parser.parse_args()
-    options = bot_options(args.bot)
+    options = {"fast": True} if args.fast else bot_options(args.bot)
     if args.summarize:
         games = [json.loads(line) for log in args.summarize for line in log.read_text().splitlines()]
         report(args, sorted(games, key=lambda g: g["index"]), None)

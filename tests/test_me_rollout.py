@@ -24,28 +24,28 @@ def moves(history):
     return hashlib.sha256(str(history).encode()).hexdigest()[:16]
 
 
-def test_rollout_bot_plays_its_pinned_moves_on_a_seeded_game():
-    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
+def test_rollout_fast_plays_its_pinned_moves_on_a_seeded_game():
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.fast(3), HeuristicBot(4)], 11)
     assert (moves(s.history), len(s.history), s.scores()) == ("33173206137bd503", 77, [24, 17])
 
 
-def test_rollout_full_replays_the_former_default_move_for_move():
-    # the moves the rollout bot played before racing and the horizon (hashed from main at 4b4ab83)
-    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.full(3), HeuristicBot(4)], 11)
+def test_rollout_bot_plays_the_moves_it_played_before_racing():
+    # hashed from main at 4b4ab83: racing and its options left the default search's moves unchanged
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
     assert (moves(s.history), len(s.history), s.scores()) == ("4009d32577ff3747", 90, [12, 20])
 
 
 def test_rollout_bot_is_deterministic_for_a_seed():
     game = MicroEngineGame(model(), 2, quick=True)
-    a = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
-    b = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
+    a = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    b = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
     assert a.history == b.history
     assert a.scores() == b.scores()
 
 
 def test_rollout_bot_restart_replays_the_same_game():
     game = MicroEngineGame(model(), 2, quick=True)
-    bot = RolloutBot(0)
+    bot = RolloutBot.fast(0)
     bot.restart(9)
     a = play(game, [bot, HeuristicBot(1)], 5)
     bot.restart(9)
@@ -57,7 +57,7 @@ def test_rollout_bot_plays_legal_moves_at_three_players_with_every_phase_searche
     game = MicroEngineGame(model(), 3, quick=True)
     s = play(
         game,
-        [HeuristicBot(0), RolloutBot(1, samples=3, min_samples=2, phases=("draw", "play", "bonus")), HeuristicBot(2)],
+        [HeuristicBot(0), RolloutBot(1, samples=3, race=1.0, min_samples=2), HeuristicBot(2)],
         6,
     )
     assert s.is_terminal()

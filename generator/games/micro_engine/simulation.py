@@ -22,11 +22,10 @@ BOTS = {
     "random": "a uniformly random legal action",
     "heuristic": "scores each play by VP, effects, Patent progress and the cards its Cost throws away",
     "heuristic-random-core": "the heuristic bot, keeping a random Core (to measure Cores without selection)",
-    "rollout": "the strong bot: tries the heuristic's Draw pick and 2 others, and its 2 best Phase B plays, on up "
-    "to 6 deals of the hidden cards, each played 3 turns on by heuristic players, dropping options clearly "
-    "behind (determinized Monte Carlo); about 0.4 CPU seconds per 2-player game",
-    "rollout-full": "the former rollout bot: every Draw pick, Phase B play and Bonus Upgrade on 12 deals played to "
-    "the end; about 7.5x the CPU of rollout, and perhaps a few points stronger",
+    "rollout": "the strong bot: for the heuristic's choice and 2 others, deals the hidden cards 12 ways and "
+    "plays each to the end with heuristic players (determinized Monte Carlo); a few CPU seconds per game",
+    "rollout-fast": "the rollout bot on Draw picks and Phase B, up to 6 deals 3 turns deep, dropping options "
+    "clearly behind: about 7.8x cheaper, and weaker",
 }
 
 
@@ -80,8 +79,8 @@ class MicroEngineSim:
             bot = HeuristicBot(seat, random_core=True)
             bot.name = name
             return bot
-        if name == "rollout-full":
-            return RolloutBot.full(seat)
+        if name == "rollout-fast":
+            return RolloutBot.fast(seat)
         return RolloutBot(seat)
 
     def prepare(self, specs: Sequence[str]) -> None:
