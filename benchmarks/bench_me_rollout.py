@@ -5,10 +5,11 @@ rollout bot in seat 0 and heuristic bots in the others; the first player is rand
 CPU time is measured with process_time inside the process that plays it, so other processes sharing the
 machine do not skew it. Games run in --jobs worker processes; the figures do not depend on --jobs.
 
+--fast measures `rollout-fast` (RolloutBot.fast); --bot options change the default bot's search.
 To measure another checkout's bot with the same seeds (e.g. main before a change), put its tree first:
     PYTHONPATH=/path/to/other/checkout python benchmarks/bench_me_rollout.py --games 100
 
-Run: python benchmarks/bench_me_rollout.py [--games N] [--players 2] [--jobs 2] [--log FILE]
+Run: python benchmarks/bench_me_rollout.py [--fast] [--games N] [--players 2] [--jobs 2] [--log FILE]
      python benchmarks/bench_me_rollout.py --summarize FILE ...
 """
 
@@ -43,7 +44,9 @@ def play_one(task: tuple[int, int, int, dict]) -> dict:
     """Play game `index` of the run; return its seat-0 share, scores and CPU seconds."""
     seed, players, index, options = task
     game = _game(players)
-    bots = [RolloutBot(0, **options)] + [HeuristicBot(seat) for seat in range(1, players)]
+    bots = [RolloutBot.fast(0) if options.get("fast") else RolloutBot(0, **options)] + [
+        HeuristicBot(seat) for seat in range(1, players)
+    ]
     began = time.process_time()
     state, decisions = play_counted(game, bots, derive_seed(seed, LABEL, index))
     took = time.process_time() - began
@@ -63,7 +66,7 @@ def bot_options(pairs: list[str]) -> dict:
         name, _, value = pair.partition("=")
         if name == "phases":
             options[name] = tuple(value.split("+"))
-        elif name == "hand_weight":
+        elif name in ("hand_weight", "race"):
             options[name] = float(value)
         else:
             options[name] = int(value) or None if name == "horizon" else int(value)
@@ -84,10 +87,11 @@ def main() -> None:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a RolloutBot option, e.g. samples=12, horizon=0 (none), phases=draw+play (default: the bot's own)",
+        help="a RolloutBot option, e.g. samples=12, horizon=0 (none), race=0 (off), phases=draw+play (default: the bot's own)",
     )
+    parser.add_argument("--fast", action="store_true", help="measure rollout-fast (RolloutBot.fast) instead")
     args = parser.parse_args()
-    options = bot_options(args.bot)
+    options = {"fast": True} if args.fast else bot_options(args.bot)
     if args.summarize:
         games = [json.loads(line) for log in args.summarize for line in log.read_text().splitlines()]
         report(args, sorted(games, key=lambda g: g["index"]), None)

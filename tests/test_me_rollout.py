@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from me_helpers import model, position
 
 from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
@@ -16,6 +18,21 @@ def play(game, bots, seed):
         assert a in s.legal_actions()
         s.apply_action(a)
     return s
+
+
+def moves(history):
+    return hashlib.sha256(str(history).encode()).hexdigest()[:16]
+
+
+def test_rollout_fast_plays_its_pinned_moves_on_a_seeded_game():
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    assert (moves(s.history), len(s.history), s.scores()) == ("33173206137bd503", 77, [24, 17])
+
+
+def test_rollout_bot_plays_the_moves_it_played_before_racing():
+    # hashed from main at 4b4ab83: racing and its options left the default search's moves unchanged
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
+    assert (moves(s.history), len(s.history), s.scores()) == ("4009d32577ff3747", 90, [12, 20])
 
 
 def test_rollout_bot_is_deterministic_for_a_seed():
@@ -38,7 +55,11 @@ def test_rollout_bot_restart_replays_the_same_game():
 
 def test_rollout_bot_plays_legal_moves_at_three_players_with_every_phase_searched():
     game = MicroEngineGame(model(), 3, quick=True)
-    s = play(game, [HeuristicBot(0), RolloutBot(1, samples=2, phases=("draw", "play", "bonus")), HeuristicBot(2)], 6)
+    s = play(
+        game,
+        [HeuristicBot(0), RolloutBot(1, samples=3, race=1.0, min_samples=2), HeuristicBot(2)],
+        6,
+    )
     assert s.is_terminal()
     assert s.stats.turns == [6, 6, 6]
 
@@ -81,5 +102,10 @@ def test_rollout_bot_searches_the_heuristic_pick_and_two_others():
     assert options[0] == HeuristicBot(0).choose_draw(s, 0, s.legal_actions())
     assert len(options) == 3 and len(set(options)) == 3
     assert set(options) <= set(s.legal_actions())
-    s.phase = Phase.PLAY
-    assert RolloutBot.fast(0).options(s, 0) == []  # the fast bot's Phase B follows the heuristic
+    assert RolloutBot(0, phases=("play",)).options(s, 0) == []  # a phase not searched follows the heuristic
+
+
+def test_racing_drops_an_option_clearly_behind_and_one_equal_on_every_deal():
+    bot = RolloutBot(0, race=1.0)
+    values = {1: [3.0, 4.0, 5.0], 2: [3.0, 4.0, 5.0], 3: [-9.0, -8.0, -7.5], 4: [4.0, 2.0, 5.0]}
+    assert bot.survivors([1, 2, 3, 4], values, 3) == [1, 4]  # 2 is 1 again; 3 trails by far; 4 may yet lead
