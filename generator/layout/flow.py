@@ -53,46 +53,38 @@ def read(text: str) -> dict[str, Any] | None:
         loaded = json.loads(f"[{','.join(values)}]")
     except (_Unsure, ValueError, RecursionError):
         return None
-    data: dict[str, Any] = {}
-    for key, value in zip(keys, loaded):
-        data[key] = value
-    return data
+    return dict(zip(keys, loaded))
 
 
 def _document(text: str) -> tuple[list[str], list[str]]:
     """Return the top-level keys and each one's value as JSON (a block list as a JSON array)."""
     keys: list[str] = []
-    values: list[str] = []
-    items: list[str] | None = None  # the block list under the last key written without a value
-    indent = -1  # where that list's dashes stand
+    values: list[str | list[str]] = []  # a value's JSON, or the items of the block list under its key
+    indent = -1  # where the dashes of the current block list stand
     for line in text.split("\n"):
         body = line.rstrip(" ")
         stripped = body.lstrip(" ")
         if not stripped or stripped.startswith("#"):
             continue
         if stripped.startswith("- "):
-            if items is None or indent not in (-1, len(body) - len(stripped)):
+            block = values[-1] if values else None
+            here = len(body) - len(stripped)
+            if not isinstance(block, list) or indent not in (-1, here):
                 raise _Unsure
-            indent = len(body) - len(stripped)
+            indent = here
             item = stripped[2:].lstrip(" ")
-            items.append("{" + _json(item) + "}" if _ITEM_KEY.match(item) else _json(item))  # `- key: value`
+            block.append("{" + _json(item) + "}" if _ITEM_KEY.match(item) else _json(item))  # `- key: value`
             continue
         match = _TOP_KEY.match(body)
-        if match is None or match.group(1) in keys or items == [] or _special(match.group(1)):
+        if match is None or match.group(1) in keys or _special(match.group(1)) or (values and values[-1] == []):
             raise _Unsure  # a repeated or boolean key, or a key with nothing under it (null): left to PyYAML
-        if items is not None:
-            values[-1] = f"[{','.join(items)}]"
         key, rest = match.groups()
         keys.append(key)
-        values.append("")
-        items, indent = ([], -1) if not rest else (None, -1)
-        if rest:
-            values[-1] = _json(rest)
-    if not keys or items == []:
+        values.append(_json(rest) if rest else [])
+        indent = -1
+    if not keys or values[-1] == []:
         raise _Unsure
-    if items is not None:
-        values[-1] = f"[{','.join(items)}]"
-    return keys, values
+    return keys, [v if isinstance(v, str) else f"[{','.join(v)}]" for v in values]
 
 
 @functools.lru_cache(maxsize=8192)  # a kit's faces repeat most lines (frames, bands, marks) word for word
