@@ -157,7 +157,7 @@ def documents(draw) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", " \n"]))
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(documents())
 def test_the_quick_reader_never_disagrees_with_pyyaml(text: str) -> None:
     read = flow.read(text)
