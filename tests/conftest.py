@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,12 @@ def copy_project(dest: Path, games: tuple[str, ...] = ("pocket-foundry",)) -> Pa
 def project(tmp_path: Path) -> Path:
     """A private copy of the Pocket Foundry project that a test may break."""
     return copy_project(tmp_path / "project")
+
+
+def default_sigint() -> None:
+    """Give a child the test will interrupt Ctrl-C as a terminal would, even when the tests themselves run
+    as a background job (whose children inherit SIGINT ignored, so Python installs no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import default_sigint
 from deck_helpers import deck_project
 from hostile import cli, headlines
 
@@ -170,7 +171,9 @@ def test_a_killed_build_leaves_the_previous_kit_and_the_next_run_sweeps_up(built
 def _start(project: Path, out: Path, *args: str, pause: str = "") -> subprocess.Popen:
     env = dict(os.environ, **({output.PAUSE_ENV: pause} if pause else {}))
     command = [sys.executable, "-m", "generator", *args, "--root", str(project), "--out", str(out)]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
+    )
 
 
 def _wait_for_temp(folder: Path) -> None:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import default_sigint
 from pf_common import ROOT
 from rich.console import Console
 from test_sim_charts import Tables, _number, expected, plotted
@@ -130,7 +131,13 @@ def test_ctrl_c_stops_both_runs_says_what_finished_and_writes_nothing(tmp_path):
     cmd = [sys.executable, "-m", "generator", "compare", A, B, "--bots", "random", "--games", "400000"]
     cmd += ["--jobs", "2", "--out", str(out)]
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
     )
     try:
         deadline = time.monotonic() + 120

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import default_sigint
 from pf_common import ROOT, loaded
 from rich.console import Console
 
@@ -81,7 +82,13 @@ def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_pat
     cmd += ["--skill-games", "0", "--jobs", "2", "--out", str(out)]
     # Its own process group, as a shell gives a foreground job: Ctrl-C reaches the parent and its workers.
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=default_sigint,
     )
     try:
         deadline = time.monotonic() + 120
