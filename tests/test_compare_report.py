@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from conftest import default_sigint
 from pf_common import ROOT
 from rich.console import Console
 from test_sim_charts import Tables, _number, expected, plotted
-from test_sim_progress import _children, _group
+from test_sim_progress import _group, interrupt_with_workers
 
 from generator import pipeline
 from generator.sim import progress
@@ -130,26 +125,7 @@ def test_ctrl_c_stops_both_runs_says_what_finished_and_writes_nothing(tmp_path):
     out = tmp_path / "cmp"
     cmd = [sys.executable, "-m", "generator", "compare", A, B, "--bots", "random", "--games", "400000"]
     cmd += ["--jobs", "2", "--out", str(out)]
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_sigint,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)  # wait until both workers exist (a bound on waiting, not a timing assertion)
-        assert len(_children(proc.pid)) >= 2, "the workers never started"
-        time.sleep(1.0)
-        os.killpg(proc.pid, signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc, stdout, stderr = interrupt_with_workers(cmd)
     assert proc.returncode == 130, stderr
     assert re.fullmatch(r"interrupted: \d+ of 800000 games finished; no report written\n", stderr), stderr
     assert stdout == "" and not out.exists()

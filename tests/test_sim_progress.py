@@ -75,11 +75,8 @@ def _children(pid: int) -> list[int]:
         return []
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_path):
-    out = tmp_path / "report"
-    cmd = [sys.executable, "-m", "generator", "simulate", "pocket-foundry", "--bots", "planner", "--games", "200000"]
-    cmd += ["--skill-games", "0", "--jobs", "2", "--out", str(out)]
+def interrupt_with_workers(cmd: list[str]) -> tuple[subprocess.Popen, str, str]:
+    """Run `cmd` and press Ctrl-C once its two workers run; return the finished process and its output."""
     # Its own process group, as a shell gives a foreground job: Ctrl-C reaches the parent and its workers.
     proc = subprocess.Popen(
         cmd,
@@ -101,6 +98,15 @@ def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_pat
     finally:
         if proc.poll() is None:
             proc.kill()
+    return proc, stdout, stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_path):
+    out = tmp_path / "report"
+    cmd = [sys.executable, "-m", "generator", "simulate", "pocket-foundry", "--bots", "planner", "--games", "200000"]
+    cmd += ["--skill-games", "0", "--jobs", "2", "--out", str(out)]
+    proc, stdout, stderr = interrupt_with_workers(cmd)
     assert proc.returncode == 130, stderr
     assert re.fullmatch(r"interrupted: \d+ of 200000 games finished; no report written\n", stderr), stderr
     assert "Traceback" not in stderr and stdout == ""
