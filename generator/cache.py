@@ -50,7 +50,6 @@ class Shelf:
     """
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         self.used: set[str] = set()
         self.db: sqlite3.Connection | None = None
         try:
