@@ -13,10 +13,11 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from scale import run_once  # the same whole-process measurement as the scale benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 7
@@ -108,20 +109,15 @@ def record_calls(paper: str, out: Path) -> Path:
     return path
 
 
-def cpu_seconds(command: list[str], env: dict[str, str]) -> float:
-    """Run a command to the end; return its CPU seconds (user + system) from the kernel's accounting."""
-    child = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    if os.waitstatus_to_exitcode(status):
-        raise SystemExit(f"{' '.join(command)} failed:\n{child.stderr.read().decode() if child.stderr else ''}")
-    return usage.ru_utime + usage.ru_stime
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        os.environ["CARDPRESS_CACHE"] = str(out / "cache")  # the benchmark's own cache, never the user's
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a user's shell runs it
+        cache = out / "cache"  # the benchmark's own, never the user's
+        os.environ["CARDPRESS_CACHE"] = str(cache)  # for the build recorded in this process too
+
+        def cpu_seconds(command: list[str]) -> float:
+            return run_once(command, ROOT, cache)[0]
+
         calls = record_calls("a4", out)
         count = len(json.loads(calls.read_text())["calls"])
         build = [
@@ -136,14 +132,14 @@ def main() -> None:
             str(out / "kit"),
         ]
         plain = [sys.executable, str(ROOT / "benchmarks" / "plain_reportlab.py"), str(calls), str(out / "plain.pdf")]
-        cpu_seconds(build, env)  # warm-up: bytecode, compiled templates and schemas, as any second run has them
-        cpu_seconds(plain, env)
+        cpu_seconds(build)  # warm-up: bytecode, compiled templates and schemas, as any second run has them
+        cpu_seconds(plain)
         first, rebuilt, floor = [], [], []
         for _ in range(RUNS):  # in turn, so a drift in the machine's speed touches all three alike
             shutil.rmtree(out / "cache" / "faces", ignore_errors=True)
-            first.append(cpu_seconds(build, env))
-            rebuilt.append(cpu_seconds(build, env))
-            floor.append(cpu_seconds(plain, env))
+            first.append(cpu_seconds(build))
+            rebuilt.append(cpu_seconds(build))
+            floor.append(cpu_seconds(plain))
         print(f"Pocket Foundry A4 kit, 6 players, {count} canvas calls; median CPU seconds of {RUNS} runs in turn")
         print(f"{'':28}{'CPU s':>8}{'ratio':>8}  (ratio: median of the run-by-run ratios to the plain replay)")
         for name, times in (
