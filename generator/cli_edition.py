@@ -68,7 +68,7 @@ def compare(
     out: Optional[Path] = typer.Option(
         None,
         "--out",
-        help="Folder for compare.html, compare.md, compare.json and charts/ (default: output/compare/A-vs-B).",
+        help="Folder for compare.html, compare.md, compare.json and charts/ (default: output/B/compare/A-vs-B, where `serve` lists it with B's reports).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
     scheduler: Optional[str] = SchedulerOpt,
@@ -130,7 +130,7 @@ def compare(
     executor = executor_for(count, scheduler)
     with playing(executor):
         result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor)
-    folder = out if out is not None else Path("output") / "compare" / f"{a}-vs-{b}"
+    folder = out if out is not None else Path("output") / b / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
     try:
         paths = writer.write(result.document, folder, stem="compare", charts=report_charts)

@@ -90,8 +90,9 @@ def test_every_comparison_chart_plots_and_tabulates_the_numbers_of_the_json_besi
         assert [row[0] for row in body] == built[key].categories
         columns = [[_number(row[j]) for row in body] for j in range(1, len(header)) if header[j] != "Note"]
         assert columns == [[None if v is None else pytest.approx(v, abs=1e-9) for v in s] for s in want[key]], key
-        assert (written / "charts" / f"compare-{key}.png").is_file()
-        assert (written / "charts" / f"compare-{key}.svg").read_bytes().startswith(b"<?xml")
+        assert (written / "charts" / f"{key}.png").is_file()
+        assert (written / "charts" / f"{key}.svg").read_bytes().startswith(b"<?xml")
+    assert not list((written / "charts").glob("compare-compare-*"))  # the stem is not said twice
     # The page is self-contained and puts the seat chart in the seats section, before the first measure group.
     assert "<script" not in page and not re.search(r'(src|href)="(https?:)?//', page)
     assert (
@@ -101,13 +102,13 @@ def test_every_comparison_chart_plots_and_tabulates_the_numbers_of_the_json_besi
     )
     md = (written / "compare.md").read_text(encoding="utf-8")
     seats_md = md.split("## Seats", 1)[1].split("## ", 1)[0]
-    assert "](charts/compare-compare-win-share-by-seat.png)" in seats_md
+    assert "](charts/compare-win-share-by-seat.png)" in seats_md
 
 
 def test_the_comparison_files_are_byte_identical_run_after_run(written, tmp_path):
     result = compare(_plugin(A), _plugin(B), (A, B), 4, ["planner", "random", "planner", "random"], 6, seed=3)
     writer.write(result.document, tmp_path, stem="compare", charts=report_charts)
-    for name in ("compare.html", "compare.md", "compare.json", "charts/compare-compare-win-share-by-seat.svg"):
+    for name in ("compare.html", "compare.md", "compare.json", "charts/compare-win-share-by-seat.svg"):
         assert (tmp_path / name).read_bytes() == (written / name).read_bytes(), name
 
 

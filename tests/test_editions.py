@@ -182,8 +182,9 @@ def test_a_micro_engine_edition_renames_changes_adds_and_replaces_art(both):
         assert text_in(pdf, 0).startswith("Micro-Engine: Pocket Workshop: Fan Edition duplex mark Print-and-play kit")
     result = cli(both, "simulate", "me-plus", "--games", "2", "--skill-games", "0", "--out", str(both / "sim"))
     assert (result.returncode, result.stderr) == (0, "")
-    result = cli(both, "compare", ME, "me-plus", "--games", "2", "--players", "2", "--out", str(both / "cmp"))
+    result = cli(both, "compare", ME, "me-plus", "--games", "2", "--players", "2")
     assert result.returncode == 0, result.stderr
+    assert (both / "output" / "me-plus" / "compare" / f"{ME}-vs-me-plus" / "compare.html").is_file()  # serve lists it
     assert "| Piston Rod → Piston Arm |" in result.stdout
     assert "Only in B: Spur Gear." in result.stdout
     result = cli(both, "diff", "me-plus")

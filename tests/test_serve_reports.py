@@ -33,6 +33,7 @@ def served(project, tmp_path):
     _report(
         game / "sweep" / "ticket-stamp-run-gain-points", "sweep", "pocket-foundry: sweep of Ticket Stamp points", 2e6
     )
+    _report(game / "compare" / "pocket-foundry-vs-pocket-foundry", "compare", "pocket-foundry against itself", 3e5)
     (game / "simulation" / "notes.html").write_text("no JSON beside it: not a report")
     (game / "proofs").mkdir()
     (game / "proofs" / "x.html").write_text("proof folder")
@@ -65,6 +66,11 @@ def test_the_state_lists_the_latest_reports_newest_first(served):
             "/reports/pocket-foundry/sweep/ticket-stamp-run-gain-points/sweep.html",
         ),
         ("pocket-foundry: simulated playtest", "simulation", "/reports/pocket-foundry/simulation/report.html"),
+        (
+            "pocket-foundry against itself",
+            "comparison",
+            "/reports/pocket-foundry/compare/pocket-foundry-vs-pocket-foundry/compare.html",
+        ),
     ]
 
 

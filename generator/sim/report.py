@@ -100,7 +100,8 @@ def write(
     stem: str = "report",
     charts: Callable[[dict[str, Any]], list[Any]] | None = None,
 ) -> list[Path]:
-    """Write `<stem>.html`, `.md` and `.json`, and each chart as `charts/<stem>-<key>.png` and `.svg`.
+    """Write `<stem>.html`, `.md` and `.json`, and each chart as `charts/<stem>-<key>.png` and `.svg`
+    (`charts/<key>.png` when the key already starts with the stem: a comparison's `compare-…` charts).
 
     `charts` turns the report's JSON (exactly as written) into `charts.Chart`s (default: `charts.for_report`).
     Every file is rendered first, then all are moved into place together with Ctrl-C held back, so a
@@ -118,7 +119,8 @@ def write(
     rendered = []
     for chart in built:
         svg, png = plotting.render(chart)
-        names = (f"charts/{stem}-{chart.key}.png", f"charts/{stem}-{chart.key}.svg")
+        name = chart.key if chart.key.startswith(f"{stem}-") else f"{stem}-{chart.key}"
+        names = (f"charts/{name}.png", f"charts/{name}.svg")
         files[chart.key] = names
         images.setdefault(chart.section, []).append((chart.title, names[0]))
         outputs[folder / names[0]] = png
