@@ -149,3 +149,19 @@ def test_trim_keeps_the_most_recently_used_entries(tmp_path: Path) -> None:
     assert [k for (k,) in shelf.db.execute("SELECT key FROM entries ORDER BY key")] == ["k0", "k4"]
     assert shelf.trim(250) == 0
     assert shelf.get("k1") is None
+
+
+def test_watch_starts_from_the_faces_a_build_kept(project: Path, cache_dir: Path) -> None:
+    from generator.iterate.session import Session
+
+    _, _, built = _build(project)
+    session = Session(project, "pocket-foundry", project / "output", dpi=30, papers=["a4"], pdfs=False)
+    outcome = session.rebuild()
+    assert outcome.ok, outcome.report.render()
+    assert outcome.rendered == [] and len(outcome.entries) == 21  # every face from disk, none laid out again
+    machines = project / "cards" / "pocket-foundry" / "machines.yaml"
+    machines.write_text(machines.read_text(encoding="utf-8").replace('"#c8741c"', '"#1c74c8"'), encoding="utf-8")
+    changed = session.rebuild([machines])
+    assert changed.rendered == ["feed-belt-1/front", "feed-belt-2/front"]
+    _, _, rebuilt = _build(project)  # the edited faces were kept on disk by watch: a build lays out nothing
+    assert len(built) == 50 and rebuilt == []

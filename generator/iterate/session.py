@@ -12,12 +12,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import cache as disk
 from ..build import kit_path
 from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
 from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
-from ..studio import RenderCache, Studio
+from ..studio import FACES_LIMIT, RenderCache, Studio
 from .proofs import Entry, ProofFolder, entries
 
 PREVIEW = "preview"  # watch and serve write under OUT/<game>/preview/
@@ -63,7 +64,9 @@ class Session:
         # other options (3 players, short-edge duplex) is never replaced by the preview's
         self.folder = out / game_id / PREVIEW if preview else out / game_id
         self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay)
-        self.cache = RenderCache()  # shared by every rebuild: renders by a digest of what they read
+        # shared by every rebuild, renders by a digest of what they read; on disk too, as `build` keeps them,
+        # so the first rebuild lays out only the faces that changed since the last build or watch
+        self.cache = RenderCache(disk.shelf("faces"), str(root))
         self.version = 0
         self._lock = threading.Lock()
         self._state: dict[str, Any] = {
@@ -136,6 +139,8 @@ class Session:
         outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces, pipeline.pages(self.papers[0], pages))
         outcome.rendered = list(dict.fromkeys(studio.rendered))
         outcome.seconds["render"] = time.perf_counter() - start
+        if complete and self.cache.shelf is not None:
+            self.cache.shelf.trim(FACES_LIMIT)  # written now, not in hours: a long write would hold up `build`
         if not report.ok():
             return self._finish(outcome, start, kit, studio, complete)
         mark = time.perf_counter()
