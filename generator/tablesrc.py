@@ -210,6 +210,20 @@ def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
 
 def _cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -> list[tuple[int, int]]:
     """Return the (line, col) where each cell of the record on lines[first:stop] starts."""
+    if stop == first + 1 and '"' not in lines[first]:  # most records: one line, no quotes; the scan's result
+        starts, col = [(first, 0)], 0
+        for cell in _LINE_END.split(lines[first], 1)[0].split(delimiter)[:-1]:
+            col += len(cell) + 1
+            starts.append((first, col))
+        return starts
+    return _scan_cell_starts(lines, first, stop, delimiter)
+
+
+_LINE_END = re.compile(r"[\r\n]")
+
+
+def _scan_cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -> list[tuple[int, int]]:
+    """Return the (line, col) where each cell starts, character by character (quoted cells may hold anything)."""
     starts = [(first, 0)]
     quoted = False
     for number in range(first, stop):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import tablesrc
@@ -141,3 +141,14 @@ def test_any_table_written_by_csv_reads_back_with_each_cell_located(rows):
                 assert text.startswith(value)  # the caret sits on the cell's first character
             elif value:
                 assert text.startswith('"')
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text(alphabet=st.characters(blacklist_characters='"\r\n'), max_size=12), min_size=1, max_size=6),
+    st.sampled_from([",", ";", "\t"]),
+    st.sampled_from(["", "\n", "\r\n", "\r"]),
+)
+def test_a_plain_line_finds_its_cells_where_the_character_scan_does(cells, delimiter, end):
+    line = delimiter.join(cells) + end
+    assert tablesrc._cell_starts([line], 0, 1, delimiter) == tablesrc._scan_cell_starts([line], 0, 1, delimiter)
