@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ..art.place import Placed
@@ -69,7 +70,8 @@ class Tracer:
         self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
 
     def clip(self, commands: tuple[Any, ...]) -> None:
-        box = around(p for polygon in self._polygons(commands) for p in polygon)
+        _, box, _ = _outline(commands, self.matrix)
+        assert box is not None  # a clip path always has points
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
 
     def path(
@@ -83,14 +85,11 @@ class Tracer:
         cap: str = "butt",
         opacity: float = 1.0,
     ) -> None:
-        polygons = self._polygons(commands)
-        points = [p for polygon in polygons for p in polygon]
-        if not points:
+        polygons, box, convex = _outline(commands, self.matrix)
+        if box is None:
             return
-        box = around(points)
         if fill:
-            convex = len(polygons) == 1 and is_convex(polygons[0])
-            self._add(Mark(self.owner(), "fill", box, fill, opacity, tuple(polygons), convex=convex))
+            self._add(Mark(self.owner(), "fill", box, fill, opacity, polygons, convex=convex))
         if stroke:
             self._add(Mark(self.owner(), "stroke", box.grown(width * self._unit() / 2), stroke, opacity))
 
@@ -132,30 +131,38 @@ class Tracer:
         x, y = point
         return a * x + c * y + e, b * x + d * y + f
 
-    def _polygons(self, commands: tuple[Any, ...]) -> list[Polygon]:
-        """Return the subpaths of `commands` as polygons in face mm, curves flattened."""
-        polygons: list[list[tuple[float, float]]] = []
-        here = (0.0, 0.0)
-        for cmd in commands:
-            op = cmd[0]
-            if op == "M":
-                here = (cmd[1], cmd[2])
-                polygons.append([self._map(here)])
-            elif op == "L":
-                here = (cmd[1], cmd[2])
-                polygons[-1].append(self._map(here))
-            elif op == "C":
-                (x0, y0), (x1, y1, x2, y2, x3, y3) = here, cmd[1:]
-                for i in range(1, CURVE_STEPS + 1):
-                    t = i / CURVE_STEPS
-                    u = 1 - t
-                    polygons[-1].append(
-                        self._map(
-                            (
-                                u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3,
-                                u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3,
-                            )
-                        )
-                    )
-                here = (x3, y3)
-        return [tuple(p) for p in polygons if p]
+
+@lru_cache(maxsize=4096)  # the same frames, bands and icons come back on every card, at the same place
+def _outline(commands: tuple[Any, ...], matrix: Matrix) -> tuple[tuple[Polygon, ...], Box | None, bool]:
+    """Return a path's polygons in face mm (curves flattened), the box around them (None: no points) and
+    whether it is one convex polygon."""
+    polygons = _flatten(commands, matrix)
+    points = [p for polygon in polygons for p in polygon]
+    if not points:
+        return polygons, None, False
+    return polygons, around(points), len(polygons) == 1 and is_convex(polygons[0])
+
+
+def _flatten(commands: tuple[Any, ...], matrix: Matrix) -> tuple[Polygon, ...]:
+    """Return the subpaths of `commands` mapped by `matrix` as polygons, curves flattened."""
+    a, b, c, d, e, f = matrix
+    polygons: list[list[tuple[float, float]]] = []
+    x0 = y0 = 0.0
+    for cmd in commands:
+        op = cmd[0]
+        if op == "M":
+            x0, y0 = cmd[1], cmd[2]
+            polygons.append([(a * x0 + c * y0 + e, b * x0 + d * y0 + f)])
+        elif op == "L":
+            x0, y0 = cmd[1], cmd[2]
+            polygons[-1].append((a * x0 + c * y0 + e, b * x0 + d * y0 + f))
+        elif op == "C":
+            x1, y1, x2, y2, x3, y3 = cmd[1:]
+            for i in range(1, CURVE_STEPS + 1):
+                t = i / CURVE_STEPS
+                u = 1 - t
+                x = u**3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t**3 * x3
+                y = u**3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t**3 * y3
+                polygons[-1].append((a * x + c * y + e, b * x + d * y + f))
+            x0, y0 = x3, y3
+    return tuple(tuple(p) for p in polygons if p)
