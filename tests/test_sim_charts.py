@@ -275,7 +275,7 @@ def test_a_comparison_plots_both_runs_from_their_json(pf_report, tmp_path):
     paths = writer.write(doc, tmp_path, stem="compare")
     page = paths[0].read_text()
     assert all(f'data-chart="{key}"' in page for key in built)
-    assert (tmp_path / "charts" / "compare-compare-win-share-by-seat.png").is_file()
+    assert (tmp_path / "charts" / "compare-win-share-by-seat.png").is_file()
 
 
 def test_a_sweep_curve_plots_its_points_and_interval_band(tmp_path):
@@ -302,5 +302,5 @@ def test_a_sweep_curve_plots_its_points_and_interval_band(tmp_path):
     assert [x for x in ax.lines if x.get_linestyle() == "--"][0].get_ydata()[0] == 0.25
     doc = writer.Document("sweep", {}, [writer.Section("Sweep", "ticket", [], [], curve)])
     paths = writer.write(doc, tmp_path, stem="sweep")
-    assert (tmp_path / "charts" / "sweep-sweep-ticket.svg").is_file()
+    assert (tmp_path / "charts" / "sweep-ticket.svg").is_file()
     assert 'data-chart="sweep-ticket"' in paths[0].read_text()

@@ -34,3 +34,11 @@ def test_bar_in_eighths():
     assert bar(0.5, 4) == "██"
     assert bar(1 / 16, 2) == "▏"
     assert bar(0) == ""
+
+
+def test_a_share_interval_stays_between_none_and_all():
+    # 1 win in 5: the normal interval reaches below 0 (-0.192, 0.592); a share's stops at 0
+    assert stats.mean_ci([1, 0, 0, 0, 0]) == pytest.approx((-0.19199279690801, 0.59199279690801))
+    assert stats.share_ci([1, 0, 0, 0, 0]) == pytest.approx((0.0, 0.59199279690801))
+    assert stats.share_ci([1, 1, 1, 1, 0]) == pytest.approx((0.40800720309199, 1.0))
+    assert stats.share_ci([0.5, 0.25, 0.75]) == stats.mean_ci([0.5, 0.25, 0.75])  # inside: unchanged

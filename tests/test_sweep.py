@@ -272,9 +272,9 @@ def test_each_chart_plots_the_numbers_of_the_json_beside_it(pf_sweep):
         source, (header, *rows) = parser.tables[chart.key]
         assert source == f"sections.{chart.section}.data"
         assert [[_number(c) for c in row[1:]] for row in rows] == [[p["estimate"], *p["ci95"]] for p in points]
-        assert (pf_sweep / "charts" / f"sweep-{chart.key}.png").is_file()
+        assert (pf_sweep / "charts" / f"{chart.key}.png").is_file()  # sweep-owner.png: the stem once
     md = (pf_sweep / "sweep.md").read_text()
-    assert "![Ticket Stamp owner's win share by Ticket Stamp points](charts/sweep-sweep-owner.png)" in md
+    assert "![Ticket Stamp owner's win share by Ticket Stamp points](charts/sweep-owner.png)" in md
     other = data["sections"]["other_measures"]["data"]["measures"]
     assert other == ["ties", "winner-score", "length"]  # tabled with their intervals, not charted
     assert "| Ticket Stamp points | The share of games with a shared win |" in md

@@ -41,6 +41,12 @@ def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float]:
     return (m - half, m + half)
 
 
+def share_ci(shares: Sequence[float], z: float = Z95) -> tuple[float, float]:
+    """Return `mean_ci` of win shares, clipped to [0, 1]: a share's interval never leaves what a share can be."""
+    lo, hi = mean_ci(shares, z)
+    return (max(0.0, lo), min(1.0, hi))
+
+
 def quantile(sorted_values: Sequence[float], q: float) -> float:
     """Return the q-quantile of already sorted values by linear interpolation (type 7, as R and numpy)."""
     if not sorted_values:

@@ -20,7 +20,7 @@ def seats(result: MatchResult, turn_order: str) -> Section:
         shares = [r["returns"][seat] for r in result.records]
         wins = sum(1 for s in shares if s == 1.0)
         ties = sum(1 for s in shares if 0 < s < 1)
-        lo, hi = stats.mean_ci(shares)
+        lo, hi = stats.share_ci(shares)
         wlo, whi = stats.wilson(wins, games)
         share = stats.mean(shares)
         rows.append(
@@ -85,7 +85,7 @@ def starting_player(result: MatchResult) -> Section:
     n = result.match.players
     shares = [r["returns"][r.get("extra", {}).get("first", 0)] for r in result.records]
     share = stats.mean(shares)
-    lo, hi = stats.mean_ci(shares)
+    lo, hi = stats.share_ci(shares)
     same = len(set(result.match.bots)) == 1
     verdict = "no detectable advantage" if lo <= 1 / n <= hi else "an advantage" if lo > 1 / n else "a disadvantage"
     who = "The player drawn to go first" if _random_first(result) else "The player who starts lap 1"
@@ -238,10 +238,10 @@ def skill_gap(results: Sequence[MatchResult], strong: str, weak: str) -> Section
         shares += s
         strong_scores += [r["scores"][seat] for r in result.records]
         weak_scores += [x for r in result.records for i, x in enumerate(r["scores"]) if i != seat]
-        lo, hi = stats.mean_ci(s)
+        lo, hi = stats.share_ci(s)
         rows.append([seat + 1, len(s), pct(stats.mean(s)), interval(lo, hi)])
     share = stats.mean(shares)
-    lo, hi = stats.mean_ci(shares)
+    lo, hi = stats.share_ci(shares)
     text = [
         f"One {strong} bot against {n - 1} {weak} bots, seated in each seat for an equal number of games: "
         f"it wins {pct(share)} {interval(lo, hi)} of the time (a fair share is {pct(1 / n)}), scoring "

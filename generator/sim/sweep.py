@@ -125,7 +125,8 @@ def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
             values = [r.get("decisions", 0) for r in records]
         if not values:
             return {"estimate": None, "ci95": None, "n": 0}
-        lo, hi = stats.mean_ci(values)
+        shares = m.kind in ("owner", "seat", "first-seat")
+        lo, hi = stats.share_ci(values) if shares else stats.mean_ci(values)
         return {"estimate": stats.mean(values), "ci95": [lo, hi], "n": len(values)}
     if m.kind == "used":
         k, total = sum(len(plugin.holders(r, m.card or "")) for r in records), len(records) * n

@@ -146,7 +146,7 @@ def balance_sections(model: MicroEngine, game_id: str, games: int, jobs: int) ->
             shares += [r["returns"][seat] for r in result.records]
             mine += [r["scores"][seat] for r in result.records]
             theirs += [s for r in result.records for i, s in enumerate(r["scores"]) if i != seat]
-        lo, hi = stats.mean_ci(shares)
+        lo, hi = stats.share_ci(shares)
         ladder_rows.append(
             [
                 f"1 {strong} vs {n - 1} {weak}",

@@ -181,7 +181,7 @@ def first_player_section(result: MatchResult) -> Section:
     n = result.match.players
     recs = _records(result)
     shares = [r["returns"][r["extra"]["first"]] for r in recs]
-    lo, hi = stats.mean_ci(shares)
+    lo, hi = stats.share_ci(shares)
     order = [[r["scores"][(r["extra"]["first"] + k) % n] for r in recs] for k in range(n)]
     rows = [
         [k + 1, f"{stats.mean(o):.1f}", pct(stats.mean([r["returns"][(r["extra"]["first"] + k) % n] for r in recs]))]
@@ -339,7 +339,7 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
         rate = plays[c.id] / c.copies / games
         playable = legal[c.id] / held[c.id] if held[c.id] else 0.0
         with_ = [r["returns"][p] for r in recs for p in r["extra"]["played_by"].get(c.id, ())]
-        lo, hi = stats.mean_ci(with_) if with_ else (0.0, 0.0)
+        lo, hi = stats.share_ci(with_) if with_ else (0.0, 0.0)
         if with_:
             note = ""
         elif held[c.id]:
@@ -422,7 +422,7 @@ def cores_section(result: MatchResult, model: MicroEngine | None = None, travel:
     rows, data = [], []
     for core, name in sorted(known, key=lambda c: (-stats.mean(shares[c[0]]) if shares[c[0]] else 1, c[1])):
         kept = shares[core]
-        lo, hi = stats.mean_ci(kept) if kept else (0.0, 0.0)
+        lo, hi = stats.share_ci(kept) if kept else (0.0, 0.0)
         if kept:
             note = ""
         elif core not in pool:

@@ -216,7 +216,7 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
         installed = sum(row.count(m) for r in records for row in r["extra"]["installed"])
         note = "" if with_ else f"never built by {who} bots: 0 of {games * n:,} player-games"
         w, wo = stats.mean(with_), stats.mean(without)
-        lo, hi = stats.mean_ci(with_) if with_ else (0.0, 0.0)
+        lo, hi = stats.share_ci(with_) if with_ else (0.0, 0.0)
         rows.append(
             [
                 name,
