@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..art.place import Placed
@@ -94,23 +95,16 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
                         (el, f"unknown font family '{family}' (families: {', '.join(sorted(fonts.families))})")
                     )
                     family = None
-                try:
-                    runs = text_runs(el)
-                except MarkupError as exc:
-                    problems.append((el, f"bad markup: {exc}"))
-                    runs = [Run(el.props.get("rich", ""))]
                 w, h = _text_box(el)
-                layout = set_text(
-                    runs,
+                p = el.props
+                layout, bad = _set_element(
                     fonts,
-                    family=family,
-                    size=el.props.get("size", 9.0),
-                    min_size=el.props.get("min_size"),
-                    width_mm=w,
-                    height_mm=h,
-                    leading=el.props.get("leading", 1.2),
-                    max_lines=el.props.get("max_lines"),
+                    ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
+                    family,
+                    (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
                 )
+                if bad:
+                    problems.append((el, bad))
                 prepared.texts[id(el)] = layout
                 if layout.overflow:
                     problems.append((el, f"text overflows: {layout.overflow}"))
@@ -119,17 +113,41 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
     return prepared, problems
 
 
-def text_runs(el: Element) -> list[Run]:
-    """Return the runs of a text element (`text` is plain, `rich` is markup)."""
-    if "text" in el.props:
-        lines = el.props["text"].split("\n")
+@lru_cache(maxsize=4096)  # the same words in the same box and font come back on card after card
+def _set_element(
+    fonts: FontSet, value: tuple[str, str], family: str | None, box: tuple[Any, ...]
+) -> tuple[TextLayout, str | None]:
+    """Set a text element's `text` or `rich` value in its box; return the layout and a markup problem or None."""
+    size, min_size, w, h, leading, max_lines = box
+    bad = None
+    try:
+        runs = _runs(*value)
+    except MarkupError as exc:
+        bad, runs = f"bad markup: {exc}", [Run(value[1])]
+    layout = set_text(
+        runs,
+        fonts,
+        family=family,
+        size=size,
+        min_size=min_size,
+        width_mm=w,
+        height_mm=h,
+        leading=leading,
+        max_lines=max_lines,
+    )
+    return layout, bad
+
+
+def _runs(kind: str, value: str) -> list[Run]:
+    """Return the runs of a text element's value (`text` is plain, `rich` is markup)."""
+    if kind == "text":
         runs: list[Run] = []
-        for i, line in enumerate(lines):
+        for i, line in enumerate(value.split("\n")):
             if i:
                 runs.append(Run(newline=True))
             runs.append(Run(line, Style()))
         return runs
-    return parse(el.props["rich"])
+    return parse(value)
 
 
 def _text_box(el: Element) -> tuple[float, float]:

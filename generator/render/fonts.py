@@ -7,7 +7,7 @@ import os
 import struct
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
@@ -25,7 +25,7 @@ MAX_EDITION_FONT = 20_000_000  # bytes: a full CJK font is about 16 MB; a fan ed
 _TABLES = (b"cmap", b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp")  # what drawing and embedding need
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one set per fonts folder (see load_fonts): the same set is the same object
 class FontSet:
     """Families by name, each mapping a style to a registered ReportLab font name."""
 
@@ -34,9 +34,19 @@ class FontSet:
     default: str
     files: dict[str, Path]  # font name -> TrueType file, registered with ReportLab on first use
     bold: frozenset[str] = frozenset()  # the fonts that are some family's bold
+    _resolved: dict[tuple[str | None, bool, bool], str] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def resolve(self, family: str | None, bold: bool = False, italic: bool = False) -> str:
         """Return the registered font for a family and style, stepping down to what exists."""
+        key = (family, bold, italic)
+        found = self._resolved.get(key)  # asked for every word set: remembered after the first
+        if found is None:
+            found = self._resolved[key] = self._resolve(family, bold, italic)
+        return found
+
+    def _resolve(self, family: str | None, bold: bool, italic: bool) -> str:
         styles = self.families.get(family or self.default) or self.families[self.default]
         wanted = "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
         for style in (wanted, "bold" if bold else "italic", "regular"):
