@@ -116,7 +116,7 @@ def cards_chart(report: dict[str, Any]) -> Chart | None:
     machines = _data(report, "machines")
     cards = _data(report, "cards")
     players = _players(report)
-    if machines:
+    if isinstance(machines, list) and machines and "win_share_with" in machines[0]:  # analyze's machines differ
         items, name, what, source = machines, "machine", "built it", "sections.machines.data"
         label = "Machine"
     elif cards and cards.get("cards") and "win_share_with" in cards["cards"][0]:
@@ -128,7 +128,7 @@ def cards_chart(report: dict[str, Any]) -> Chart | None:
         "win-share-by-card",
         f"Win share of players who {what}",
         INTERVALS,
-        "machines" if machines else "cards",
+        "machines" if items is machines else "cards",
         source,
         [item[name] for item in items],
         [
