@@ -69,6 +69,25 @@ def test_changed_art_is_placed_again(project: Path, cache_dir: Path) -> None:
     assert rendered == ["small-press-1/front", "small-press-2/front"]
 
 
+def test_unusable_art_is_judged_again_once_it_is_removed_or_replaced(project: Path, cache_dir: Path) -> None:
+    art = project / "cards" / "pocket-foundry" / "art" / "small-press.png"
+    good = art.read_bytes()
+    art.write_bytes(b"not a picture")
+    pipeline = Pipeline(project, "pocket-foundry")
+    assert pipeline.render(["a4"]) is None
+    assert [d.code for d in pipeline.report.errors] == ["A004", "A004"]  # both copies of Small Press
+    art.unlink()  # removed: a stand-in now, as the game's policy says (a warning, no error)
+    pipeline = Pipeline(project, "pocket-foundry")
+    assert pipeline.render(["a4"]) is not None, pipeline.report.render()
+    assert "A004" not in {d.code for d in pipeline.report.items}
+    art.write_bytes(b"still not a picture")
+    pipeline = Pipeline(project, "pocket-foundry")
+    assert pipeline.render(["a4"]) is None and pipeline.report.errors[0].code == "A004"
+    art.write_bytes(good)
+    _, said, rendered = _build(project)
+    assert rendered == ["small-press-1/front", "small-press-2/front"] and not any("A004" in d for d in said)
+
+
 def test_a_torn_entry_is_a_miss_not_a_failure(project: Path, cache_dir: Path) -> None:
     cold_pdf, _, _ = _build(project)
     (first, _), (second, _) = _entries(cache_dir)[:2]

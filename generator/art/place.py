@@ -9,6 +9,7 @@ from typing import Any
 
 from ..contract import DEFAULT_ART_POLICY as DEFAULT_POLICY
 from ..diagnostics import Diagnostic, Location, Report
+from ..digest import file_digest
 from ..layout.document import Element
 from ..project import GameDir
 from ..yamlsrc import format_path
@@ -79,7 +80,7 @@ class ArtDesk:
             art = open_art(file)
         except ArtError as exc:
             report.add(Diagnostic("error", "A004", f"{prefix}{exc}", path, loc, exc.hint))
-            return stand_in, (str(file), None)
+            return stand_in, (str(file), file_digest(file))  # these bytes were refused: any change asks again
         fitted = fit(art.size, box, p.get("fit", "cover"), tuple(p.get("focus", (0.5, 0.5))))
         self._judge(report, prefix, shown, art, fitted, box, loc, path)
         return Placed(box, p.get("radius", 0), art, fitted, file=file), (str(file), art.digest)
