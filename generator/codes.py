@@ -40,7 +40,8 @@ GENERIC: dict[str, Code] = {
         {
             "S001": "wrong type",
             "S002": "missing key (a deck: an empty required cell, or a field its templates read is missing)",
-            "S003": 'unknown key (with "did you mean")',
+            "S003": 'unknown key (with "did you mean"); a deck warns of a column or key no template reads that is '
+            "close to one that is read (a typo such as `copeis`)",
             "S004": "value out of range or not allowed (bad id, card size, copies, markup, player count, …)",
             "S005": "unknown reference: template, icon, ruleset, machine or resource",
             "S006": "the same id twice",

@@ -111,7 +111,11 @@ def test_the_readme_table_is_made_from_the_registry():
 
 def test_cardpress_codes_explains_one_code_or_lists_them_all(tmp_path: Path):
     one = run_cli("codes", "s003", cwd=tmp_path)
-    assert (one.returncode, one.stdout) == (0, 'S003   schema  unknown key (with "did you mean")\n')
+    assert (one.returncode, one.stdout) == (
+        0,
+        'S003   schema  unknown key (with "did you mean"); a deck warns of a column or key no template reads that '
+        "is close to one that is read (a typo such as `copeis`)\n",
+    )
     every = run_cli("codes", cwd=tmp_path)
     assert every.returncode == 0 and len(every.stdout.splitlines()) == 121
     assert every.stdout.splitlines()[0] == "Y001   YAML             YAML syntax error"

@@ -128,6 +128,7 @@ def test_every_cell_mistake_is_located_all_at_once(tmp_path):
 
 def test_a_column_a_template_needs_is_located_at_the_header(tmp_path):
     assert errors(tmp_path, "name,copies,txt\nAnt,1,x\n") == [
+        "cards/tiny/cards.csv:1:13: warning[S003] txt: column 'txt' is read by no template, and cardpress does not use it",
         "cards/tiny/cards.csv:1:16: error[S002] no column 'cost' (the template front.yaml.j2 reads card.cost)",
         "cards/tiny/cards.csv:1:16: error[S002] no column 'text' (the template front.yaml.j2 reads rich.text)",
     ]
@@ -229,4 +230,22 @@ def test_deck_level_template_problems(tmp_path):
     ]
     assert errors(tmp_path / "c", "name,cost,text\n") == [
         "cards/tiny/game.yaml:8:12: error[S004] decks[0].cards: deck 'main' has no cards"
+    ]
+
+
+def test_a_misspelt_column_or_key_that_nothing_reads_is_a_warning_with_the_name_it_is_close_to(tmp_path):
+    project = deck_project(tmp_path / "a", "name,copeis,cost,text,notes\nAnt,2,1,x,ok\nBee,3,1,y,\n")
+    kit = Pipeline(project, "tiny").kit()
+    assert [c.id for c in kit.cards] == ["ant", "bee"]  # copies defaults to 1: the warning says why
+    _, report = load_report(project)
+    assert headlines(report) == [
+        "cards/tiny/cards.csv:1:6: warning[S003] copeis: column 'copeis' is read by no template, "
+        "and cardpress does not use it"
+    ]  # said once, at the header; `notes` is close to nothing read: a column of one's own, left alone
+    assert report.items[0].hint == "did you mean 'copies'?"
+    inline = GAME_YAML.replace("cards: cards.csv", "cards:\n      - {name: Ant, cost: 1, text: x, copeis: 2}")
+    _, report = load_report(deck_project(tmp_path / "b", csv=None, game_yaml=inline))
+    assert headlines(report) == [
+        "cards/tiny/game.yaml:9:39: warning[S003] decks[0].cards[0].copeis: key 'copeis' is read by no "
+        "template, and cardpress does not use it"
     ]

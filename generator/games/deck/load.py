@@ -24,6 +24,7 @@ from .uses import Uses, template_uses
 MAX_COPIES = 500  # of one card
 MAX_CARDS = 5_000  # printed cards in one game, copies included
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
+FIELD = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # a field name, as the deck-cards schema says
 COMPUTED = ("id", "name", "copies", "art")  # every card has these, whether its row names them or not
 SPECIAL = ("template", "back")  # fields that choose a template rather than print
 
@@ -224,6 +225,11 @@ class _Loader:
             needs.setdefault(name, f"deck '{deck_id}' requires it")
         for name in show:
             needs.setdefault(name, "the deck's back shows it")
+        templates = [front, *{r.text("template") for r in records}]
+        reads = self._reads(templates, show)
+        known = all(t and self.templates.source_of(t) is not None for t in templates if t or t is front)
+        for name in sorted(columns - reads if known else ()):  # an unknown template reads nothing known
+            self._unread(name, reads, "column", table.column_loc(name), name)
         for name, why in needs.items():
             if name not in columns:
                 self.report.error(
@@ -350,6 +356,10 @@ class _Loader:
     def _keys(self, record: Record, template: str | None, back: Back) -> None:
         """Report a field a YAML card lacks but its templates read or its back shows."""
         uses = self.uses(template)
+        reads = self._reads([template], back.show)
+        unread = {f for f in record.fields if FIELD.match(f)} - reads  # a bad field name has its own error
+        for name in sorted(unread if template else ()):  # an unknown template reads nothing known
+            self._unread(name, reads, "key", record.source.loc(record.path + (name,), key=True), record.where(name))
         needs = sorted((uses.required - set(COMPUTED)) | set(back.show))
         for name in needs:
             if name not in record.fields:
@@ -362,6 +372,26 @@ class _Loader:
                     loc=record.loc(),
                     hint=did_you_mean(name, record.fields),
                 )
+
+    def _reads(self, templates: list[str | None], show: Collection[str]) -> set[str]:
+        """Return every field the cards' templates read, the back shows or cardpress itself uses."""
+        reads = {*COMPUTED, *SPECIAL, *show}
+        for template in templates:
+            uses = self.uses(template)
+            reads |= uses.card | uses.rich | uses.required
+        return reads
+
+    def _unread(self, name: str, reads: set[str], what: str, loc: Location | None, path: str) -> None:
+        """Warn of a field nothing reads when its name is close to one that is read: most likely a typo."""
+        hint = did_you_mean(name, reads)
+        if hint:
+            self.report.warning(
+                "S003",
+                f"{what} '{name}' is read by no template, and cardpress does not use it",
+                path=path,
+                loc=loc,
+                hint=hint,
+            )
 
     def _rich(self, record: Record, rich: dict[str, str], template: str | None, back: Back) -> None:
         """Check the markup and icons of every field a template sets as rich text."""
