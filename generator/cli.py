@@ -182,9 +182,11 @@ def new(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
+    from .project import find_root
     from .scaffold import new_game
 
-    for path in new_game(_root(root, needs_cards=False), game, size=size, from_csv=from_csv):
+    where = find_root(root, needs_cards=False, outside=Path.cwd())  # outside any project: a new one here
+    for path in new_game(where, game, size=size, from_csv=from_csv):
         typer.echo(f"wrote {_shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 

@@ -11,13 +11,16 @@ from .diagnostics import CardpressError, Diagnostic, Location, Report, did_you_m
 from .edits import Edit
 from .edits import apply as apply_edits
 
+CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout cardpress was installed from
 
-def find_root(start: Path | None = None, needs_cards: bool = True) -> Path:
+
+def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path = CHECKOUT) -> Path:
     """Return the project root: the nearest folder at or above `start` that holds `cards/`.
 
-    Without `start` (no --root), a folder outside any project falls back to the checkout cardpress was
-    installed from. A `start` the user named must exist and (with `needs_cards`) lie in a project:
-    validating the installed checkout instead would pass for the user's files.
+    Without `start` (no --root), a folder outside any project falls back to `outside`: the checkout
+    cardpress was installed from (its games), or for `new` the current folder (a new project). A `start`
+    the user named must exist and (with `needs_cards`) lie in a project: validating the installed checkout
+    instead would pass for the user's files.
     """
     if start is not None:
         problem = None
@@ -43,7 +46,7 @@ def find_root(start: Path | None = None, needs_cards: bool = True) -> Path:
     for folder in (here, *here.parents):
         if (folder / "cards").is_dir():
             return folder
-    return Path(__file__).resolve().parent.parent  # the checkout cardpress was installed from
+    return outside
 
 
 @dataclass
