@@ -61,8 +61,7 @@ def new_game(root: Path, game_id: str, size: str = "poker", from_csv: Path | Non
     files = _files(game_id, size_text, from_csv, report)
     if not report.ok() or files is None:
         raise CardpressError(report)
-    files = {folder / name: data for name, data in files.items()} | _project_files(root)
-    written = write_all(files)
+    written = write_all({folder / name: data for name, data in files.items()} | _project_files(root))
     try:
         written += _stand_ins(root, game_id, from_csv)
     except BaseException:
