@@ -89,8 +89,10 @@ class ArtDesk:
         if self.policy == "placeholder":
             return
         hint = f"add the file, or run `cardpress art {self.game.id} --make-missing` for a stand-in sized for its box"
-        severity = "error" if self.policy == "error" else "warning"
-        report.add(Diagnostic(severity, "A001", f"{prefix}{what}; drew a placeholder", path, loc, hint))
+        if self.policy == "error":  # nothing is drawn: the kit is not written
+            report.add(Diagnostic("error", "A001", f"{prefix}{what}", path, loc, hint))
+        else:
+            report.add(Diagnostic("warning", "A001", f"{prefix}{what}; drew a placeholder", path, loc, hint))
 
     def _judge(
         self,
