@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_cli
-from deck_helpers import CSV, GAME_YAML, deck_project, headlines, load_report
+from deck_helpers import CSV, FRONT, GAME_YAML, deck_project, headlines, load_report
 
 from generator.pipeline import Pipeline
 
@@ -248,4 +248,15 @@ def test_a_misspelt_column_or_key_that_nothing_reads_is_a_warning_with_the_name_
     assert headlines(report) == [
         "cards/tiny/game.yaml:9:39: warning[S003] decks[0].cards[0].copeis: key 'copeis' is read by no "
         "template, and cardpress does not use it"
+    ]
+
+
+def test_missing_art_of_a_csv_card_is_shown_at_its_row_without_a_key_path(tmp_path):
+    front = FRONT + '- {{ m.image(card.art.src, 6, 40, 20, 20, id="art") }}\n'
+    project = deck_project(tmp_path, "name,copies,cost,text\nAnt,1,1,x\n", files={"layouts/front.yaml.j2": front})
+    pipeline = Pipeline(project, "tiny", missing_art="warn")
+    pipeline.layout()
+    assert headlines(pipeline.report) == [
+        "cards/tiny/cards.csv:2:1: warning[A001] ant/front: art: cards/tiny/art/ant.png does not exist; "
+        "drew a placeholder"
     ]

@@ -12,6 +12,7 @@ from ..diagnostics import Diagnostic, Location, Report
 from ..digest import file_digest
 from ..layout.document import Element
 from ..project import GameDir
+from ..tablesrc import Table
 from ..yamlsrc import format_path
 from . import placeholder
 from .files import ArtError, ArtFile, open_art
@@ -151,13 +152,16 @@ class ArtDesk:
                         self._index.setdefault((key, value), (name, keypath))
         found = self._index.get(("art", src))
         stem = PurePosixPath(src).stem
-        if found is None and src == default_art(stem) and ("id", stem) in self._index:
-            name, keypath = self._index[("id", stem)]
-            return self.game.sources[name].loc(keypath), format_path(keypath[:-1])  # the card names no art
+        default = found is None and src == default_art(stem) and ("id", stem) in self._index
+        if default:
+            found = self._index[("id", stem)]  # the card names no art: its id
         if found is None:
             return None, ""
         name, keypath = found
-        return self.game.sources[name].loc(keypath), format_path(keypath)
+        source = self.game.sources[name]
+        if isinstance(source, Table):  # a CSV table: its cells are shown by column, as every card message does
+            return source.loc(keypath), "" if default else str(keypath[-1])
+        return source.loc(keypath), format_path(keypath[:-1] if default else keypath)
 
 
 def _scalars(data: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
