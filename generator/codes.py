@@ -183,6 +183,7 @@ GENERIC: dict[str, Code] = {
             "U016": "more than two `--vary`, or one value varied twice",
             "U017": "a sweep point the game cannot load (all rejected: nothing written)",
             "U018": "a swept value's place is gone from the file it was in",
+            "U019": "`compare` given two different games (only editions of one game compare)",
         },
     ),
 }
