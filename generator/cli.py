@@ -187,7 +187,7 @@ def new(
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
     from .scaffold import new_game
 
-    for path in new_game(_root(root, needs_cards=False), game, size=size, from_csv=from_csv):
+    for path in new_game(_root(root, needs_cards=False), game, size=size, from_csv=from_csv, tell=typer.echo):
         typer.echo(f"wrote {_shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
