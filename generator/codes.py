@@ -111,7 +111,7 @@ GENERIC: dict[str, Code] = {
             "B001": "unsupported player count",
             "B002": "cards of one shuffled deck print different backs",
             "B004": "cards of one deck differ in size",
-            "B005": "a deck's cards do not fit on the paper (or in the declared grid)",
+            "B005": "a deck's cards do not fit on the paper (located at its `size`) or in a declared grid",
         },
     ),
     **_codes(
