@@ -53,9 +53,12 @@ class Paper(StrEnum):
     both = "both"
 
 
-PaperOpt: Any = typer.Option(
-    Paper.both, "--paper", case_sensitive=False, help="Paper size of the kit PDFs, in any case (Letter, A4)."
-)
+def paper_option(what: str) -> Any:
+    """Return a `--paper` option, read in any case (Letter, A4) by every command that takes one."""
+    return typer.Option(Paper.both, "--paper", case_sensitive=False, help=f"{what}, in any case (Letter, A4).")
+
+
+PaperOpt: Any = paper_option("Paper size of the kit PDFs")
 
 
 def _root(root: Optional[Path], needs_cards: bool = True) -> Path:
@@ -186,7 +189,7 @@ def new(
     from .scaffold import new_game
 
     where = find_root(root, needs_cards=False, outside=Path.cwd())  # outside any project: a new one here
-    for path in new_game(where, game, size=size, from_csv=from_csv):
+    for path in new_game(where, game, size=size, from_csv=from_csv, tell=typer.echo):
         typer.echo(f"wrote {_shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 

@@ -98,8 +98,9 @@ def compare(
     rulesets = [g.ruleset for g in loaded]
     if rulesets[0].name != rulesets[1].name:
         raise usage(
-            "U007",
+            "U019",
             f"{a} is a {rulesets[0].name} game and {b} a {rulesets[1].name} game: only editions of one game compare",
+            hint=f"compare {a} with an edition of it (make one with `cardpress new-edition NAME --from {a}`)",
         )
     ruleset = rulesets[0]
     if not ruleset.offers(Capability.SIMULATE):

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli import MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail
+from .cli import MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail, paper_option
 from .cli_help import examples
 from .diagnostics import Report
 
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         game: Optional[str] = typer.Argument(None, help="Game (or edition) folder under cards/ (default: every game)."),
         to: List[Target] = typer.Option(..., "--to", help="Target; repeat for several, or 'all'."),
         out: Path = typer.Option(Path("output"), "--out", help="Folder to write into: OUT/<game>/<target>/."),
-        paper: Paper = typer.Option(Paper.both, "--paper", help="pnp: paper size."),
+        paper: Paper = paper_option("pnp: paper size"),
         players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the game's)."),
         duplex: Duplex = typer.Option(Duplex.long, "--duplex", help="pnp: long- or short-edge duplex, or gutterfold."),
         back_offset: Optional[str] = typer.Option(

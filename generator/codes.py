@@ -112,7 +112,7 @@ GENERIC: dict[str, Code] = {
             "B001": "unsupported player count",
             "B002": "cards of one shuffled deck print different backs",
             "B004": "cards of one deck differ in size",
-            "B005": "a deck's cards do not fit on the paper (or in the declared grid)",
+            "B005": "a deck's cards do not fit on the paper (located at its `size`) or in a declared grid",
         },
     ),
     **_codes(
@@ -184,6 +184,7 @@ GENERIC: dict[str, Code] = {
             "U016": "more than two `--vary`, or one value varied twice",
             "U017": "a sweep point the game cannot load (all rejected: nothing written)",
             "U018": "a swept value's place is gone from the file it was in",
+            "U019": "`compare` given two different games (only editions of one game compare)",
         },
     ),
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .sizes import CardSize, size_label
@@ -30,6 +30,10 @@ EPSILON = 1e-9  # mm: cards that fit exactly (Letter's 3 × 88.9 mm) are not ref
 
 class SheetError(ValueError):
     """Cards that cannot be laid out on a paper as asked; the message says what fits instead."""
+
+    def __init__(self, message: str, decks: Sequence[tuple[str, str]] = ()):
+        super().__init__(message)
+        self.decks = tuple(decks)  # (deck id, its problem) for each deck that fails, when several are laid out
 
 
 @dataclass(frozen=True)
@@ -478,9 +482,9 @@ def sheets_for(
                 paper, size, rows, cols, margin=options.printer_margin, fold=options.duplex == "gutterfold"
             )
         except SheetError as exc:
-            problems.append(f"deck '{deck}': {exc}")
+            problems.append((deck, str(exc)))
     if problems:
-        raise SheetError("; ".join(problems))
+        raise SheetError("; ".join(f"deck '{deck}': {problem}" for deck, problem in problems), problems)
     return sheets
 
 

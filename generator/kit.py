@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .contract import LoadedGame
 
+from .diagnostics import Location
 from .sizes import POKER, CardSize
 
 
@@ -62,6 +63,7 @@ class Kit:
     per_card_backs: set[str] = field(default_factory=set)  # decks not shuffled face down: their backs may differ
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
+    size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
 
     @classmethod
     def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:

@@ -180,11 +180,28 @@ class Pipeline:
         try:
             kit_sheets(kit, paper, self.options)
         except SheetError as exc:
-            self.report.error(
-                "B005",
-                f"{PAPER_NAMES.get(paper, paper)}: {exc}",
-                hint="choose a smaller card size, or declare a grid that fits",
+            # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
+            elsewhere = [p for p in PAPERS if p != paper and self._fits(kit, p)]
+            hint = "choose a smaller card size" + (
+                f", or print on {PAPER_NAMES[elsewhere[0]]} only (--paper {elsewhere[0]})" if elsewhere else ""
             )
+            for deck, problem in exc.decks or (("", str(exc)),):
+                self.report.error(
+                    "B005",
+                    f"{PAPER_NAMES.get(paper, paper)}: " + (f"deck '{deck}': " if deck else "") + problem,
+                    loc=kit.size_places.get(deck),
+                    hint=hint,
+                )
+            return False
+        return True
+
+    def _fits(self, kit: Kit, paper: str) -> bool:
+        """Return whether every deck of `kit` can be laid out on `paper` with these print options."""
+        from .render.kitpdf import kit_sheets
+
+        try:
+            kit_sheets(kit, paper, self.options)
+        except SheetError:
             return False
         return True
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -35,8 +36,14 @@ def title_of(game_id: str) -> str:
     return " ".join(w.capitalize() for w in game_id.split("-") if w) or game_id
 
 
-def new_game(root: Path, game_id: str, size: str = "poker", from_csv: Path | None = None) -> list[Path]:
-    """Write cards/<game_id>/ under `root` and its art stand-ins; return the files written.
+def new_game(
+    root: Path,
+    game_id: str,
+    size: str = "poker",
+    from_csv: Path | None = None,
+    tell: Callable[[str], None] = lambda _: None,
+) -> list[Path]:
+    """Write cards/<game_id>/ under `root` and its art stand-ins; return the files written; `tell` hears notes.
 
     Raise CardpressError (nothing written) for a bad name, an existing folder, a bad size or a bad CSV.
     """
@@ -58,7 +65,7 @@ def new_game(root: Path, game_id: str, size: str = "poker", from_csv: Path | Non
             hint="choose another name, or remove the folder first",
         )
     size_text = _size(size, report)
-    files = _files(game_id, size_text, from_csv, report)
+    files = _files(game_id, size_text, from_csv, report, tell)
     if not report.ok() or files is None:
         raise CardpressError(report)
     written = write_all({folder / name: data for name, data in files.items()} | _project_files(root))
@@ -97,7 +104,9 @@ def _skeleton(name: str) -> str:
     return resources.files("generator").joinpath(SKELETON, name).read_text(encoding="utf-8")
 
 
-def _files(game_id: str, size: str, from_csv: Path | None, report: Report) -> dict[str, bytes] | None:
+def _files(
+    game_id: str, size: str, from_csv: Path | None, report: Report, tell: Callable[[str], None]
+) -> dict[str, bytes] | None:
     """Return {path in the game folder: bytes}: the skeleton filled in, or built around the user's CSV."""
     fill = {"@TITLE@": title_of(game_id), "@GAME@": game_id, "@SIZE@": _yaml_scalar(size)}
     files = {}
@@ -109,7 +118,8 @@ def _files(game_id: str, size: str, from_csv: Path | None, report: Report) -> di
     if from_csv is None:
         return files
     # The sheet is one the user names on the command line, so it may lie anywhere; still a regular file.
-    table = tablesrc.load_file(from_csv, str(from_csv), report, roots=[Path(Path(os.path.abspath(from_csv)).anchor)])
+    roots = [Path(Path(os.path.abspath(from_csv)).anchor)]
+    table = tablesrc.load_file(from_csv, str(from_csv), report, roots=roots, normalise=True)
     if not report.ok():
         return None
     if "name" not in table.columns:
@@ -121,7 +131,12 @@ def _files(game_id: str, size: str, from_csv: Path | None, report: Report) -> di
         )
         return None
     shown = [c for c in table.columns if c and c not in SPECIAL]
-    files["cards.csv"] = from_csv.read_bytes()
+    if table.renamed:  # a spreadsheet's header ('Flavour text'): the game's copy names its columns as cards read them
+        files["cards.csv"] = tablesrc.with_columns(table).encode("utf-8")
+        read = ", ".join(f"'{old}' as {new}" for old, new in table.renamed.items())
+        tell(f"{from_csv}: read the header's {read} (cards/{game_id}/cards.csv names them so)")
+    else:
+        files["cards.csv"] = from_csv.read_bytes()
     game = (
         files["game.yaml"]
         .decode("utf-8")

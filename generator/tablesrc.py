@@ -23,6 +23,7 @@ MAX_COLUMNS = 100
 MAX_CELL = 2_000  # characters in one cell, as for a text value in YAML
 DELIMITERS = (",", ";", "\t")  # a header line's most frequent one wins: spreadsheets export all three
 COLUMN_NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # usable in a template as card.<name>
+_NUMBER = re.compile(r"^[-+]?(\d+([.,]\d*)?|[.,]\d+)%?$")  # a cell a header never holds: a card's cost or count
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -34,6 +35,8 @@ class Table(Source):
     header: dict[str, tuple[int, int]] = field(default_factory=dict)  # column -> (line, col) of its name
     header_line: int = 0  # 0-based
     lines: list[str] = field(default_factory=list)  # physical lines, without their ends
+    delimiter: str = ","
+    renamed: dict[str, str] = field(default_factory=dict)  # header text -> the column name it was read as
 
     def location(self, line: int, col: int) -> Location:
         """Return a Location for a 0-based line and column (lines split as csv splits them)."""
@@ -57,7 +60,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
 
 
-def load_file(path: Path, display: str, report: Report, roots: safefile.Roots | None = None) -> Table:
+def load_file(
+    path: Path, display: str, report: Report, roots: safefile.Roots | None = None, *, normalise: bool = False
+) -> Table:
     """Read a CSV file; every problem is reported with its place, and rows with problems are left out.
 
     Like a YAML card file it must be a regular file inside `roots` (by default the project it lies in,
@@ -83,11 +88,14 @@ def load_file(path: Path, display: str, report: Report, roots: safefile.Roots | 
             hint="save the sheet as 'CSV UTF-8' (spreadsheets offer it under Save as / Export)",
         )
         return Table(display, "", data=[])
-    return load_text(text, display, report)
+    return load_text(text, display, report, normalise=normalise)
 
 
-def load_text(text: str, display: str, report: Report) -> Table:
-    """Parse CSV text (a leading byte-order mark is dropped) into a located table."""
+def load_text(text: str, display: str, report: Report, *, normalise: bool = False) -> Table:
+    """Parse CSV text (a leading byte-order mark is dropped) into a located table.
+
+    With `normalise`, a one-line header's names are read as column names ('Flavour text' as flavour_text).
+    """
     text = text.removeprefix("\ufeff")
     lines = [m.group(0) for m in _LINE.finditer(text)]
     table = Table(display, text, data=[], lines=[ln.rstrip("\r\n") for ln in lines])
@@ -101,7 +109,7 @@ def load_text(text: str, display: str, report: Report) -> Table:
         )
         return table
     header, *body = rows
-    if not _header(header, table, report):
+    if not _header(header, table, report, normalise and header.end[0] == header.line):
         return table
     if len(body) > MAX_ROWS:
         report.error(
@@ -159,7 +167,7 @@ class _Row:
 def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
     """Yield the non-blank records of the table; a CSV syntax error is reported and ends the table."""
     first = next((ln for ln in lines if ln.strip()), "")
-    delimiter = max(DELIMITERS, key=lambda d: (first.count(d), -DELIMITERS.index(d)))
+    delimiter = table.delimiter = max(DELIMITERS, key=lambda d: (first.count(d), -DELIMITERS.index(d)))
     consumed = [0]
 
     def feed() -> Iterator[str]:
@@ -251,17 +259,14 @@ def _unclosed_quote(lines: list[str], first: int, delimiter: str) -> tuple[int, 
     return opened
 
 
-def _header(row: _Row, table: Table, report: Report) -> bool:
+def _header(row: _Row, table: Table, report: Report, normalise: bool = False) -> bool:
     """Read the header row into table.columns; return False when it names no usable column."""
     table.header_line = row.line
-    names = []
-    good = 0
-    for value, _ in row.cells:
-        name = value.strip()
-        names.append(name)
-        if COLUMN_NAME.match(name):
-            good += 1
-    if good * 2 <= len([n for n in names if n]):  # mostly not names: a row of card data, not a header
+    names = [value.strip() for value, _ in row.cells]
+    given = [n for n in names if n]
+    # A spreadsheet's header may say 'Name' or 'Flavour text'; a number is never a column's name.
+    good = sum(1 for n in given if COLUMN_NAME.match(slug(n)) and not _NUMBER.match(n))
+    if good * 2 <= len(given) or any(_NUMBER.match(n) for n in given):  # a row of card data, not a header
         report.error(
             "C002",
             "the first row must name the columns; this one looks like a card",
@@ -269,6 +274,10 @@ def _header(row: _Row, table: Table, report: Report) -> bool:
             hint="add a header row such as: name,copies,text (lower-case names: letters, digits, _)",
         )
         return False
+    if normalise:
+        for position, name in enumerate(names):
+            if name and not COLUMN_NAME.match(name) and COLUMN_NAME.match(slug(name)):
+                table.renamed[name] = names[position] = slug(name)
     ok = True
     seen: dict[str, tuple[int, int]] = {}
     for name, (_, where) in zip(names, row.cells):
@@ -300,6 +309,14 @@ def _header(row: _Row, table: Table, report: Report) -> bool:
     table.columns = names
     table.header = {n: w for n, (_, w) in zip(names, row.cells) if n}
     return ok
+
+
+def with_columns(table: Table) -> str:
+    """Return the table's text with its (one-line) header row written as the column names it was read as."""
+    lines = [m.group(0) for m in _LINE.finditer(table.text)]
+    old = lines[table.header_line]
+    lines[table.header_line] = table.delimiter.join(table.columns) + old[len(old.rstrip("\r\n")) :]
+    return "".join(lines)
 
 
 def _ragged(row: _Row, table: Table, report: Report) -> None:

@@ -73,6 +73,23 @@ def test_header_problems():
             "rename one of them: each column is one field of the card",
         ),
     ]
+    _, report = load("Name,Cost,Text\nFox,3,Gain 2\n")  # a spreadsheet's header: each name said, not "a card"
+    assert [(d.headline(), d.hint) for d in report.items] == [
+        (
+            f"t.csv:1:{col}: error[C002] '{name}' is not a column name",
+            f"write '{name.lower()}': column names are lower-case letters, digits and _, starting with a letter",
+        )
+        for col, name in ((1, "Name"), (6, "Cost"), (11, "Text"))
+    ]
+    _, report = load("name;Cost;flavour text;copies\nFox;3;Sly;2\n")
+    assert [d.headline() for d in report.items] == [
+        "t.csv:1:6: error[C002] 'Cost' is not a column name",
+        "t.csv:1:11: error[C002] 'flavour text' is not a column name",
+    ]
+    assert report.items[1].hint is not None and report.items[1].hint.startswith("write 'flavour_text':")
+    for card in ("Fox,Sly,3\n", "Fox Den;Sly fox;1.5\n"):  # a number marks a card, whatever its words
+        _, report = load(card)
+        assert [d.message for d in report.items] == ["the first row must name the columns; this one looks like a card"]
     _, report = load("\n\n")
     assert [d.headline() for d in report.items] == [
         "t.csv:1:1: error[C002] the table is empty: its first row must name the columns"
@@ -80,6 +97,21 @@ def test_header_problems():
     _, report = load("name,\nFox,stray\n")
     assert [d.headline() for d in report.items] == [
         "t.csv:2:5: error[C002] this cell's column has no name in the header row"
+    ]
+
+
+def test_a_header_is_read_as_column_names_only_when_asked():
+    report = Report()
+    table = tablesrc.load_text("Name;Flavour Text;;Cost (gold)\r\nFox;Sly;;2\r\n", "t.csv", report, normalise=True)
+    assert report.ok() and table.columns == ["name", "flavour_text", "", "cost_gold"]
+    assert table.renamed == {"Name": "name", "Flavour Text": "flavour_text", "Cost (gold)": "cost_gold"}
+    assert tablesrc.with_columns(table) == "name;flavour_text;;cost_gold\r\nFox;Sly;;2\r\n"
+    assert table.data == [{"name": "Fox", "flavour_text": "Sly", "cost_gold": "2"}]
+    report = Report()
+    tablesrc.load_text("Name,name,1st\nFox,x,y\n", "t.csv", report, normalise=True)
+    assert [d.headline() for d in report.items] == [
+        "t.csv:1:6: error[C002] name: column 'name' is named twice (first at column 1)",
+        "t.csv:1:11: error[C002] '1st' is not a column name",
     ]
 
 

@@ -260,3 +260,37 @@ def test_missing_art_of_a_csv_card_is_shown_at_its_row_without_a_key_path(tmp_pa
         "cards/tiny/cards.csv:2:1: warning[A001] ant/front: art: cards/tiny/art/ant.png does not exist; "
         "drew a placeholder"
     ]
+
+
+def test_cards_too_big_for_the_paper_point_at_the_decks_size(tmp_path):
+    game = GAME_YAML.replace("    back: back.yaml.j2", "    back: back.yaml.j2\n    size: 200x280mm")
+    project = deck_project(tmp_path, game_yaml=game)
+    result = run_cli("build", "tiny", "--out", str(tmp_path / "out"), cwd=project)
+    assert (result.returncode, result.stdout) == (1, "")
+    caret = "    |\n 11 |     size: 200x280mm\n    |           ^\n  = hint: choose a smaller card size\n"
+    assert result.stderr == (
+        "cards/tiny/game.yaml:11:11: error[B005] A4: deck 'main': 200 × 280 mm cards do not fit on A4 paper "
+        "(210 × 297 mm) with 9 mm kept free at each edge for the printer margin and crop marks\n" + caret + "\n"
+        "cards/tiny/game.yaml:11:11: error[B005] US Letter: deck 'main': 200 × 280 mm cards do not fit on US Letter "
+        "paper (215.9 × 279.4 mm) with 9 mm kept free at each edge for the printer margin and crop marks\n"
+        + caret
+        + "\n"
+        "2 errors, 0 warnings in 1 file\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_cards_that_fit_only_the_other_paper_are_told_to_print_on_it(tmp_path):
+    game = GAME_YAML.replace("    back: back.yaml.j2", "    back: back.yaml.j2\n    size: 190x270mm")
+    project = deck_project(tmp_path, game_yaml=game)
+    result = run_cli("build", "tiny", "--out", str(tmp_path / "out"), cwd=project)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "cards/tiny/game.yaml:11:11: error[B005] US Letter: deck 'main': 190 × 270 mm cards do not fit on US Letter "
+        "paper (215.9 × 279.4 mm) with 9 mm kept free at each edge for the printer margin and crop marks"
+    )
+    assert "  = hint: choose a smaller card size, or print on A4 only (--paper a4)\n" in result.stderr
+    assert result.stderr.endswith("\n1 error, 0 warnings in 1 file\n") and not (tmp_path / "out").exists()
+    a4 = run_cli("build", "tiny", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
+    assert a4.returncode == 0, a4.stderr
+    assert [p.name for p in (tmp_path / "out" / "tiny").iterdir()] == ["tiny-a4.pdf"]

@@ -108,6 +108,32 @@ def test_new_from_a_csv_prints_its_columns(tmp_path):
     assert built.returncode == 0 and built.stderr == "", built.stderr
 
 
+@pytest.mark.parametrize(
+    ("header", "row", "columns", "said"),
+    [
+        ("Name,Cost,Text", "Comet,2,Draw a card.", "name,cost,text", "'Name' as name, 'Cost' as cost, 'Text' as text"),
+        (
+            "name;Cost;flavour text;copies",
+            "Comet;2;Bright;3",
+            "name;cost;flavour_text;copies",
+            "'Cost' as cost, 'flavour text' as flavour_text",
+        ),
+    ],
+)
+def test_new_from_a_spreadsheets_header_reads_its_names_as_columns_and_says_so(tmp_path, header, row, columns, said):
+    project = empty_project(tmp_path / "project")
+    table = tmp_path / "mine.csv"
+    table.write_bytes(f"{header}\r\n{row}\r\n".encode())
+    result = run_cli("new", "sky", "--from-csv", str(table), cwd=project)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.stdout.splitlines()[0] == f"{table}: read the header's {said} (cards/sky/cards.csv names them so)"
+    game = project / "cards" / "sky"
+    assert (game / "cards.csv").read_bytes() == f"{columns}\r\n{row}\r\n".encode()
+    assert table.read_bytes() == f"{header}\r\n{row}\r\n".encode()  # the user's own sheet is left as it was
+    built = run_cli("build", "sky", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
+    assert built.returncode == 0 and built.stderr == "", built.stderr
+
+
 def test_new_from_a_bad_csv_is_located_in_that_file_and_writes_nothing(tmp_path):
     project = empty_project(tmp_path / "project")
     table = tmp_path / "mine.csv"

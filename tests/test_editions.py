@@ -440,3 +440,18 @@ def test_a_number_changed_in_a_micro_engine_editions_rulebook_fails_the_cards_th
         "cards/micro-engine/scenarios.yaml:30:138: error[ME014] scenarios[0].steps[5].expect.vp: Example Turn "
         "(rulebook, \"Example Turn\"): after 'discard Gear Train', vp is 11, expected 10"
     ]
+
+
+def test_comparing_two_different_games_has_its_own_code(tmp_path):
+    result = run_cli("compare", PF, ME, "--root", str(ROOT), cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error[U019] pocket-foundry is a pocket-foundry game and micro-engine a micro-engine game: "
+        "only editions of one game compare\n"
+        "  = hint: compare pocket-foundry with an edition of it "
+        "(make one with `cardpress new-edition NAME --from pocket-foundry`)\n\n"
+        "1 error, 0 warnings\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+    explained = run_cli("codes", "U019", cwd=tmp_path)
+    assert explained.stdout == "U019   usage  `compare` given two different games (only editions of one game compare)\n"

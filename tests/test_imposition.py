@@ -251,8 +251,10 @@ def test_sheets_for_lays_out_each_run_and_names_every_one_that_fails():
     }
     declared = sheets_for(sizes, "a4", PrintOptions(grids={"aid": (2, 2)}))
     assert (declared["aid", (44.0, 68.0)].rows, declared["aid", (44.0, 68.0)].cols) == (2, 2)
-    with pytest.raises(SheetError, match=r"^deck 'market': 4 × 4 poker.*; deck 'aid': 9 × 9 mini-euro"):
+    with pytest.raises(SheetError, match=r"^deck 'market': 4 × 4 poker.*; deck 'aid': 9 × 9 mini-euro") as caught:
         sheets_for(sizes, "a4", PrintOptions(grids={"market": (4, 4), "aid": (9, 9)}))
+    assert [deck for deck, _ in caught.value.decks] == ["market", "aid"]  # each reported where its size is
+    assert caught.value.decks[1][1].startswith("9 × 9 mini-euro")
 
 
 sizes = st.tuples(st.floats(15, 200), st.floats(15, 280))

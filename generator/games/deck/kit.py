@@ -15,6 +15,8 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     for deck in game.decks:
         if deck.per_card_backs:
             result.per_card_backs.add(deck.id)
+        if deck.size_at is not None:
+            result.size_places[deck.id] = deck.size_at
         context = {"game": shared, "deck": _deck(deck)}
         backs: dict[tuple, Face] = {}
         for card in deck.cards:

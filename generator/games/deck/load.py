@@ -143,7 +143,8 @@ class _Loader:
         if size is None or back is None or (front is None and untemplated):
             return None
         name: str = entry["name"] if isinstance(entry.get("name"), str) else deck_id
-        return Deck(deck_id, name, size, per_card, tuple(cards))
+        size_at = self.g.loc(path + ("size",)) if "size" in entry else None
+        return Deck(deck_id, name, size, per_card, tuple(cards), size_at)
 
     def _size(self, entry: dict, path: KeyPath) -> CardSize | None:
         try:

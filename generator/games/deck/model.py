@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...diagnostics import Location
 from ...sizes import CardSize
 
 
@@ -39,6 +40,7 @@ class Deck:
     size: CardSize  # trim, mm
     per_card_backs: bool
     cards: tuple[DeckCard, ...]
+    size_at: Location | None = None  # its `size` in game.yaml (none: the default size)
 
 
 @dataclass(frozen=True)
