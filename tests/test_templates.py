@@ -57,7 +57,7 @@ def test_undefined_variable_is_located(tmp_path):
     _, report = render(tmp_path, "elements:\n- text: {{ card.nmae|q }}\n", {"card": {"name": "x"}})
     (problem,) = report.errors
     assert problem.headline() == (
-        "layouts/face.yaml.j2:2:1: error[T003] template error while rendering "
+        "layouts/face.yaml.j2:2:17: error[T003] template error while rendering "
         "card-1/front: 'dict object' has no attribute 'nmae'"
     )
 

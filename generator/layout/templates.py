@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 import time
 import traceback
 from collections.abc import Sequence
@@ -270,12 +271,18 @@ class Templates:
             AttributeError,
             RecursionError,
         ) as exc:
-            filename, lineno = _template_frame(exc)
+            frames = _template_frames(exc)
+            filename, lineno = self._blamed(frames)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
             # Python words a RecursionError differently depending on where the limit is hit: say it one way.
             said = "maximum recursion depth exceeded" if isinstance(exc, RecursionError) else _short(str(exc))
             message = f"{kind} while rendering {face}: {said}"
-            report.error("T003", message, loc=self._loc(filename, lineno) or self._file(name))
+            loc = self._loc(filename, lineno, _offending(said)) or self._file(name)
+            hint = None
+            if frames and (filename, lineno) != frames[-1]:
+                inner, at = frames[-1]
+                hint = f"it failed inside {self.display(inner)}:{at}, a shared template this line calls"
+            report.error("T003", message, loc=loc, hint=hint)
         finally:
             sandbox.CURRENT.reset(token)
         return None
@@ -285,7 +292,17 @@ class Templates:
         found = self.source_of(name)
         return Location(self.display(str(found[1])), 1, 1) if found else None
 
-    def _loc(self, filename: str | None, lineno: int | None) -> Location | None:
+    def _blamed(self, frames: list[tuple[str, int]]) -> tuple[str | None, int | None]:
+        """Return the innermost frame of a template the game wrote: a value it passed to a shared macro is its
+        own mistake, so it is blamed at its own line, not inside the macro (when every frame is shared, the
+        innermost)."""
+        shared = os.path.abspath(self.folders[-1]) + os.sep if len(self.folders) > 1 else None
+        own = [f for f in frames if shared is None or not os.path.abspath(f[0]).startswith(shared)]
+        found = own[-1] if own else frames[-1] if frames else None
+        return found if found else (None, None)
+
+    def _loc(self, filename: str | None, lineno: int | None, name: str | None = None) -> Location | None:
+        """Return the template line, at `name` on it when it is there, else at its first non-blank column."""
         if not filename or not lineno:
             return None
         try:
@@ -293,7 +310,12 @@ class Templates:
         except safefile.Refused:
             lines = []
         text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-        return Location(self.display(filename), lineno, len(text) - len(text.lstrip()) + 1, text)
+        col = len(text) - len(text.lstrip()) + 1
+        if name:
+            # the attribute after a dot first: `card.name.x` blames `x`'s `name`, not the card's
+            at = re.search(rf"(?<=\.){re.escape(name)}\b", text) or re.search(rf"\b{re.escape(name)}\b", text)
+            col = at.start() + 1 if at else col
+        return Location(self.display(filename), lineno, col, text)
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -301,10 +323,26 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _template_frames(exc: BaseException) -> list[tuple[str, int]]:
+    """Return the traceback frames that belong to templates, outermost first (Jinja rewrites them so)."""
+    return [
+        (frame.filename, frame.lineno)
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if frame.filename.endswith(".j2") and frame.lineno
+    ]
+
+
 def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
-    """Find the innermost traceback frame that belongs to a template (Jinja rewrites them so)."""
-    found: tuple[str | None, int | None] = (None, None)
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith(".j2"):
-            found = (frame.filename, frame.lineno)
-    return found
+    """Find the innermost traceback frame that belongs to a template."""
+    frames = _template_frames(exc)
+    return frames[-1] if frames else (None, None)
+
+
+# What a template error names, to point at it on the blamed line: an attribute, a variable, a keyword.
+_NAMED = re.compile(r"has no attribute '(\w+)'|^'(\w+)' is undefined|takes no keyword argument '(\w+)'")
+
+
+def _offending(message: str) -> str | None:
+    """Return the name a template error is about, when it says one."""
+    found = _NAMED.search(message)
+    return next((g for g in found.groups() if g), None) if found else None
