@@ -120,9 +120,7 @@ class Report:
 # names it where a template problem says which render it broke ("… while rendering a-1/front: …").
 _KEY = r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?"
 _LEAD = re.compile(rf"{_KEY}(?=: .)", re.S)
-_NAMED = re.compile(
-    rf"(?<=while rendering ){_KEY}(?=: |$)|(?<=\(needed for ){_KEY}(?=\))|(?<=in the rendered layout of ){_KEY}(?=,)"
-)
+_NAMED = re.compile(rf"(?<=while rendering ){_KEY}(?=: |$)|(?<=\(needed for ){_KEY}(?=\))")
 _COPY = re.compile(r"-\d+(?=/|$)")  # feed-belt-2/front is copy 2 of feed-belt/front
 _LISTED = 3  # faces named in "(20 places: a, b, c, …)"
 

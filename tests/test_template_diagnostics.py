@@ -61,3 +61,27 @@ def test_an_undefined_value_passed_to_a_shared_macro_is_blamed_where_it_was_pass
         "  = hint: it failed inside layouts/common/macros.j2:10, a shared template this line calls",
     ]
     assert lines[-1] == "1 error, 0 warnings in 1 file"
+
+
+def test_an_unknown_key_written_in_the_template_is_one_error_at_its_template_line(tiny):
+    edit(tiny, FRONT, "# Name band", "- {rect: {x: 1, y: 1, w: 2, h: 2, colr: red}}\n# Name band")
+    lines = validate(tiny)
+    assert lines[:4] == [
+        f"{FRONT}:13:35: error[L003] elements[2].rect.colr: spark/front: unknown key 'colr' "
+        "(5 places: spark/front, lantern/front, bridge/front, …)",
+        "    |",
+        " 13 | - {rect: {x: 1, y: 1, w: 2, h: 2, colr: red}}",
+        "    |                                   ^",
+    ]
+    assert lines[-1] == "1 error, 0 warnings in 1 file"
+
+
+def test_a_problem_in_what_an_expression_wrote_is_at_its_line_with_the_rendered_position(tiny):
+    edit(tiny, FRONT, 'band / 2 - 1.2, fill="#fffdf8")', "band / 2 - 1.2, fill=card.name)")
+    lines = validate(tiny)
+    assert lines[:2] == [
+        f"{FRONT}:15:1: error[L004] elements[3].ellipse.fill: spark/front: colours are written #rrggbb "
+        "(at line 7, column 90 of its rendered layout) (5 places: spark/front, lantern/front, bridge/front, …)",
+        "    |",
+    ]
+    assert lines[-1] == "1 error, 0 warnings in 1 file"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import posixpath
@@ -218,12 +219,20 @@ class Templates:
                 self._sources[name] = None
         return self._sources[name]
 
-    def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
+    def render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        face: str,
+        report: Report,
+        origins: list[tuple[int, str, int]] | None = None,
+    ) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.
 
         The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS (and what is left of
         MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
-        and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation.
+        and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
+        `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
         now = time.monotonic()
         if self._started is None:
@@ -239,7 +248,10 @@ class Templates:
                 raise sandbox.exceeded(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
-            for chunk in template.generate(context):
+            pieces = template.generate(context)
+            for chunk in pieces:
+                if origins is not None:
+                    origins.append((size, *_origin(pieces)))
                 size += len(chunk)
                 if size > MAX_OUTPUT:
                     raise sandbox.exceeded(f"template output passed {MAX_OUTPUT} characters")
@@ -258,7 +270,9 @@ class Templates:
             filename, lineno = _template_frame(exc)
             what = "nested too deeply to compile" if isinstance(exc, SyntaxError) else "ran out of memory"
             report.error(
-                "T003", f"template {what} while rendering {face}", loc=self._loc(filename, lineno) or self._file(name)
+                "T003",
+                f"template {what} while rendering {face}",
+                loc=self._loc(filename, lineno) or self.first_line(name),
             )
         except (
             TemplateError,
@@ -277,7 +291,7 @@ class Templates:
             # Python words a RecursionError differently depending on where the limit is hit: say it one way.
             said = "maximum recursion depth exceeded" if isinstance(exc, RecursionError) else _short(str(exc))
             message = f"{kind} while rendering {face}: {said}"
-            loc = self._loc(filename, lineno, _offending(said)) or self._file(name)
+            loc = self._loc(filename, lineno, _offending(said)) or self.first_line(name)
             hint = None
             if frames and (filename, lineno) != frames[-1]:
                 inner, at = frames[-1]
@@ -287,10 +301,36 @@ class Templates:
             sandbox.CURRENT.reset(token)
         return None
 
-    def _file(self, name: str) -> Location | None:
+    def first_line(self, name: str) -> Location | None:
         """Return the first line of template `name`, for a problem no template line can be blamed for."""
         found = self.source_of(name)
         return Location(self.display(str(found[1])), 1, 1) if found else None
+
+    def source_location(
+        self, origins: Sequence[tuple[int, str, int]], text: str, line: int, col: int
+    ) -> tuple[Location, bool] | None:
+        """Return the template line that wrote `line`:`col` of the rendered `text` (origins as `render` notes
+        them), and whether the column is exact: it is when that line is the template's own text, verbatim."""
+        lines = text.split("\n")
+        if not 0 < line <= len(lines):
+            return None
+        offset = sum(len(t) + 1 for t in lines[: line - 1]) + col - 1
+        at = bisect.bisect_right([start for start, _, _ in origins], offset) - 1
+        if at < 0 or not origins[at][1]:
+            return None
+        _, filename, lineno = origins[at]
+        try:
+            source = safefile.read_text(filename, MAX_TEMPLATE_BYTES, self.roots).splitlines()
+        except safefile.Refused:
+            return None
+        # Plain text is written by the node before it, so its own line is between that node's and the next's.
+        later = [o[2] for o in origins[at + 1 :] if o[1] == filename and o[2] >= lineno]
+        rendered = lines[line - 1]
+        for number in range(max(lineno, 1), min(later[0] if later else len(source), len(source)) + 1):
+            if source[number - 1] == rendered:
+                return Location(self.display(filename), number, col, rendered), True
+        found = self._loc(filename, lineno)
+        return (found, False) if found else None
 
     def _blamed(self, frames: list[tuple[str, int]]) -> tuple[str | None, int | None]:
         """Return the innermost frame of a template the game wrote: a value it passed to a shared macro is its
@@ -321,6 +361,19 @@ class Templates:
 def _short(text: str, limit: int = 300) -> str:
     """Keep a message readable when an exception quotes a huge value."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _origin(pieces: Any) -> tuple[str, int]:
+    """Return the template file and line that wrote the piece a template generator has just yielded: the
+    innermost generator it is delegating to that runs template code (an include's, or the template's own)."""
+    found = ("", 0)
+    while pieces is not None:
+        frame = getattr(pieces, "gi_frame", None)
+        template = frame.f_globals.get("__jinja_template__") if frame else None
+        if frame is not None and template is not None and template.filename:
+            found = (template.filename, template.get_corresponding_lineno(frame.f_lineno))
+        pieces = getattr(pieces, "gi_yieldfrom", None)
+    return found
 
 
 def _template_frames(exc: BaseException) -> list[tuple[str, int]]:
