@@ -85,3 +85,17 @@ def test_a_problem_in_what_an_expression_wrote_is_at_its_line_with_the_rendered_
         "    |",
     ]
     assert lines[-1] == "1 error, 0 warnings in 1 file"
+
+
+def test_a_missing_include_is_one_error_at_the_include(tiny):
+    edit(tiny, FRONT, "# Name band, with the cost in a disc at its left.", '{% include "parts.j2" %}')
+    lines = validate(tiny)
+    assert lines[:5] == [
+        f"{FRONT}:13:13: error[T001] no layout template 'parts.j2' (needed for spark/front) "
+        "(5 places: spark/front, lantern/front, bridge/front, …)",
+        "    |",
+        ' 13 | {% include "parts.j2" %}',
+        "    |             ^",
+        "  = hint: looked in cards/tiny/layouts, layouts/common",
+    ]
+    assert lines[-1] == "1 error, 0 warnings in 1 file"

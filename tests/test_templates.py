@@ -75,6 +75,7 @@ def test_templates_cannot_include_files_outside_their_folders(tmp_path):
     (problem,) = report.errors
     assert problem.code == "T001"
     assert problem.message == "no layout template '../secret.txt' (needed for card-1/front)"
+    assert (problem.loc.file, problem.loc.line, problem.loc.col) == ("layouts/face.yaml.j2", 1, 13)  # at the name
 
 
 def test_layout_document_errors_point_into_the_rendered_document():

@@ -263,7 +263,9 @@ class Templates:
             report.error(code, exc.refused.message(shown), loc=Location(shown, 1, 1), hint=exc.refused.hint)
         except TemplateNotFound as exc:
             searched = ", ".join(self.display(str(f)) for f in self.folders)
-            report.error("T001", f"no layout template '{exc.name}' (needed for {face})", hint=f"looked in {searched}")
+            loc = self._loc(*self._blamed(_template_frames(exc)), str(exc.name))  # the include or import line
+            message = f"no layout template '{exc.name}' (needed for {face})"
+            report.error("T001", message, loc=loc, hint=f"looked in {searched}")
         except TemplateSyntaxError as exc:
             report.error("T002", f"template syntax error: {exc.message}", loc=self._loc(exc.filename, exc.lineno))
         except (SyntaxError, MemoryError) as exc:  # Python refused the compiled code, or memory ran out
@@ -353,7 +355,9 @@ class Templates:
         col = len(text) - len(text.lstrip()) + 1
         if name:
             # the attribute after a dot first: `card.name.x` blames `x`'s `name`, not the card's
-            at = re.search(rf"(?<=\.){re.escape(name)}\b", text) or re.search(rf"\b{re.escape(name)}\b", text)
+            at = re.search(rf"(?<=\.){re.escape(name)}(?!\w)", text) or re.search(
+                rf"(?<!\w){re.escape(name)}(?!\w)", text
+            )
             col = at.start() + 1 if at else col
         return Location(self.display(filename), lineno, col, text)
 
