@@ -69,6 +69,15 @@ def test_syntax_error_is_located(tmp_path):
     assert "Unexpected end of template" in problem.message
 
 
+def test_an_unknown_tag_is_located_at_its_name(tmp_path):
+    _, report = render(tmp_path, "elements:\n{% for x in y %}{% endfo %}\n")
+    (problem,) = report.errors
+    assert problem.headline().startswith(
+        "layouts/face.yaml.j2:2:20: error[T002] template syntax error: Encountered unknown tag 'endfo'. "
+        "Jinja was looking for the following tags: 'endfor' or 'else'."
+    )
+
+
 def test_templates_cannot_include_files_outside_their_folders(tmp_path):
     (tmp_path / "secret.txt").write_text("password")
     _, report = render(tmp_path, "{% include '../secret.txt' %}")

@@ -267,7 +267,8 @@ class Templates:
             message = f"no layout template '{exc.name}' (needed for {face})"
             report.error("T001", message, loc=loc, hint=f"looked in {searched}")
         except TemplateSyntaxError as exc:
-            report.error("T002", f"template syntax error: {exc.message}", loc=self._loc(exc.filename, exc.lineno))
+            loc = self._loc(exc.filename, exc.lineno, _offending(exc.message or ""))
+            report.error("T002", f"template syntax error: {exc.message}", loc=loc)
         except (SyntaxError, MemoryError) as exc:  # Python refused the compiled code, or memory ran out
             filename, lineno = _template_frame(exc)
             what = "nested too deeply to compile" if isinstance(exc, SyntaxError) else "ran out of memory"
@@ -395,8 +396,10 @@ def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
     return frames[-1] if frames else (None, None)
 
 
-# What a template error names, to point at it on the blamed line: an attribute, a variable, a keyword.
-_NAMED = re.compile(r"has no attribute '(\w+)'|^'(\w+)' is undefined|takes no keyword argument '(\w+)'")
+# What a template error names, to point at it on the blamed line: an attribute, a variable, a keyword, a tag.
+_NAMED = re.compile(
+    r"has no attribute '(\w+)'|^'(\w+)' is undefined|takes no keyword argument '(\w+)'|unknown tag '(\w+)'"
+)
 
 
 def _offending(message: str) -> str | None:
