@@ -116,8 +116,11 @@ class Report:
         return "\n\n".join([p.render() for p in self.problems()] + [self.summary()])
 
 
-# A face-level message starts with the face's key: "feed-belt-1/front: art: …", "workshop-back: …".
-_FACE = re.compile(r"(?P<face>[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?): (?P<rest>.+)", re.S)
+# A face-level message starts with the face's key ("feed-belt-1/front: art: …", "workshop-back: …"), or
+# names it where a template problem says which render it broke ("… while rendering a-1/front: …").
+_KEY = r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?"
+_LEAD = re.compile(rf"{_KEY}(?=: .)", re.S)
+_NAMED = re.compile(rf"(?<=while rendering ){_KEY}(?=: |$)|(?<=\(needed for ){_KEY}(?=\))")
 _COPY = re.compile(r"-\d+(?=/|$)")  # feed-belt-2/front is copy 2 of feed-belt/front
 _LISTED = 3  # faces named in "(20 places: a, b, c, …)"
 
@@ -151,11 +154,11 @@ class Problem:
         """Return the diagnostic as said once: copies of a card are named by the card, not its first copy."""
         d = self.diagnostic
         if self.count > 1 and self.copies():
-            rest = _FACE.fullmatch(d.message)
-            if rest:
-                return Diagnostic(
-                    d.severity, d.code, f"{_COPY.sub('', self.faces[0])}: {rest['rest']}", d.path, d.loc, d.hint
-                )
+            found = face_in(d.message)
+            if found:
+                before, _, after = found
+                message = f"{before}{_COPY.sub('', self.faces[0])}{after}"
+                return Diagnostic(d.severity, d.code, message, d.path, d.loc, d.hint)
         return d
 
     def render(self) -> str:
@@ -163,12 +166,20 @@ class Problem:
         return self.shown().render(self.note())
 
 
+def face_in(message: str) -> tuple[str, str, str] | None:
+    """Return (text before, face key, text after) for a message that names the face it was found on, else None."""
+    match = _LEAD.match(message) or _NAMED.search(message)
+    if match is None:
+        return None
+    return message[: match.start()], match[0], message[match.end() :]
+
+
 def group(items: Sequence[Diagnostic]) -> list[Problem]:
     """Return the diagnostics as problems, in order: those differing only in the face they name are one problem."""
     found: dict[tuple[Any, ...], list[Any]] = {}
     for d in items:
-        match = _FACE.fullmatch(d.message)
-        rest, face = (match["rest"], match["face"]) if match else (d.message, None)
+        split = face_in(d.message)
+        rest, face = ((split[0], split[2]), split[1]) if split else (d.message, None)
         entry = found.setdefault((d.severity, d.code, d.path, d.loc, d.hint, rest), [d, []])
         if face is not None and face not in entry[1]:
             entry[1].append(face)

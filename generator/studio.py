@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -194,7 +194,9 @@ class Studio:
         result, deps = None, []
         text = self.templates.render(face.template, context, face.key, report)
         if text is not None:
-            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), report)
+            parsed = Report()
+            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), parsed)
+            report.extend(self._in_template(face, context, text, parsed.items))
             if doc is not None and self.variant == lowink.VARIANT:
                 doc = lowink.apply(doc)
             if doc is not None:
@@ -215,6 +217,25 @@ class Studio:
         self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
         self.said[face.key] = tuple(report.items)
         return result
+
+    def _in_template(self, face: Face, context: dict[str, Any], text: str, found: list[Diagnostic]) -> list[Diagnostic]:
+        """Move problems found in a face's rendered layout to the template line that wrote them, naming the
+        face; when that line is not the rendered one verbatim, the message says where in the rendering."""
+        rendered = f" [{face.key}]"
+        if not any(d.loc and d.loc.file.endswith(rendered) for d in found):
+            return found
+        origins: list[tuple[int, str, int]] = []
+        self.templates.render(face.template, context, face.key, Report(), origins)  # again, noting who wrote what
+        moved = []
+        for d in found:
+            if d.loc is None or not d.loc.file.endswith(rendered):
+                moved.append(d)
+                continue
+            back = self.templates.source_location(origins, text, d.loc.line, d.loc.col)
+            loc, exact = back if back else (self.templates.first_line(face.template), False)
+            where = "" if exact else f" (at line {d.loc.line}, column {d.loc.col} of its rendered layout)"
+            moved.append(replace(d, message=f"{face.key}: {d.message}{where}", loc=loc))
+        return moved
 
     def _template_path(self, name: str) -> str:
         found = self.templates.source_of(name)

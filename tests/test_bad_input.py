@@ -208,13 +208,13 @@ LOADER_CASES = {
     ),
     "nan-in-a-layout": (
         lambda p: _append_element(p, '- {rect: {x: .nan, y: 10, w: 10, h: 10, fill: "#000000"}}'),
-        "layouts/pocket-foundry/market-back.yaml.j2 [market-back]:11:14: error[L004] elements[8].rect.x: "
+        "layouts/pocket-foundry/market-back.yaml.j2:18:14: error[L004] elements[8].rect.x: market-back: "
         "must be a finite number, got nan",
     ),
     "pattern-step-of-zero": (
         lambda p: break_file_in(p, "layouts/pocket-foundry/market-back.yaml.j2", "5, W / 8, H / 12", "5, 0, 0"),
-        "layouts/pocket-foundry/market-back.yaml.j2 [market-back]:4:13: error[L004] elements[1].pattern: "
-        "dx: a pattern step must be at least 0.5 mm, got 0 mm",
+        "layouts/pocket-foundry/market-back.yaml.j2:11:1: error[L004] elements[1].pattern: market-back: "
+        "dx: a pattern step must be at least 0.5 mm, got 0 mm (at line 4, column 13 of its rendered layout)",
     ),
 }
 

@@ -57,7 +57,7 @@ def test_undefined_variable_is_located(tmp_path):
     _, report = render(tmp_path, "elements:\n- text: {{ card.nmae|q }}\n", {"card": {"name": "x"}})
     (problem,) = report.errors
     assert problem.headline() == (
-        "layouts/face.yaml.j2:2:1: error[T003] template error while rendering "
+        "layouts/face.yaml.j2:2:17: error[T003] template error while rendering "
         "card-1/front: 'dict object' has no attribute 'nmae'"
     )
 
@@ -69,12 +69,22 @@ def test_syntax_error_is_located(tmp_path):
     assert "Unexpected end of template" in problem.message
 
 
+def test_an_unknown_tag_is_located_at_its_name(tmp_path):
+    _, report = render(tmp_path, "elements:\n{% for x in y %}{% endfo %}\n")
+    (problem,) = report.errors
+    assert problem.headline().startswith(
+        "layouts/face.yaml.j2:2:20: error[T002] template syntax error: Encountered unknown tag 'endfo'. "
+        "Jinja was looking for the following tags: 'endfor' or 'else'."
+    )
+
+
 def test_templates_cannot_include_files_outside_their_folders(tmp_path):
     (tmp_path / "secret.txt").write_text("password")
     _, report = render(tmp_path, "{% include '../secret.txt' %}")
     (problem,) = report.errors
     assert problem.code == "T001"
     assert problem.message == "no layout template '../secret.txt' (needed for card-1/front)"
+    assert (problem.loc.file, problem.loc.line, problem.loc.col) == ("layouts/face.yaml.j2", 1, 13)  # at the name
 
 
 def test_layout_document_errors_point_into_the_rendered_document():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import posixpath
+import re
 import time
 import traceback
 from collections.abc import Sequence
@@ -217,12 +219,20 @@ class Templates:
                 self._sources[name] = None
         return self._sources[name]
 
-    def render(self, name: str, context: dict[str, Any], face: str, report: Report) -> str | None:
+    def render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        face: str,
+        report: Report,
+        origins: list[tuple[int, str, int]] | None = None,
+    ) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.
 
         The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS (and what is left of
         MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
-        and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation.
+        and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
+        `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
         now = time.monotonic()
         if self._started is None:
@@ -238,7 +248,10 @@ class Templates:
                 raise sandbox.exceeded(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
-            for chunk in template.generate(context):
+            pieces = template.generate(context)
+            for chunk in pieces:
+                if origins is not None:
+                    origins.append((size, *_origin(pieces)))
                 size += len(chunk)
                 if size > MAX_OUTPUT:
                     raise sandbox.exceeded(f"template output passed {MAX_OUTPUT} characters")
@@ -250,14 +263,19 @@ class Templates:
             report.error(code, exc.refused.message(shown), loc=Location(shown, 1, 1), hint=exc.refused.hint)
         except TemplateNotFound as exc:
             searched = ", ".join(self.display(str(f)) for f in self.folders)
-            report.error("T001", f"no layout template '{exc.name}' (needed for {face})", hint=f"looked in {searched}")
+            loc = self._loc(*self._blamed(_template_frames(exc)), str(exc.name))  # the include or import line
+            message = f"no layout template '{exc.name}' (needed for {face})"
+            report.error("T001", message, loc=loc, hint=f"looked in {searched}")
         except TemplateSyntaxError as exc:
-            report.error("T002", f"template syntax error: {exc.message}", loc=self._loc(exc.filename, exc.lineno))
+            loc = self._loc(exc.filename, exc.lineno, _offending(exc.message or ""))
+            report.error("T002", f"template syntax error: {exc.message}", loc=loc)
         except (SyntaxError, MemoryError) as exc:  # Python refused the compiled code, or memory ran out
             filename, lineno = _template_frame(exc)
             what = "nested too deeply to compile" if isinstance(exc, SyntaxError) else "ran out of memory"
             report.error(
-                "T003", f"template {what} while rendering {face}", loc=self._loc(filename, lineno) or self._file(name)
+                "T003",
+                f"template {what} while rendering {face}",
+                loc=self._loc(filename, lineno) or self.first_line(name),
             )
         except (
             TemplateError,
@@ -270,22 +288,64 @@ class Templates:
             AttributeError,
             RecursionError,
         ) as exc:
-            filename, lineno = _template_frame(exc)
+            frames = _template_frames(exc)
+            filename, lineno = self._blamed(frames)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
             # Python words a RecursionError differently depending on where the limit is hit: say it one way.
             said = "maximum recursion depth exceeded" if isinstance(exc, RecursionError) else _short(str(exc))
             message = f"{kind} while rendering {face}: {said}"
-            report.error("T003", message, loc=self._loc(filename, lineno) or self._file(name))
+            loc = self._loc(filename, lineno, _offending(said)) or self.first_line(name)
+            hint = None
+            if frames and (filename, lineno) != frames[-1]:
+                inner, at = frames[-1]
+                hint = f"it failed inside {self.display(inner)}:{at}, a shared template this line calls"
+            report.error("T003", message, loc=loc, hint=hint)
         finally:
             sandbox.CURRENT.reset(token)
         return None
 
-    def _file(self, name: str) -> Location | None:
+    def first_line(self, name: str) -> Location | None:
         """Return the first line of template `name`, for a problem no template line can be blamed for."""
         found = self.source_of(name)
         return Location(self.display(str(found[1])), 1, 1) if found else None
 
-    def _loc(self, filename: str | None, lineno: int | None) -> Location | None:
+    def source_location(
+        self, origins: Sequence[tuple[int, str, int]], text: str, line: int, col: int
+    ) -> tuple[Location, bool] | None:
+        """Return the template line that wrote `line`:`col` of the rendered `text` (origins as `render` notes
+        them), and whether the column is exact: it is when that line is the template's own text, verbatim."""
+        lines = text.split("\n")
+        if not 0 < line <= len(lines):
+            return None
+        offset = sum(len(t) + 1 for t in lines[: line - 1]) + col - 1
+        at = bisect.bisect_right([start for start, _, _ in origins], offset) - 1
+        if at < 0 or not origins[at][1]:
+            return None
+        _, filename, lineno = origins[at]
+        try:
+            source = safefile.read_text(filename, MAX_TEMPLATE_BYTES, self.roots).splitlines()
+        except safefile.Refused:
+            return None
+        # Plain text is written by the node before it, so its own line is between that node's and the next's.
+        later = [o[2] for o in origins[at + 1 :] if o[1] == filename and o[2] >= lineno]
+        rendered = lines[line - 1]
+        for number in range(max(lineno, 1), min(later[0] if later else len(source), len(source)) + 1):
+            if source[number - 1] == rendered:
+                return Location(self.display(filename), number, col, rendered), True
+        found = self._loc(filename, lineno)
+        return (found, False) if found else None
+
+    def _blamed(self, frames: list[tuple[str, int]]) -> tuple[str | None, int | None]:
+        """Return the innermost frame of a template the game wrote: a value it passed to a shared macro is its
+        own mistake, so it is blamed at its own line, not inside the macro (when every frame is shared, the
+        innermost)."""
+        shared = os.path.abspath(self.folders[-1]) + os.sep if len(self.folders) > 1 else None
+        own = [f for f in frames if shared is None or not os.path.abspath(f[0]).startswith(shared)]
+        found = own[-1] if own else frames[-1] if frames else None
+        return found if found else (None, None)
+
+    def _loc(self, filename: str | None, lineno: int | None, name: str | None = None) -> Location | None:
+        """Return the template line, at `name` on it when it is there, else at its first non-blank column."""
         if not filename or not lineno:
             return None
         try:
@@ -293,7 +353,14 @@ class Templates:
         except safefile.Refused:
             lines = []
         text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-        return Location(self.display(filename), lineno, len(text) - len(text.lstrip()) + 1, text)
+        col = len(text) - len(text.lstrip()) + 1
+        if name:
+            # the attribute after a dot first: `card.name.x` blames `x`'s `name`, not the card's
+            at = re.search(rf"(?<=\.){re.escape(name)}(?!\w)", text) or re.search(
+                rf"(?<!\w){re.escape(name)}(?!\w)", text
+            )
+            col = at.start() + 1 if at else col
+        return Location(self.display(filename), lineno, col, text)
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -301,10 +368,41 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
-    """Find the innermost traceback frame that belongs to a template (Jinja rewrites them so)."""
-    found: tuple[str | None, int | None] = (None, None)
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith(".j2"):
-            found = (frame.filename, frame.lineno)
+def _origin(pieces: Any) -> tuple[str, int]:
+    """Return the template file and line that wrote the piece a template generator has just yielded: the
+    innermost generator it is delegating to that runs template code (an include's, or the template's own)."""
+    found = ("", 0)
+    while pieces is not None:
+        frame = getattr(pieces, "gi_frame", None)
+        template = frame.f_globals.get("__jinja_template__") if frame else None
+        if frame is not None and template is not None and template.filename:
+            found = (template.filename, template.get_corresponding_lineno(frame.f_lineno))
+        pieces = getattr(pieces, "gi_yieldfrom", None)
     return found
+
+
+def _template_frames(exc: BaseException) -> list[tuple[str, int]]:
+    """Return the traceback frames that belong to templates, outermost first (Jinja rewrites them so)."""
+    return [
+        (frame.filename, frame.lineno)
+        for frame in traceback.extract_tb(exc.__traceback__)
+        if frame.filename.endswith(".j2") and frame.lineno
+    ]
+
+
+def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
+    """Find the innermost traceback frame that belongs to a template."""
+    frames = _template_frames(exc)
+    return frames[-1] if frames else (None, None)
+
+
+# What a template error names, to point at it on the blamed line: an attribute, a variable, a keyword, a tag.
+_NAMED = re.compile(
+    r"has no attribute '(\w+)'|^'(\w+)' is undefined|takes no keyword argument '(\w+)'|unknown tag '(\w+)'"
+)
+
+
+def _offending(message: str) -> str | None:
+    """Return the name a template error is about, when it says one."""
+    found = _NAMED.search(message)
+    return next((g for g in found.groups() if g), None) if found else None
