@@ -278,6 +278,22 @@ class HeuristicBot:
         """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
         `left` (turns left), `masks` (the Inputs of the Parts in hand) and `patents` (patent_progress) may be
         passed when already known."""
+        v = self.play_base(s, p, t, dc, left, masks, patents)
+        if s.tables.kind[t] == UPGRADE:
+            v = self.upgrade_under(s, p, t, host, v)
+        return v
+
+    def play_base(
+        self,
+        s: State,
+        p: int,
+        t: int,
+        dc: float,
+        left: int | None = None,
+        masks: list[int] | None = None,
+        patents: list | None = None,
+    ) -> float:
+        """Return play_score without what an Upgrade's host adds (the same under every host)."""
         T = s.tables
         k = Knowledge.of(T)
         if left is None:
@@ -300,9 +316,13 @@ class HeuristicBot:
             v += 0.5  # a Part also opens a Bonus Upgrade
         elif kind == UPGRADE:
             v += k.played_value[t] + k.static_value(t, left)
-            v += k.end_value(s, p, t, host)
-            if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
-                v -= 0.05 * host
+        return v
+
+    def upgrade_under(self, s: State, p: int, t: int, host: int, v: float) -> float:
+        """Return play_score of Upgrade t under `host` from `v`, its score before the host counts."""
+        v += Knowledge.of(s.tables).end_value(s, p, t, host)
+        if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
+            v -= 0.05 * host
         return v
 
     def part_inputs(self, s: State, p: int) -> list[int]:
@@ -329,39 +349,43 @@ class HeuristicBot:
                 gain += each * ((n + 1) // every - n // every)
         return gain + before
 
-    def calibration_score(self, s: State, p: int, t: int, dc: float) -> float:
-        """Return the value of playing Calibration t now (it gives its action back)."""
+    def calibration_score(self, s: State, p: int, t: int, dc: float, patents: list | None = None) -> float:
+        """Return the value of playing Calibration t now (it gives its action back); `patents`: patent_progress."""
         T = s.tables
-        hand = [T.itype[i] for i in s.hands[p]]
+        itype, kind_of = T.itype, T.kind
+        hand = [itype[i] for i in s.hands[p]]
         v = -s.cost_of(p, t) * dc
-        parts = [u for u in hand if T.kind[u] == PART]
+        parts = [u for u in hand if kind_of[u] == PART]
         for code, a, _b, c in T.played[t]:
             if code == DRAW:
                 v += 0.9 * a if self.turns_left(s) > 0 else 0.1 * a
             elif code == ACTION:
-                good = [
-                    u
-                    for u in set(hand)
-                    if u != t
-                    and T.kind[u] != CALIBRATION
-                    and s.cost_of(p, u) < len(hand) - 1
-                    and s.requirement_met(p, u)
-                ]
-                v += 1.6 * a if len(good) >= 2 else 0.2
+                v += 1.6 * a if self.playable_others(s, p, t, hand) >= 2 else 0.2
             elif code == NEXT_COST:
-                fits = (
-                    [u for u in parts if s.cost_of(p, u) > 0 and s.can_attach(p, u)]
-                    if a == PART
-                    else [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
-                )
+                if a == PART:
+                    fits = any(s.cost_of(p, u) > 0 and s.can_attach(p, u) for u in parts)
+                else:
+                    fits = any(kind_of[u] == UPGRADE and s.cost_of(p, u) > 0 for u in hand)
                 v += min(-c, 1) * 0.9 if fits else 0.1
             elif code == NEXT_ANY:
-                stuck = [u for u in parts if not T.inmask[u] & s.chain_output(p)]
-                v += 0.9 if stuck and not any(T.inmask[u] & s.chain_output(p) for u in parts) else 0.1
+                output = s.chain_output(p)
+                stuck = [u for u in parts if not T.inmask[u] & output]
+                v += 0.9 if stuck and not any(T.inmask[u] & output for u in parts) else 0.1
             elif code == DISCARD:
                 v -= 0.1 * a
-        v += self.patent_bonus(s, p, t)
+        v += self.patent_bonus(s, p, t, patents)
         return v
+
+    def playable_others(self, s: State, p: int, t: int, hand: list[int]) -> int:
+        """Return how many other non-Calibration card types in `hand` p could pay for and meet, counting to 2."""
+        kind_of, room = s.tables.kind, len(hand) - 1
+        n = 0
+        for u in set(hand):
+            if u != t and kind_of[u] != CALIBRATION and s.cost_of(p, u) < room and s.requirement_met(p, u):
+                n += 1
+                if n == 2:
+                    break
+        return n
 
     def research_score(self, s: State, p: int) -> float:
         """Return the value of Researching now."""
@@ -463,6 +487,7 @@ class HeuristicBot:
         cals = []
         a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
         dc = None  # what a play's inputs cost to gather is paid only when a card can be played
+        upgrades: dict[int, float] = {}  # an Upgrade's score before its host counts (the same under every host)
         for a in legal:
             if a < a_research:
                 if dc is None:
@@ -474,9 +499,12 @@ class HeuristicBot:
                     v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
                 elif a_upg <= a < a_cal:
                     t, h = divmod(a - a_upg, T.max_hosts)
-                    v = self.play_score(s, p, t, h, dc, left, masks, patents)
+                    base = upgrades.get(t)
+                    if base is None:
+                        base = upgrades[t] = self.play_base(s, p, t, dc, left, masks, patents)
+                    v = self.upgrade_under(s, p, t, h, base)
                 else:
-                    cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
+                    cals.append((self.calibration_score(s, p, a - a_cal, dc, patents), a))
                     continue
             elif a == a_research:
                 v = self.research_score(s, p)
