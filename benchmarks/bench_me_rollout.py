@@ -66,7 +66,7 @@ def bot_options(pairs: list[str]) -> dict:
         name, _, value = pair.partition("=")
         if name == "phases":
             options[name] = tuple(value.split("+"))
-        elif name in ("hand_weight", "race"):
+        elif name in ("hand_weight", "race", "engine_weight"):
             options[name] = float(value)
         else:
             options[name] = int(value) or None if name == "horizon" else int(value)

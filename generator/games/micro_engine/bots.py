@@ -15,6 +15,7 @@ from . import tableau
 from .engine import State
 from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, OVER, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
+from .value import ValueModel
 
 
 class Knowledge:
@@ -124,6 +125,21 @@ class Knowledge:
             v += each * (n // every)
         return v
 
+    def engine_value(self, c: State, q: int, left: int) -> float:
+        """Return what q's Parts and Upgrades in play are still worth by their ongoing effects (Knowledge.static_value)."""
+        T = c.tables
+        k = self
+        itype, has = T.itype, T.has_statics
+        v = 0.0
+        for card in c.chains[q]:
+            if has[itype[card]]:
+                v += k.static_value(itype[card], left)
+        for ups in c.hosts[q]:
+            for card in ups:
+                if has[itype[card]]:
+                    v += k.static_value(itype[card], left)
+        return v
+
 
 class HeuristicBot:
     """Scores each legal action with hand-written rules of thumb and plays the best one."""
@@ -147,8 +163,9 @@ class HeuristicBot:
 
     def turns_left(self, s: State) -> int:
         """Return how many of my turns remain after this one."""
-        rounds = s.tables.rounds
-        return rounds - 1 - min(s.turn // s.num_players, rounds - 1)
+        last = s.tables.rounds - 1
+        done = s.turn // s.num_players
+        return last - done if done < last else 0
 
     def keep_value(self, s: State, p: int, t: int) -> float:
         """Return how much a card in hand is worth keeping (what discarding it costs me)."""
@@ -521,7 +538,11 @@ class HeuristicBot:
 
     def choose_play(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
-        return min(self.score_plays(s, p, legal), key=lambda x: (-x[0], x[1]))[1]
+        best_v, best = -math.inf, -1
+        for v, a in self.score_plays(s, p, legal):  # the highest score, then the lowest action (as rank_play)
+            if v > best_v or v == best_v and a < best:
+                best_v, best = v, a
+        return best
 
 
 class RolloutBot:
@@ -552,6 +573,9 @@ class RolloutBot:
         phases: tuple[str, ...] = ("draw", "play", "bonus"),
         race: float = 0.0,
         min_samples: int = 3,
+        distinct: bool = False,
+        engine_weight: float = 0.0,
+        value: bool = False,
     ):
         self.rng = random.Random(seed)
         self.samples = samples
@@ -560,6 +584,9 @@ class RolloutBot:
         self.hand_weight = hand_weight
         self.race = race
         self.min_samples = min_samples
+        self.distinct = distinct
+        self.engine_weight = engine_weight
+        self.value = value
         searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
         self.phases = frozenset(searched[name] for name in phases)
         self.policy = HeuristicBot(seed)
@@ -585,7 +612,20 @@ class RolloutBot:
         if phase == Phase.DRAW:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
             return [best] + [a for a in legal if a != best][: self.width]
-        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+        ranked = [a for _, a in self.policy.rank_play(s, p, legal)]
+        if not self.distinct:
+            return ranked[: self.width]
+        T = s.tables
+        a_upg, a_cal, hosts = T.A_UPG, T.A_CAL, T.max_hosts
+        seen, found = set(), []
+        for a in ranked:  # an Upgrade under another host is not another option: its best host stands for it
+            card = a_upg + (a - a_upg) // hosts if a_upg <= a < a_cal else a
+            if card not in seen:
+                seen.add(card)
+                found.append(a)
+                if len(found) == self.width:
+                    break
+        return found
 
     def step(self, state: State) -> int:
         """Return the action to play."""
@@ -640,10 +680,17 @@ class RolloutBot:
         if c.phase == OVER:
             return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
         left = self.policy.turns_left(c)
+        if self.value:
+            model = ValueModel.of(c.tables, HeuristicBot(0), Knowledge.of(c.tables).engine_value)
+            value = [sc[q] + model.gain(c, q, left) for q in range(c.num_players)]
+            return value[p] - max(v for q, v in enumerate(value) if q != p)
         itype = c.tables.itype
         w = self.hand_weight
         value = []
         for q in range(c.num_players):
             vals = self.policy.hand_values(c, q, left)
-            value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
+            v = sc[q] + w * sum(vals[itype[i]] for i in c.hands[q])
+            if self.engine_weight:
+                v += self.engine_weight * Knowledge.of(c.tables).engine_value(c, q, left)
+            value.append(v)
         return value[p] - max(v for q, v in enumerate(value) if q != p)
