@@ -1,4 +1,4 @@
-"""The rollout bot: deterministic per seed, legal moves only, leaves the real game alone, finds a known best pick."""
+"""The rollout bots: deterministic per seed, legal moves only, leave the real game alone, find a known best pick."""
 
 from __future__ import annotations
 
@@ -24,28 +24,30 @@ def moves(history):
     return hashlib.sha256(str(history).encode()).hexdigest()[:16]
 
 
-def test_rollout_fast_plays_its_pinned_moves_on_a_seeded_game():
-    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.fast(3), HeuristicBot(4)], 11)
-    assert (moves(s.history), len(s.history), s.scores()) == ("33173206137bd503", 77, [24, 17])
-
-
-def test_rollout_bot_plays_the_moves_it_played_before_racing():
-    # hashed from main at 4b4ab83: racing and its options left the default search's moves unchanged
+def test_rollout_bot_plays_its_pinned_moves_on_a_seeded_game():
+    # hashed from the 4-deal, 2-turn search with the fitted leaf value (the default since it replaced rollout-deep)
     s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
+    assert (moves(s.history), len(s.history), s.scores()) == ("257f3a5fcb2c477e", 83, [28, 18])
+
+
+def test_rollout_deep_plays_the_moves_the_former_default_played():
+    # hashed from main at 4b4ab83: racing, the fitted value and the engine's speed-ups left this search's moves alone
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.deep(3), HeuristicBot(4)], 11)
     assert (moves(s.history), len(s.history), s.scores()) == ("4009d32577ff3747", 90, [12, 20])
+    assert RolloutBot.deep(0).name == "rollout-deep"
 
 
 def test_rollout_bot_is_deterministic_for_a_seed():
     game = MicroEngineGame(model(), 2, quick=True)
-    a = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
-    b = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    a = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
+    b = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
     assert a.history == b.history
     assert a.scores() == b.scores()
 
 
 def test_rollout_bot_restart_replays_the_same_game():
     game = MicroEngineGame(model(), 2, quick=True)
-    bot = RolloutBot.fast(0)
+    bot = RolloutBot(0)
     bot.restart(9)
     a = play(game, [bot, HeuristicBot(1)], 5)
     bot.restart(9)

@@ -548,34 +548,32 @@ class HeuristicBot:
 class RolloutBot:
     """Determinized flat Monte Carlo with racing (a 1-ply look-ahead with sampling): for the heuristic's
     choice and a few others, deal the hidden cards afresh, play each deal `horizon` turns on (all players'
-    turns together; None: to the end) with heuristic players and score p's margin in VP plus `hand_weight`
-    times the heuristic's value of each hand (the game's margin plus 4 per win share if it ended). The same
-    deals serve every option (common random numbers). From `min_samples` deals on, an option whose mean
-    trails the leader's by more than `race` standard errors of the paired difference, or equals it on every
-    deal, is dropped (race=0: never); the search stops at `samples` deals or one option left. Draw picks
-    try the heuristic's and `width` others, Phase B and the Bonus Upgrade the heuristic's `width` best; a
-    phase not in `phases` follows the heuristic.
+    turns together; None: to the end) with heuristic players and score p's margin where it stops: the game's
+    margin plus 4 per win share if it ended, else VP plus, with `value`, each player's VP still to come as
+    value.ValueModel predicts them (without: `hand_weight` times the heuristic's value of each hand). The
+    same deals serve every option (common random numbers). From `min_samples` deals on, an option whose
+    mean trails the leader's by more than `race` standard errors of the paired difference, or equals it on
+    every deal, is dropped (race=0: never); the search stops at `samples` deals or one option left. Draw
+    picks try the heuristic's and `width` others, Phase B and the Bonus Upgrade the heuristic's `width`
+    best; a phase not in `phases` follows the heuristic.
 
-    By default every Draw pick, Phase B play and Bonus Upgrade is searched on 12 deals to the end of the
-    game, without racing. `fast()` (the `rollout-fast` bot) searches Draw picks and Phase B on up to 6
-    deals, 3 turns deep, hand valued at 0.3, racing from the third deal at 2 standard errors: about 7.8 times
-    less CPU per game, and measurably weaker (README, Bots)."""
+    By default (the `rollout` bot) every Draw pick, Phase B play and Bonus Upgrade is searched on 4 deals,
+    2 turns deep, with the fitted value where the look-ahead stops. `deep()` (the `rollout-deep` bot, the
+    former default) plays 12 deals to the end of the game: about 10 times the CPU, no stronger (README, Bots)."""
 
     name = "rollout"
 
     def __init__(
         self,
         seed: int = 0,
-        samples: int = 12,
+        samples: int = 4,
         width: int = 2,
-        horizon: int | None = None,
-        hand_weight: float = 0.6,
+        horizon: int | None = 2,
+        hand_weight: float = 0.3,
         phases: tuple[str, ...] = ("draw", "play", "bonus"),
         race: float = 0.0,
         min_samples: int = 3,
-        distinct: bool = False,
-        engine_weight: float = 0.0,
-        value: bool = False,
+        value: bool = True,
     ):
         self.rng = random.Random(seed)
         self.samples = samples
@@ -584,18 +582,16 @@ class RolloutBot:
         self.hand_weight = hand_weight
         self.race = race
         self.min_samples = min_samples
-        self.distinct = distinct
-        self.engine_weight = engine_weight
         self.value = value
         searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
         self.phases = frozenset(searched[name] for name in phases)
         self.policy = HeuristicBot(seed)
 
     @classmethod
-    def fast(cls, seed: int = 0) -> RolloutBot:
-        """Return the `rollout-fast` bot: Draw and Phase B, up to 6 deals, 3 turns deep, hand at 0.3, racing."""
-        bot = cls(seed, samples=6, horizon=3, hand_weight=0.3, phases=("draw", "play"), race=2.0, min_samples=3)
-        bot.name = "rollout-fast"
+    def deep(cls, seed: int = 0) -> RolloutBot:
+        """Return the `rollout-deep` bot: every phase, 12 deals each played to the end of the game."""
+        bot = cls(seed, samples=12, horizon=None, value=False)
+        bot.name = "rollout-deep"
         return bot
 
     def restart(self, seed: int) -> None:
@@ -612,20 +608,7 @@ class RolloutBot:
         if phase == Phase.DRAW:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
             return [best] + [a for a in legal if a != best][: self.width]
-        ranked = [a for _, a in self.policy.rank_play(s, p, legal)]
-        if not self.distinct:
-            return ranked[: self.width]
-        T = s.tables
-        a_upg, a_cal, hosts = T.A_UPG, T.A_CAL, T.max_hosts
-        seen, found = set(), []
-        for a in ranked:  # an Upgrade under another host is not another option: its best host stands for it
-            card = a_upg + (a - a_upg) // hosts if a_upg <= a < a_cal else a
-            if card not in seen:
-                seen.add(card)
-                found.append(a)
-                if len(found) == self.width:
-                    break
-        return found
+        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
 
     def step(self, state: State) -> int:
         """Return the action to play."""
@@ -681,7 +664,7 @@ class RolloutBot:
             return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
         left = self.policy.turns_left(c)
         if self.value:
-            model = ValueModel.of(c.tables, HeuristicBot(0), Knowledge.of(c.tables).engine_value)
+            model = value_model(c.tables)
             value = [sc[q] + model.gain(c, q, left) for q in range(c.num_players)]
             return value[p] - max(v for q, v in enumerate(value) if q != p)
         itype = c.tables.itype
@@ -689,8 +672,10 @@ class RolloutBot:
         value = []
         for q in range(c.num_players):
             vals = self.policy.hand_values(c, q, left)
-            v = sc[q] + w * sum(vals[itype[i]] for i in c.hands[q])
-            if self.engine_weight:
-                v += self.engine_weight * Knowledge.of(c.tables).engine_value(c, q, left)
-            value.append(v)
+            value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
         return value[p] - max(v for q, v in enumerate(value) if q != p)
+
+
+def value_model(T: Tables) -> ValueModel:
+    """Return the rollout bot's fitted leaf value for these tables (fitted once per card set and variant)."""
+    return ValueModel.of(T, HeuristicBot, Knowledge.of(T).engine_value)

@@ -17,8 +17,13 @@ from .engine import State
 from .phase import OVER
 from .tables import PART, Tables
 
-GAMES = 300  # heuristic games the fit is made from (about 40 turn starts each at 2 players)
+GAMES = 600  # divided by the player count: the heuristic games the fit is made from (300 at 2 players)
 RIDGE = 1.0  # keeps the fit of a turns-left bucket with few rows near zero rather than wild
+# (card set id, players, quick, travel) -> (the card set, kept alive so its id is not reused; its model)
+FITTED: dict[tuple[int, int, bool, bool], tuple[object, ValueModel]] = {}
+
+
+Engine = Callable[[State, int, int], float]  # (state, player, turns left) -> its cards in play's ongoing value
 
 
 class Policy(Protocol):
@@ -36,7 +41,7 @@ def turns_to_play(s: State, q: int) -> int:
     return sum(1 for t in range(s.turn, total) if (s.first_player + t) % n == q)
 
 
-def features(s: State, q: int, left: int, policy: Policy, engine: Callable[[State, int, int], float]) -> list[float]:
+def features(s: State, q: int, left: int, policy: Policy, engine: Engine) -> list[float]:
     """Return q's features at a turn start (see the module docstring)."""
     T = s.tables
     itype, kind, inmask = T.itype, T.kind, T.inmask
@@ -82,21 +87,23 @@ class ValueModel:
     """Per turns-left coefficients of the VP a player will still gain; fitted once per Tables."""
 
     @classmethod
-    def of(cls, T: Tables, policy: Policy, engine: Callable[[State, int, int], float]) -> ValueModel:
-        """Return the fitted model for these tables (fitted at the first call and kept on them)."""
-        model = T.__dict__.get("_value_model")
-        if model is None:
-            model = T.__dict__["_value_model"] = cls(T, policy, engine)
-        return model
+    def of(cls, T: Tables, make_policy: Callable[[], Policy], engine: Engine) -> ValueModel:
+        """Return the model for this card set, player count and variant (fitted at the first call per process,
+        with the policy `make_policy` returns playing every seat)."""
+        key = (id(T.game), T.players, T.quick, T.travel)
+        kept = FITTED.get(key)
+        if kept is None or kept[0] is not T.game:
+            kept = FITTED[key] = (T.game, cls(T, make_policy(), engine))
+        return kept[1]
 
-    def __init__(self, T: Tables, policy: Policy, engine: Callable[[State, int, int], float]):
+    def __init__(self, T: Tables, policy: Policy, engine: Engine):
         self.policy, self.engine = policy, engine
         rows: dict[int, list[tuple[list[float], float]]] = {}
-        for seed in range(GAMES):
+        for seed in range(GAMES // T.players):
             for r, x, y in self.sample(T, seed):
                 rows.setdefault(r, []).append((x, y))
         self.coef: dict[int, list[float]] = {}
-        for r, data in rows.items():
+        for r, data in sorted(rows.items()):
             k = len(data[0][0])
             xtx = [
                 [sum(x[i] * x[j] for x, _ in data) + (RIDGE if i == j and i else 0.0) for j in range(k)]
