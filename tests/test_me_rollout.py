@@ -25,9 +25,9 @@ def moves(history):
 
 
 def test_rollout_bot_plays_its_pinned_moves_on_a_seeded_game():
-    # hashed from the 4-deal, 2-turn search with the fitted leaf value (the default since it replaced rollout-deep)
+    # hashed from the 4-deal, 3-turn search with the fitted leaf value (the default since it replaced rollout-deep)
     s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
-    assert (moves(s.history), len(s.history), s.scores()) == ("257f3a5fcb2c477e", 83, [28, 18])
+    assert (moves(s.history), len(s.history), s.scores()) == ("b64a54ca6d175f69", 70, [29, 15])
 
 
 def test_rollout_deep_plays_the_moves_the_former_default_played():
@@ -111,3 +111,18 @@ def test_racing_drops_an_option_clearly_behind_and_one_equal_on_every_deal():
     bot = RolloutBot(0, race=1.0)
     values = {1: [3.0, 4.0, 5.0], 2: [3.0, 4.0, 5.0], 3: [-9.0, -8.0, -7.5], 4: [4.0, 2.0, 5.0]}
     assert bot.survivors([1, 2, 3, 4], values, 3) == [1, 4]  # 2 is 1 again; 3 trails by far; 4 may yet lead
+
+
+def test_an_upgrade_under_another_host_is_not_another_option():
+    s = position([{"chain": ["boiler", "piston-rod"], "hand": ["lubrication-system", "timing-belt"]}, {}])
+    heuristic = HeuristicBot(0)
+    while s.phase != Phase.PLAY:
+        s.apply_action(heuristic.step(s))
+    ranked = [s.describe(a) for _, a in heuristic.rank_play(s, 0, s.legal_actions())[:2]]
+    assert ranked == ["play Upgrade Timing Belt under the Core", "play Upgrade Timing Belt under Part 1"]
+    assert [s.describe(a) for a in RolloutBot(0, hosts=True).options(s, 0)] == ranked  # rollout-deep searches both
+    bot = RolloutBot(0)
+    assert [s.describe(a) for a in bot.options(s, 0)] == ranked[:1]
+    dealt = bot.rng.getstate()
+    assert s.describe(bot.step(s)) == ranked[0]
+    assert bot.rng.getstate() == dealt  # one real option: nothing was dealt

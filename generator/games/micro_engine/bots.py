@@ -555,10 +555,11 @@ class RolloutBot:
     mean trails the leader's by more than `race` standard errors of the paired difference, or equals it on
     every deal, is dropped (race=0: never); the search stops at `samples` deals or one option left. Draw
     picks try the heuristic's and `width` others, Phase B and the Bonus Upgrade the heuristic's `width`
-    best; a phase not in `phases` follows the heuristic.
+    best (without `hosts`, the same Upgrade under another host does not count: the heuristic's host stands
+    for it, and a single option is played unsearched); a phase not in `phases` follows the heuristic.
 
     By default (the `rollout` bot) every Draw pick, Phase B play and Bonus Upgrade is searched on 4 deals,
-    2 turns deep, with the fitted value where the look-ahead stops. `deep()` (the `rollout-deep` bot, the
+    3 turns deep, with the fitted value where the look-ahead stops. `deep()` (the `rollout-deep` bot, the
     former default) plays 12 deals to the end of the game: about 10 times the CPU, no stronger (README, Bots)."""
 
     name = "rollout"
@@ -568,12 +569,13 @@ class RolloutBot:
         seed: int = 0,
         samples: int = 4,
         width: int = 2,
-        horizon: int | None = 2,
+        horizon: int | None = 3,
         hand_weight: float = 0.3,
         phases: tuple[str, ...] = ("draw", "play", "bonus"),
         race: float = 0.0,
         min_samples: int = 3,
         value: bool = True,
+        hosts: bool = False,
     ):
         self.rng = random.Random(seed)
         self.samples = samples
@@ -583,6 +585,7 @@ class RolloutBot:
         self.race = race
         self.min_samples = min_samples
         self.value = value
+        self.hosts = hosts
         searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
         self.phases = frozenset(searched[name] for name in phases)
         self.policy = HeuristicBot(seed)
@@ -590,7 +593,7 @@ class RolloutBot:
     @classmethod
     def deep(cls, seed: int = 0) -> RolloutBot:
         """Return the `rollout-deep` bot: every phase, 12 deals each played to the end of the game."""
-        bot = cls(seed, samples=12, horizon=None, value=False)
+        bot = cls(seed, samples=12, horizon=None, value=False, hosts=True)
         bot.name = "rollout-deep"
         return bot
 
@@ -608,7 +611,14 @@ class RolloutBot:
         if phase == Phase.DRAW:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
             return [best] + [a for a in legal if a != best][: self.width]
-        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+        ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+        if self.hosts:
+            return ranked
+        T = s.tables
+        a_upg, a_cal, per_card = T.A_UPG, T.A_CAL, T.max_hosts
+        cards = [(a - a_upg) // per_card if a_upg <= a < a_cal else -1 - a for a in ranked]
+        # the same Upgrade under another host is not another option: the heuristic's host stands for it
+        return [a for i, a in enumerate(ranked) if cards[i] not in cards[:i]]
 
     def step(self, state: State) -> int:
         """Return the action to play."""
