@@ -24,7 +24,7 @@ BOTS = {
     "heuristic-random-core": "the heuristic bot, keeping a random Core (to measure Cores without selection)",
     "rollout": "the strong bot: for the heuristic's choice and 2 others, deals the hidden cards 4 ways, plays each "
     "3 turns on with heuristic players and values where it stops with a fit of the VP still to come; about 0.3 CPU s "
-    "per 2-player game (the fit: 1.5-2 s per process)",
+    "per 2-player game (the fit: about 2 s per process)",
     "rollout-deep": "the former strong bot: 12 deals, each played to the end of the game; about 10x the CPU of "
     "rollout, and no stronger",
 }
