@@ -3,13 +3,16 @@
 Each game is seeded as `cardpress simulate` seeds it (from --seed, a label and the game's index), the
 rollout bot in seat 0 and heuristic bots in the others; the first player is random per game. Every game's
 CPU time is measured with process_time inside the process that plays it, so other processes sharing the
-machine do not skew it. Games run in --jobs worker processes; the figures do not depend on --jobs.
+machine do not skew it. Games run in --jobs worker processes; the figures do not depend on --jobs. The
+rollout bot's leaf value is fitted once, before the workers start (its CPU time is printed apart).
 
---fast measures `rollout-fast` (RolloutBot.fast); --bot options change the default bot's search.
-To measure another checkout's bot with the same seeds (e.g. main before a change), put its tree first:
+--deep measures `rollout-deep` (RolloutBot.deep, the former default); --bot options change the default
+bot's search. To measure another checkout's bot with the same seeds (e.g. main before a change), put its
+tree first:
     PYTHONPATH=/path/to/other/checkout python benchmarks/bench_me_rollout.py --games 100
+Games are seeded by index, so two runs pair game by game (--start extends a run; --log keeps every game).
 
-Run: python benchmarks/bench_me_rollout.py [--fast] [--games N] [--players 2] [--jobs 2] [--log FILE]
+Run: python benchmarks/bench_me_rollout.py [--deep] [--games N] [--players 2] [--jobs 2] [--log FILE]
      python benchmarks/bench_me_rollout.py --summarize FILE ...
 """
 
@@ -23,7 +26,7 @@ import time
 from pathlib import Path
 
 from generator import pipeline
-from generator.games.micro_engine.bots import HeuristicBot, RolloutBot
+from generator.games.micro_engine.bots import HeuristicBot, RolloutBot, value_model
 from generator.games.micro_engine.game import MicroEngineGame
 from generator.sim import stats
 from generator.sim.runner import derive_seed, play_counted
@@ -44,7 +47,7 @@ def play_one(task: tuple[int, int, int, dict]) -> dict:
     """Play game `index` of the run; return its seat-0 share, scores and CPU seconds."""
     seed, players, index, options = task
     game = _game(players)
-    bots = [RolloutBot.fast(0) if options.get("fast") else RolloutBot(0, **options)] + [
+    bots = [RolloutBot.deep(0) if options.get("deep") else RolloutBot(0, **options)] + [
         HeuristicBot(seat) for seat in range(1, players)
     ]
     began = time.process_time()
@@ -89,14 +92,18 @@ def main() -> None:
         metavar="NAME=VALUE",
         help="a RolloutBot option, e.g. samples=12, horizon=0 (none), race=0 (off), phases=draw+play (default: the bot's own)",
     )
-    parser.add_argument("--fast", action="store_true", help="measure rollout-fast (RolloutBot.fast) instead")
+    parser.add_argument("--deep", action="store_true", help="measure rollout-deep (RolloutBot.deep) instead")
     args = parser.parse_args()
-    options = {"fast": True} if args.fast else bot_options(args.bot)
+    options = {"deep": True} if args.deep else bot_options(args.bot)
     if args.summarize:
         games = [json.loads(line) for log in args.summarize for line in log.read_text().splitlines()]
         report(args, sorted(games, key=lambda g: g["index"]), None)
         return
     tasks = [(args.seed, args.players, i, options) for i in range(args.start, args.start + args.games)]
+    fit = time.process_time()
+    if not args.deep and RolloutBot(0, **options).value:
+        value_model(_game(args.players).tables)  # once, here: the forked workers inherit it
+        print(f"leaf value fitted in {time.process_time() - fit:.2f} CPU-s")
     began = time.perf_counter()
     games = []
     log = args.log.open("a") if args.log else None

@@ -1,4 +1,4 @@
-"""The rollout bot: deterministic per seed, legal moves only, leaves the real game alone, finds a known best pick."""
+"""The rollout bots: deterministic per seed, legal moves only, leave the real game alone, find a known best pick."""
 
 from __future__ import annotations
 
@@ -24,28 +24,30 @@ def moves(history):
     return hashlib.sha256(str(history).encode()).hexdigest()[:16]
 
 
-def test_rollout_fast_plays_its_pinned_moves_on_a_seeded_game():
-    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.fast(3), HeuristicBot(4)], 11)
-    assert (moves(s.history), len(s.history), s.scores()) == ("33173206137bd503", 77, [24, 17])
-
-
-def test_rollout_bot_plays_the_moves_it_played_before_racing():
-    # hashed from main at 4b4ab83: racing and its options left the default search's moves unchanged
+def test_rollout_bot_plays_its_pinned_moves_on_a_seeded_game():
+    # hashed from the 4-deal, 3-turn search with the fitted leaf value (the default since it replaced rollout-deep)
     s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot(3), HeuristicBot(4)], 11)
+    assert (moves(s.history), len(s.history), s.scores()) == ("b64a54ca6d175f69", 70, [29, 15])
+
+
+def test_rollout_deep_plays_the_moves_the_former_default_played():
+    # hashed from main at 4b4ab83: racing, the fitted value and the engine's speed-ups left this search's moves alone
+    s = play(MicroEngineGame(model(), 2, quick=True), [RolloutBot.deep(3), HeuristicBot(4)], 11)
     assert (moves(s.history), len(s.history), s.scores()) == ("4009d32577ff3747", 90, [12, 20])
+    assert RolloutBot.deep(0).name == "rollout-deep"
 
 
 def test_rollout_bot_is_deterministic_for_a_seed():
     game = MicroEngineGame(model(), 2, quick=True)
-    a = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
-    b = play(game, [RolloutBot.fast(3), HeuristicBot(4)], 11)
+    a = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
+    b = play(game, [RolloutBot(3), HeuristicBot(4)], 11)
     assert a.history == b.history
     assert a.scores() == b.scores()
 
 
 def test_rollout_bot_restart_replays_the_same_game():
     game = MicroEngineGame(model(), 2, quick=True)
-    bot = RolloutBot.fast(0)
+    bot = RolloutBot(0)
     bot.restart(9)
     a = play(game, [bot, HeuristicBot(1)], 5)
     bot.restart(9)
@@ -109,3 +111,18 @@ def test_racing_drops_an_option_clearly_behind_and_one_equal_on_every_deal():
     bot = RolloutBot(0, race=1.0)
     values = {1: [3.0, 4.0, 5.0], 2: [3.0, 4.0, 5.0], 3: [-9.0, -8.0, -7.5], 4: [4.0, 2.0, 5.0]}
     assert bot.survivors([1, 2, 3, 4], values, 3) == [1, 4]  # 2 is 1 again; 3 trails by far; 4 may yet lead
+
+
+def test_an_upgrade_under_another_host_is_not_another_option():
+    s = position([{"chain": ["boiler", "piston-rod"], "hand": ["lubrication-system", "timing-belt"]}, {}])
+    heuristic = HeuristicBot(0)
+    while s.phase != Phase.PLAY:
+        s.apply_action(heuristic.step(s))
+    ranked = [s.describe(a) for _, a in heuristic.rank_play(s, 0, s.legal_actions())[:2]]
+    assert ranked == ["play Upgrade Timing Belt under the Core", "play Upgrade Timing Belt under Part 1"]
+    assert [s.describe(a) for a in RolloutBot(0, hosts=True).options(s, 0)] == ranked  # rollout-deep searches both
+    bot = RolloutBot(0)
+    assert [s.describe(a) for a in bot.options(s, 0)] == ranked[:1]
+    dealt = bot.rng.getstate()
+    assert s.describe(bot.step(s)) == ranked[0]
+    assert bot.rng.getstate() == dealt  # one real option: nothing was dealt

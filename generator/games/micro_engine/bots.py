@@ -15,6 +15,7 @@ from . import tableau
 from .engine import State
 from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, OVER, PAY, PLAY, TRIGGER_ORDER, Phase
 from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
+from .value import ValueModel
 
 
 class Knowledge:
@@ -124,6 +125,21 @@ class Knowledge:
             v += each * (n // every)
         return v
 
+    def engine_value(self, c: State, q: int, left: int) -> float:
+        """Return what q's Parts and Upgrades in play are still worth by their ongoing effects (Knowledge.static_value)."""
+        T = c.tables
+        k = self
+        itype, has = T.itype, T.has_statics
+        v = 0.0
+        for card in c.chains[q]:
+            if has[itype[card]]:
+                v += k.static_value(itype[card], left)
+        for ups in c.hosts[q]:
+            for card in ups:
+                if has[itype[card]]:
+                    v += k.static_value(itype[card], left)
+        return v
+
 
 class HeuristicBot:
     """Scores each legal action with hand-written rules of thumb and plays the best one."""
@@ -147,8 +163,9 @@ class HeuristicBot:
 
     def turns_left(self, s: State) -> int:
         """Return how many of my turns remain after this one."""
-        rounds = s.tables.rounds
-        return rounds - 1 - min(s.turn // s.num_players, rounds - 1)
+        last = s.tables.rounds - 1
+        done = s.turn // s.num_players
+        return last - done if done < last else 0
 
     def keep_value(self, s: State, p: int, t: int) -> float:
         """Return how much a card in hand is worth keeping (what discarding it costs me)."""
@@ -278,6 +295,22 @@ class HeuristicBot:
         """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
         `left` (turns left), `masks` (the Inputs of the Parts in hand) and `patents` (patent_progress) may be
         passed when already known."""
+        v = self.play_base(s, p, t, dc, left, masks, patents)
+        if s.tables.kind[t] == UPGRADE:
+            v = self.upgrade_under(s, p, t, host, v)
+        return v
+
+    def play_base(
+        self,
+        s: State,
+        p: int,
+        t: int,
+        dc: float,
+        left: int | None = None,
+        masks: list[int] | None = None,
+        patents: list | None = None,
+    ) -> float:
+        """Return play_score without what an Upgrade's host adds (the same under every host)."""
         T = s.tables
         k = Knowledge.of(T)
         if left is None:
@@ -300,9 +333,13 @@ class HeuristicBot:
             v += 0.5  # a Part also opens a Bonus Upgrade
         elif kind == UPGRADE:
             v += k.played_value[t] + k.static_value(t, left)
-            v += k.end_value(s, p, t, host)
-            if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
-                v -= 0.05 * host
+        return v
+
+    def upgrade_under(self, s: State, p: int, t: int, host: int, v: float) -> float:
+        """Return play_score of Upgrade t under `host` from `v`, its score before the host counts."""
+        v += Knowledge.of(s.tables).end_value(s, p, t, host)
+        if host > 0:  # keep multi-slot Parts and the open end free when it does not matter
+            v -= 0.05 * host
         return v
 
     def part_inputs(self, s: State, p: int) -> list[int]:
@@ -329,39 +366,43 @@ class HeuristicBot:
                 gain += each * ((n + 1) // every - n // every)
         return gain + before
 
-    def calibration_score(self, s: State, p: int, t: int, dc: float) -> float:
-        """Return the value of playing Calibration t now (it gives its action back)."""
+    def calibration_score(self, s: State, p: int, t: int, dc: float, patents: list | None = None) -> float:
+        """Return the value of playing Calibration t now (it gives its action back); `patents`: patent_progress."""
         T = s.tables
-        hand = [T.itype[i] for i in s.hands[p]]
+        itype, kind_of = T.itype, T.kind
+        hand = [itype[i] for i in s.hands[p]]
         v = -s.cost_of(p, t) * dc
-        parts = [u for u in hand if T.kind[u] == PART]
+        parts = [u for u in hand if kind_of[u] == PART]
         for code, a, _b, c in T.played[t]:
             if code == DRAW:
                 v += 0.9 * a if self.turns_left(s) > 0 else 0.1 * a
             elif code == ACTION:
-                good = [
-                    u
-                    for u in set(hand)
-                    if u != t
-                    and T.kind[u] != CALIBRATION
-                    and s.cost_of(p, u) < len(hand) - 1
-                    and s.requirement_met(p, u)
-                ]
-                v += 1.6 * a if len(good) >= 2 else 0.2
+                v += 1.6 * a if self.playable_others(s, p, t, hand) >= 2 else 0.2
             elif code == NEXT_COST:
-                fits = (
-                    [u for u in parts if s.cost_of(p, u) > 0 and s.can_attach(p, u)]
-                    if a == PART
-                    else [u for u in hand if T.kind[u] == UPGRADE and s.cost_of(p, u) > 0]
-                )
+                if a == PART:
+                    fits = any(s.cost_of(p, u) > 0 and s.can_attach(p, u) for u in parts)
+                else:
+                    fits = any(kind_of[u] == UPGRADE and s.cost_of(p, u) > 0 for u in hand)
                 v += min(-c, 1) * 0.9 if fits else 0.1
             elif code == NEXT_ANY:
-                stuck = [u for u in parts if not T.inmask[u] & s.chain_output(p)]
-                v += 0.9 if stuck and not any(T.inmask[u] & s.chain_output(p) for u in parts) else 0.1
+                output = s.chain_output(p)
+                stuck = [u for u in parts if not T.inmask[u] & output]
+                v += 0.9 if stuck and not any(T.inmask[u] & output for u in parts) else 0.1
             elif code == DISCARD:
                 v -= 0.1 * a
-        v += self.patent_bonus(s, p, t)
+        v += self.patent_bonus(s, p, t, patents)
         return v
+
+    def playable_others(self, s: State, p: int, t: int, hand: list[int]) -> int:
+        """Return how many other non-Calibration card types in `hand` p could pay for and meet, counting to 2."""
+        kind_of, room = s.tables.kind, len(hand) - 1
+        n = 0
+        for u in set(hand):
+            if u != t and kind_of[u] != CALIBRATION and s.cost_of(p, u) < room and s.requirement_met(p, u):
+                n += 1
+                if n == 2:
+                    break
+        return n
 
     def research_score(self, s: State, p: int) -> float:
         """Return the value of Researching now."""
@@ -463,6 +504,7 @@ class HeuristicBot:
         cals = []
         a_part, a_upg, a_cal, a_research = T.A_PART, T.A_UPG, T.A_CAL, T.A_RESEARCH
         dc = None  # what a play's inputs cost to gather is paid only when a card can be played
+        upgrades: dict[int, float] = {}  # an Upgrade's score before its host counts (the same under every host)
         for a in legal:
             if a < a_research:
                 if dc is None:
@@ -474,9 +516,12 @@ class HeuristicBot:
                     v = self.play_score(s, p, a - a_part, -1, dc, left, masks, patents)
                 elif a_upg <= a < a_cal:
                     t, h = divmod(a - a_upg, T.max_hosts)
-                    v = self.play_score(s, p, t, h, dc, left, masks, patents)
+                    base = upgrades.get(t)
+                    if base is None:
+                        base = upgrades[t] = self.play_base(s, p, t, dc, left, masks, patents)
+                    v = self.upgrade_under(s, p, t, h, base)
                 else:
-                    cals.append((self.calibration_score(s, p, a - a_cal, dc), a))
+                    cals.append((self.calibration_score(s, p, a - a_cal, dc, patents), a))
                     continue
             elif a == a_research:
                 v = self.research_score(s, p)
@@ -493,37 +538,44 @@ class HeuristicBot:
 
     def choose_play(self, s: State, p: int, legal: Sequence[int]) -> int:
         """Play a useful Calibration first (it is free), else the best play, else Research or stop."""
-        return min(self.score_plays(s, p, legal), key=lambda x: (-x[0], x[1]))[1]
+        best_v, best = -math.inf, -1
+        for v, a in self.score_plays(s, p, legal):  # the highest score, then the lowest action (as rank_play)
+            if v > best_v or v == best_v and a < best:
+                best_v, best = v, a
+        return best
 
 
 class RolloutBot:
     """Determinized flat Monte Carlo with racing (a 1-ply look-ahead with sampling): for the heuristic's
     choice and a few others, deal the hidden cards afresh, play each deal `horizon` turns on (all players'
-    turns together; None: to the end) with heuristic players and score p's margin in VP plus `hand_weight`
-    times the heuristic's value of each hand (the game's margin plus 4 per win share if it ended). The same
-    deals serve every option (common random numbers). From `min_samples` deals on, an option whose mean
-    trails the leader's by more than `race` standard errors of the paired difference, or equals it on every
-    deal, is dropped (race=0: never); the search stops at `samples` deals or one option left. Draw picks
-    try the heuristic's and `width` others, Phase B and the Bonus Upgrade the heuristic's `width` best; a
-    phase not in `phases` follows the heuristic.
+    turns together; None: to the end) with heuristic players and score p's margin where it stops: the game's
+    margin plus 4 per win share if it ended, else VP plus, with `value`, each player's VP still to come as
+    value.ValueModel predicts them (without: `hand_weight` times the heuristic's value of each hand). The
+    same deals serve every option (common random numbers). From `min_samples` deals on, an option whose
+    mean trails the leader's by more than `race` standard errors of the paired difference, or equals it on
+    every deal, is dropped (race=0: never); the search stops at `samples` deals or one option left. Draw
+    picks try the heuristic's and `width` others, Phase B and the Bonus Upgrade the heuristic's `width`
+    best (without `hosts`, the same Upgrade under another host does not count: the heuristic's host stands
+    for it, and a single option is played unsearched); a phase not in `phases` follows the heuristic.
 
-    By default every Draw pick, Phase B play and Bonus Upgrade is searched on 12 deals to the end of the
-    game, without racing. `fast()` (the `rollout-fast` bot) searches Draw picks and Phase B on up to 6
-    deals, 3 turns deep, hand valued at 0.3, racing from the third deal at 2 standard errors: about 7.8 times
-    less CPU per game, and measurably weaker (README, Bots)."""
+    By default (the `rollout` bot) every Draw pick, Phase B play and Bonus Upgrade is searched on 4 deals,
+    3 turns deep, with the fitted value where the look-ahead stops. `deep()` (the `rollout-deep` bot, the
+    former default) plays 12 deals to the end of the game: about 10 times the CPU, no stronger (README, Bots)."""
 
     name = "rollout"
 
     def __init__(
         self,
         seed: int = 0,
-        samples: int = 12,
+        samples: int = 4,
         width: int = 2,
-        horizon: int | None = None,
-        hand_weight: float = 0.6,
+        horizon: int | None = 3,
+        hand_weight: float = 0.3,
         phases: tuple[str, ...] = ("draw", "play", "bonus"),
         race: float = 0.0,
         min_samples: int = 3,
+        value: bool = True,
+        hosts: bool = False,
     ):
         self.rng = random.Random(seed)
         self.samples = samples
@@ -532,15 +584,17 @@ class RolloutBot:
         self.hand_weight = hand_weight
         self.race = race
         self.min_samples = min_samples
+        self.value = value
+        self.hosts = hosts
         searched = {"draw": Phase.DRAW, "play": PLAY, "bonus": BONUS}
         self.phases = frozenset(searched[name] for name in phases)
         self.policy = HeuristicBot(seed)
 
     @classmethod
-    def fast(cls, seed: int = 0) -> RolloutBot:
-        """Return the `rollout-fast` bot: Draw and Phase B, up to 6 deals, 3 turns deep, hand at 0.3, racing."""
-        bot = cls(seed, samples=6, horizon=3, hand_weight=0.3, phases=("draw", "play"), race=2.0, min_samples=3)
-        bot.name = "rollout-fast"
+    def deep(cls, seed: int = 0) -> RolloutBot:
+        """Return the `rollout-deep` bot: every phase, 12 deals each played to the end of the game."""
+        bot = cls(seed, samples=12, horizon=None, value=False, hosts=True)
+        bot.name = "rollout-deep"
         return bot
 
     def restart(self, seed: int) -> None:
@@ -557,7 +611,14 @@ class RolloutBot:
         if phase == Phase.DRAW:
             best = self.policy.choose_draw(s, p, legal)  # the heuristic's pick first, then the others
             return [best] + [a for a in legal if a != best][: self.width]
-        return [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+        ranked = [a for _, a in self.policy.rank_play(s, p, legal)[: self.width]]
+        if self.hosts:
+            return ranked
+        T = s.tables
+        a_upg, a_cal, per_card = T.A_UPG, T.A_CAL, T.max_hosts
+        cards = [(a - a_upg) // per_card if a_upg <= a < a_cal else -1 - a for a in ranked]
+        # the same Upgrade under another host is not another option: the heuristic's host stands for it
+        return [a for i, a in enumerate(ranked) if cards[i] not in cards[:i]]
 
     def step(self, state: State) -> int:
         """Return the action to play."""
@@ -612,6 +673,10 @@ class RolloutBot:
         if c.phase == OVER:
             return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
         left = self.policy.turns_left(c)
+        if self.value:
+            model = value_model(c.tables)
+            value = [sc[q] + model.gain(c, q, left) for q in range(c.num_players)]
+            return value[p] - max(v for q, v in enumerate(value) if q != p)
         itype = c.tables.itype
         w = self.hand_weight
         value = []
@@ -619,3 +684,8 @@ class RolloutBot:
             vals = self.policy.hand_values(c, q, left)
             value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
         return value[p] - max(v for q, v in enumerate(value) if q != p)
+
+
+def value_model(T: Tables) -> ValueModel:
+    """Return the rollout bot's fitted leaf value for these tables (fitted once per card set and variant)."""
+    return ValueModel.of(T, HeuristicBot, Knowledge.of(T).engine_value)

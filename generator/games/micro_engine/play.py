@@ -36,6 +36,8 @@ def choices(board: Board) -> list[int]:
     printed = not (abilities.cost or board.next_cost[player] or abilities.once_cost)  # no Cost changes in play
     cost_of, req_of, printed_cost = tableau.cost_of, tables.req, tables.cost
     calibrations_ok = board.calibrations_played < tables.rules.calibrations_per_turn
+    inmask, output = tables.inmask, tableau.chain_output(board, player)  # what tableau.can_attach reads, once
+    any_input = tableau.any_input(board, player)
     for card_type in {itype[card] for card in hand}:
         kind = kind_of[card_type]
         if kind == CALIBRATION and not calibrations_ok:
@@ -46,7 +48,7 @@ def choices(board: Board) -> list[int]:
         if req is not None and not tableau.meets(board, player, req):
             continue
         if kind == PART:
-            if tableau.can_attach(board, player, card_type):
+            if inmask[card_type] & output or any_input:  # tableau.can_attach
                 actions.append(tables.A_PART + card_type)
         elif kind == UPGRADE:
             if free is None:

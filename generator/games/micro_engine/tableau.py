@@ -142,7 +142,12 @@ def chain_output(board: Board, player: int) -> int:
 
 def can_attach(board: Board, player: int, card_type: int) -> bool:
     """Return True if Part `card_type` can attach to the right end of `player`'s chain now."""
-    if board.tables.inmask[card_type] & chain_output(board, player) or board.next_any_input[player]:
+    return bool(board.tables.inmask[card_type] & chain_output(board, player)) or any_input(board, player)
+
+
+def any_input(board: Board, player: int) -> bool:
+    """Return True if `player`'s next Part may have any Input now (a waiting "next Part" or an unused once-per-turn permission)."""
+    if board.next_any_input[player]:
         return True
     return any(key not in board.used_this_turn for key in board.abilities[player].once_any_input)
 
