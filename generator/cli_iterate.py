@@ -196,13 +196,13 @@ def art(
                 typer.echo(f"wrote {_shown(path)}")
         else:
             listings.append((game_id, everything, loaded.dir))
-    if not total.ok():
-        fail(total)
     print_problems(total)
-    for listing in listings:
+    for listing in listings:  # a game that failed does not hide the others' art
         _list_art(*listing)
     if total.items:
         print_line(total.summary(), summary_style(total), err=True)
+    if not total.ok():
+        raise typer.Exit(1)
 
 
 def _list_art(game_id: str, faces: Iterable[Prepared], game: GameDir) -> None:

@@ -308,3 +308,13 @@ def test_kits_with_art_are_byte_identical_wherever_the_project_lives(project, tm
     """Images are named by their content, never by a file path (ReportLab's default)."""
     (moved,) = build(project, "pocket-foundry", papers=["a4"], players=None, out=tmp_path).written
     assert moved.read_bytes() == kit_pdfs["a4"].read_bytes()
+
+
+def test_art_lists_every_game_that_loads_when_another_is_broken(project):
+    broken = project / "cards" / "broken"
+    broken.mkdir()
+    (broken / "game.yaml").write_text("title: Broken\nruleset: deck\nplayers: [\n", encoding="utf-8")
+    result = run_cli("art", "--root", str(project), cwd=project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "cards/broken/game.yaml:4:1: error[Y001]" in result.stderr
+    assert "pocket-foundry: 9 art files, 0 missing, 0 below 300 dpi\n" in result.stdout
