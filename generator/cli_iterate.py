@@ -86,13 +86,13 @@ def proof(
                 f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
                 f"{outcome.seconds['total']:.2f} s"
             )
-    if not total.ok():
-        fail(total)
-    print_problems(total)  # problems first, then what was written, then the summary
+    print_problems(total)  # problems first, then what was written (a broken game hides no other), then the summary
     for line in said:
         typer.echo(line)
     if total.items:
         print_line(total.summary(), summary_style(total), err=True)
+    if not total.ok():
+        raise typer.Exit(1)
 
 
 def _finished(games: list[str]) -> str:

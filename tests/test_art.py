@@ -318,3 +318,13 @@ def test_art_lists_every_game_that_loads_when_another_is_broken(project):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "cards/broken/game.yaml:4:1: error[Y001]" in result.stderr
     assert "pocket-foundry: 9 art files, 0 missing, 0 below 300 dpi\n" in result.stdout
+
+
+def test_proof_says_what_it_wrote_for_every_game_that_loads_when_another_is_broken(project):
+    broken = project / "cards" / "broken"
+    broken.mkdir()
+    (broken / "game.yaml").write_text("title: Broken\nruleset: deck\nplayers: [\n", encoding="utf-8")
+    result = run_cli("proof", "--root", str(project), "--dpi", "40", "--out", str(project / "out"), cwd=project)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "cards/broken/game.yaml:4:1: error[Y001]" in result.stderr
+    assert "pocket-foundry: 21 proofs in " in result.stdout
