@@ -192,8 +192,11 @@ def art(
             continue
         everything = [p for p in (*faces.values(), *pages.values()) if p is not None]
         if make_missing:
-            for path in write_stand_ins(everything, studio.fonts, studio.icons, dpi):
+            made = write_stand_ins(everything, studio.fonts, studio.icons, dpi)
+            for path in made:
                 typer.echo(f"wrote {_shown(path)}")
+            if not made:
+                typer.echo(f"{game_id}: no art is missing; nothing written")
         else:
             listings.append((game_id, everything, loaded.dir))
     print_problems(total)

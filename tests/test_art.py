@@ -302,6 +302,8 @@ def test_art_make_missing_writes_stand_ins_that_pass_lint(project):
         "wrote cards/pocket-foundry/art/starter-feeder.png",
     ]
     assert lint(project).items == []
+    again = run_cli("art", "pocket-foundry", "--make-missing", "--root", str(project), cwd=project)
+    assert (again.returncode, again.stdout) == (0, "pocket-foundry: no art is missing; nothing written\n")
 
 
 def test_kits_with_art_are_byte_identical_wherever_the_project_lives(project, tmp_path, kit_pdfs):
