@@ -186,7 +186,9 @@ def simulate(
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
-    typer.echo(f"{result.games} games in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
+    main = len(result.main.records)
+    extra = f" ({main} with your line-up, {result.games - main} of the skill-gap match)" if result.games > main else ""
+    typer.echo(f"{result.games} games{extra} in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")

@@ -117,7 +117,7 @@ def test_cli_writes_the_report(tmp_path):
         cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr
-    assert "36 games in" in result.stdout
+    assert "36 games (30 with your line-up, 6 of the skill-gap match) in " in result.stdout
     report = (tmp_path / "report.md").read_text()
     assert report.startswith("# pocket-foundry: simulated playtest")
     assert "| 1 | planner |" in report and "## Dead ends" in report
