@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from itertools import chain
 
 from . import tableau
 from .engine import State
@@ -127,17 +128,11 @@ class Knowledge:
 
     def engine_value(self, c: State, q: int, left: int) -> float:
         """Return what q's Parts and Upgrades in play are still worth by their ongoing effects (Knowledge.static_value)."""
-        T = c.tables
-        k = self
-        itype, has = T.itype, T.has_statics
+        itype, has = c.tables.itype, c.tables.has_statics
         v = 0.0
-        for card in c.chains[q]:
+        for card in chain(c.chains[q], *c.hosts[q]):  # the Parts in the chain, then each one's Upgrades
             if has[itype[card]]:
-                v += k.static_value(itype[card], left)
-        for ups in c.hosts[q]:
-            for card in ups:
-                if has[itype[card]]:
-                    v += k.static_value(itype[card], left)
+                v += self.static_value(itype[card], left)
         return v
 
 
@@ -671,19 +666,23 @@ class RolloutBot:
                 apply(step(c))
         sc = c.scores()
         if c.phase == OVER:
-            return sc[p] - max(v for q, v in enumerate(sc) if q != p) + 4.0 * c.returns()[p]
+            return _margin(sc, p) + 4.0 * c.returns()[p]
         left = self.policy.turns_left(c)
         if self.value:
             model = value_model(c.tables)
-            value = [sc[q] + model.gain(c, q, left) for q in range(c.num_players)]
-            return value[p] - max(v for q, v in enumerate(value) if q != p)
+            return _margin([sc[q] + model.gain(c, q, left) for q in range(c.num_players)], p)
         itype = c.tables.itype
         w = self.hand_weight
         value = []
         for q in range(c.num_players):
             vals = self.policy.hand_values(c, q, left)
             value.append(sc[q] + w * sum(vals[itype[i]] for i in c.hands[q]))
-        return value[p] - max(v for q, v in enumerate(value) if q != p)
+        return _margin(value, p)
+
+
+def _margin(values: Sequence[float], p: int) -> float:
+    """Return p's lead over the best of the others (negative when behind)."""
+    return values[p] - max(v for q, v in enumerate(values) if q != p)
 
 
 def value_model(T: Tables) -> ValueModel:
