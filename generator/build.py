@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache
 from .diagnostics import CardpressError, Report
 from .output import write_all
 from .pipeline import Pipeline, resolve_games
-from .studio import FACES_LIMIT
+from .studio import keep_faces
 
 
 @dataclass
@@ -61,9 +60,7 @@ def build(
             continue
         files.update({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
         result.built.append(gid)
-    faces = cache.shelf("faces")
-    if faces is not None:
-        faces.trim(FACES_LIMIT)  # writes this build's faces, then drops the least recently used past the limit
+    keep_faces()
     try:
         result.written = write_all(files)
     except CardpressError as exc:

@@ -47,6 +47,13 @@ class Rendered:
 FACES_LIMIT = 512 * 1024 * 1024  # bytes of laid-out faces kept on disk; the least recently used go first
 
 
+def keep_faces() -> None:
+    """Write the faces laid out so far to the disk cache, then drop the least recently used past FACES_LIMIT."""
+    shelf = disk.shelf("faces")
+    if shelf is not None:
+        shelf.trim(FACES_LIMIT)
+
+
 class RenderCache:
     """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
 

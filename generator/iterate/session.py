@@ -18,7 +18,7 @@ from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort
 from ..kit import Card, Kit, Page
 from ..output import write_all
 from ..pipeline import Pipeline
-from ..studio import FACES_LIMIT, RenderCache, Studio
+from ..studio import RenderCache, Studio, keep_faces
 from .proofs import Entry, ProofFolder, entries
 
 PREVIEW = "preview"  # watch and serve write under OUT/<game>/preview/
@@ -139,8 +139,8 @@ class Session:
         outcome.entries = entries(replace(kit, cards=cards, pages=pages), faces, pipeline.pages(self.papers[0], pages))
         outcome.rendered = list(dict.fromkeys(studio.rendered))
         outcome.seconds["render"] = time.perf_counter() - start
-        if complete and self.cache.shelf is not None:
-            self.cache.shelf.trim(FACES_LIMIT)  # written now, not in hours: a long write would hold up `build`
+        if complete:
+            keep_faces()  # written now, not in hours: a long write would hold up `build`
         if not report.ok():
             return self._finish(outcome, start, kit, studio, complete)
         mark = time.perf_counter()
