@@ -217,7 +217,9 @@ class _Loader:
         """Check a CSV's header once: every column a template reads, the deck requires or its back shows."""
         columns = set(getattr(table, "columns", ()))
         needs: dict[str, str] = {}
-        for template in [front, *{r.text("template") for r in records if r.text("template")}]:
+        # the deck's front, then each template a card names, in the order the cards name them
+        templates = [front, *dict.fromkeys(r.text("template") for r in records if r.text("template"))]
+        for template in templates:
             uses = self.uses(template)
             for name in sorted(uses.required - set(COMPUTED)):
                 owner = "rich" if name in uses.rich and name not in uses.card else "card"
@@ -226,9 +228,8 @@ class _Loader:
             needs.setdefault(name, f"deck '{deck_id}' requires it")
         for name in show:
             needs.setdefault(name, "the deck's back shows it")
-        templates = [front, *{r.text("template") for r in records}]
         reads = self._reads(templates, show)
-        known = all(t and self.templates.source_of(t) is not None for t in templates if t or t is front)
+        known = front is not None and all(self.templates.source_of(t) is not None for t in templates)
         for name in sorted(columns - reads if known else ()):  # an unknown template reads nothing known
             self._unread(name, reads, "column", table.column_loc(name), name)
         for name, why in needs.items():
