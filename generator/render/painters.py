@@ -6,9 +6,10 @@ from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import HexColor
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
-from reportlab.pdfgen.pathobject import PDFPathObject
+from reportlab.pdfbase.pdfmetrics import getFont
+from reportlab.pdfgen.canvas import Canvas
 
 from ..art.files import ArtFile, pdf_image
 from ..art.place import Placed
@@ -17,13 +18,33 @@ from ..units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once
+_PAINT = {(False, False): "n", (True, False): "S", (False, True): "f*", (True, True): "B*"}  # even-odd fill
+
+
+@lru_cache(maxsize=4096)
+def _path_code(commands: tuple[Any, ...]) -> str:
+    """Return a path as ReportLab's PDFPathObject writes it (the same frames and discs recur on every card)."""
+    ops = ["n"]
+    for cmd in commands:
+        op = cmd[0]
+        if op == "M":
+            ops.append(f"{fp_str(cmd[1], cmd[2])} m")
+        elif op == "L":
+            ops.append(f"{fp_str(cmd[1], cmd[2])} l")
+        elif op == "C":
+            ops.append(f"{fp_str(*cmd[1:])} c")
+        else:
+            ops.append("h")
+    return " ".join(ops)
 
 
 class PdfPainter:
     """Draws on a ReportLab canvas; the caller places the origin, this flips y and scales to mm."""
 
     def __init__(self, canvas: Canvas):
-        self.c = canvas
+        # Any: the hot paths write ReportLab's content stream (_code) and state directly, as its own
+        # methods do, and its stubs declare none of those attributes.
+        self.c: Any = canvas
 
     def begin(self, x_pt: float, top_pt: float) -> None:
         """Start drawing with the layout origin at page point (x_pt, top_pt)."""
@@ -57,22 +78,8 @@ class PdfPainter:
     def scale(self, factor: float) -> None:
         self.c.scale(factor, factor)
 
-    def _build(self, commands: tuple[Any, ...]) -> PDFPathObject:
-        p = self.c.beginPath()
-        for cmd in commands:
-            op = cmd[0]
-            if op == "M":
-                p.moveTo(cmd[1], cmd[2])
-            elif op == "L":
-                p.lineTo(cmd[1], cmd[2])
-            elif op == "C":
-                p.curveTo(*cmd[1:])
-            else:
-                p.close()
-        return p
-
     def clip(self, commands: tuple[Any, ...]) -> None:
-        self.c.clipPath(self._build(commands), stroke=0, fill=0)
+        self.c._code.append(f"{_path_code(commands)} W* n")  # Canvas.clipPath's text, even-odd
 
     def path(
         self,
@@ -88,17 +95,16 @@ class PdfPainter:
         c = self.c
         if opacity < 1:
             c.saveState()
+        if fill:
+            self._colour(fill, "rg", "ca")
+        if stroke:
+            self._colour(stroke, "RG", "CA")
+            c._lineWidth, c._lineCap, c._lineJoin = width, _CAPS[cap], 1 if cap == "round" else 0
+            c._code.append(f"{fp_str(width)} w\n{c._lineCap} J\n{c._lineJoin} j\n[{fp_str(dash or [])}] 0 d")
+        if opacity < 1:  # after the colours: setting a colour sets its own alpha (1) as well
             c.setFillAlpha(opacity)
             c.setStrokeAlpha(opacity)
-        if fill:
-            c.setFillColor(_colour(fill))
-        if stroke:
-            c.setStrokeColor(_colour(stroke))
-            c.setLineWidth(width)
-            c.setLineCap(_CAPS[cap])
-            c.setLineJoin(1 if cap == "round" else 0)
-            c.setDash(dash or [])
-        c.drawPath(self._build(commands), fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=FILL_EVEN_ODD)
+        c._code.append(f"{_path_code(commands)}\n{_PAINT[bool(stroke), bool(fill)]}")
         if opacity < 1:
             c.restoreState()
 
@@ -106,16 +112,38 @@ class PdfPainter:
         c = self.c
         if opacity < 1:
             c.saveState()
+        self._colour(colour, "rg", "ca")
+        if opacity < 1:
             c.setFillAlpha(opacity)
-        c.setFillColor(_colour(colour))
-        t = c.beginText()
-        # The page is flipped (y down); flip the text matrix back so glyphs stand upright.
-        t.setTextTransform(1, 0, 0, -1, x, y)
-        t.setFont(font, size / PT_PER_MM)
-        t.textOut(text)
-        c.drawText(t)
+        face: Any = getFont(font)
+        pt = size / PT_PER_MM
+        if face._dynamicFont and c.bottomup:  # a TrueType font: what ReportLab's text object writes, without it
+            doc, shown, current = c._doc, [], -1
+            for subset, chunk in face.splitString(text, doc):
+                if subset != current:
+                    shown.append(f"{face.getSubsetInternalName(subset, doc)} {fp_str(pt)} Tf {fp_str(pt * 1.2)} TL")
+                    current = subset
+                shown.append(f"({c._escape(chunk)}) Tj")
+            c._code.append(f"BT 1 0 0 1 0 0 Tm {fp_str(1, 0, 0, -1, x, y)} Tm {' '.join(shown)} ET")
+        else:
+            t = c.beginText()
+            t.setTextTransform(1, 0, 0, -1, x, y)  # the page is flipped (y down): flip glyphs back upright
+            t.setFont(font, pt)
+            t.textOut(text)
+            c.drawText(t)
         if opacity < 1:
             c.restoreState()
+
+    def _colour(self, hex_colour: str, op: str, alpha: str) -> None:
+        """Set a fill (rg, ca) or stroke (RG, CA) colour as Canvas.setFillColor/setStrokeColor would."""
+        c, colour = self.c, _colour(hex_colour)
+        if op == "rg":
+            c._fillColorObj = colour
+        else:
+            c._strokeColorObj = colour
+        c._code.append(f"{fp_str(colour.red, colour.green, colour.blue)} {op}")
+        if colour.alpha != c._extgstate.getValue(alpha):  # ReportLab then sets the colour's own alpha
+            c._extgstate.set(c, alpha, colour.alpha)
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         """Place the art file whole (JPEG bytes untouched); the caller has clipped to the box."""

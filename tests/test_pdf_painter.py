@@ -1,0 +1,123 @@
+"""The PDF painter writes ReportLab's content-stream text itself: it must write what ReportLab's own canvas
+methods write for the same drawing, and opacity must survive the colour set after it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]
+
+from generator.render.painters import PdfPainter
+
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
+BODY = "TestPainter-Lato"
+pdfmetrics.registerFont(TTFont(BODY, str(FONTS / "Lato-Regular.ttf")))
+
+
+class CanvasPainter(PdfPainter):
+    """The painter as it was written before: every operation through ReportLab's public canvas methods."""
+
+    def clip(self, commands):  # type: ignore[no-untyped-def]
+        self.c.clipPath(self._build(commands), stroke=0, fill=0)
+
+    def _build(self, commands):  # type: ignore[no-untyped-def]
+        p = self.c.beginPath()
+        for cmd in commands:
+            {"M": p.moveTo, "L": p.lineTo, "C": p.curveTo}.get(cmd[0], lambda *_: p.close())(*cmd[1:])
+        return p
+
+    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0):  # type: ignore[no-untyped-def]
+        c = self.c
+        if fill:
+            c.setFillColor(HexColor(fill))
+        if stroke:
+            c.setStrokeColor(HexColor(stroke))
+            c.setLineWidth(width)
+            c.setLineCap({"butt": 0, "round": 1, "square": 2}[cap])
+            c.setLineJoin(1 if cap == "round" else 0)
+            c.setDash(dash or [])
+        c.drawPath(self._build(commands), fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=FILL_EVEN_ODD)
+
+    def text(self, x, y, text, font, size, colour, opacity=1.0):  # type: ignore[no-untyped-def]
+        self.c.setFillColor(HexColor(colour))
+        t = self.c.beginText()
+        t.setTextTransform(1, 0, 0, -1, x, y)
+        t.setFont(font, size / 2.834645669291339)
+        t.textOut(text)
+        self.c.drawText(t)
+
+
+def _canvas() -> Canvas:
+    return Canvas(io.BytesIO(), invariant=1)
+
+
+numbers = st.floats(-500, 500, allow_nan=False).map(lambda v: round(v, 4))
+point = st.tuples(numbers, numbers)
+command = st.one_of(
+    point.map(lambda p: ("L", *p)),
+    st.tuples(point, point, point).map(lambda ps: ("C", *ps[0], *ps[1], *ps[2])),
+    st.just(("Z",)),
+)
+paths = st.tuples(point, st.lists(command, max_size=6)).map(lambda t: (("M", *t[0]), *t[1]))
+colours = st.sampled_from([None, "#2a2622", "#ffffff", "#2d6a8e", "#000000"])
+texts = st.text(st.characters(codec="latin-1", exclude_categories=("Cc", "Cs")), max_size=20)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shapes=st.lists(
+        st.tuples(
+            paths, colours, colours, st.floats(0, 3).map(lambda v: round(v, 3)), st.sampled_from(["butt", "round"])
+        ),
+        max_size=4,
+    ),
+    lines=st.lists(st.tuples(numbers, numbers, texts, st.sampled_from([6, 9, 13.5]), colours), max_size=4),
+    clip=st.one_of(st.none(), paths),
+)
+def test_the_painter_writes_what_reportlab_writes(shapes, lines, clip) -> None:  # type: ignore[no-untyped-def]
+    ours, theirs = _canvas(), _canvas()
+    for painter in (PdfPainter(ours), CanvasPainter(theirs)):
+        painter.begin(10, 800)
+        painter.save()
+        if clip:
+            painter.clip(clip)
+        for commands, fill, stroke, width, cap in shapes:
+            painter.path(
+                commands, fill=fill, stroke=stroke, width=width, dash=[1, 0.5] if cap == "round" else None, cap=cap
+            )
+        for x, y, text, size, colour in lines:
+            painter.text(x, y, text, BODY, size, colour or "#2a2622")
+        painter.restore()
+        painter.end()
+    assert "\n".join(ours._code) == "\n".join(theirs._code)  # type: ignore[attr-defined]  # the stream's text
+
+
+def _gs_before_paint(canvas: Canvas) -> dict[str, float]:
+    """Return the graphics-state alphas in force when the last path is painted."""
+    names = {name: dict([key]) for key, name in canvas._extgstate._c.items()}  # type: ignore[attr-defined]
+    alphas: dict[str, float] = {}
+    for op in "\n".join(canvas._code).split("\n"):  # type: ignore[attr-defined]
+        if op.endswith(" gs"):
+            alphas.update(names[op.split()[0][1:]])
+    return alphas
+
+
+def test_opacity_is_kept_after_the_colours() -> None:
+    """Setting a colour makes ReportLab set that colour's own alpha (1): opacity must be set after it."""
+    canvas = _canvas()
+    painter = PdfPainter(canvas)
+    painter.begin(0, 800)
+    painter.path(
+        (("M", 0, 0), ("L", 10, 0), ("L", 10, 10), ("Z",)), fill="#2d6a8e", stroke="#000000", width=1, opacity=0.4
+    )
+    assert _gs_before_paint(canvas) == {"ca": 0.4, "CA": 0.4}
+    painter.text(0, 20, "faint", BODY, 9, "#2a2622", opacity=0.25)
+    assert _gs_before_paint(canvas)["ca"] == 0.25
+    painter.end()
+    assert canvas._code[-1] == "Q"  # type: ignore[attr-defined]
