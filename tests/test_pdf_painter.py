@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,7 @@ class CanvasPainter(PdfPainter):
     def clip(self, commands):  # type: ignore[no-untyped-def]
         self.c.clipPath(self._build(commands), stroke=0, fill=0)
 
-    def _build(self, commands):  # type: ignore[no-untyped-def]
+    def _build(self, commands: tuple[Any, ...]) -> Any:
         p = self.c.beginPath()
         for cmd in commands:
             {"M": p.moveTo, "L": p.lineTo, "C": p.curveTo}.get(cmd[0], lambda *_: p.close())(*cmd[1:])
