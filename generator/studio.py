@@ -196,6 +196,7 @@ class Studio:
             self.said[face.key] = hit.diagnostics
             return hit.prepared
         self.rendered.append(face.key)
+        timeouts = self.templates.timeouts
         report = Report()
         context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
         result, deps = None, []
@@ -221,7 +222,8 @@ class Studio:
                     report.add(found.diagnostic(face.key, self._locate(face, found.element)))
                 result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         self.report.extend(report.items)
-        self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
+        if self.templates.timeouts == timeouts:  # a render cut short by the clock may finish next time
+            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
         self.said[face.key] = tuple(report.items)
         return result
 

@@ -184,3 +184,19 @@ def test_watch_starts_from_the_faces_a_build_kept(project: Path, cache_dir: Path
     assert changed.rendered == ["feed-belt-1/front", "feed-belt-2/front"]
     _, _, rebuilt = _build(project)  # the edited faces were kept on disk by watch: a build lays out nothing
     assert len(built) == 50 and rebuilt == []
+
+
+def test_a_face_cut_short_by_the_clock_is_not_kept(
+    project: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A time limit hit on a busy machine says nothing about the face: the next build lays it out again."""
+    from generator.layout import templates
+
+    monkeypatch.setattr(templates, "MAX_TOTAL_SECONDS", 0.0)
+    pipeline = Pipeline(project, "pocket-foundry")
+    assert pipeline.render(["a4"]) is None
+    assert {d.code for d in pipeline.report.errors} == {"T003"}
+    assert _entries(cache_dir) == []
+    monkeypatch.undo()
+    pdf, said, rendered = _build(project)
+    assert len(rendered) == 50 and not [s for s in said if "T003" in s]

@@ -38,6 +38,10 @@ class BudgetExceeded(SecurityError):
     """A template used more time, loop steps or memory than one face may."""
 
 
+class TimedOut(BudgetExceeded):
+    """A render passed its deadline: how far it got depends on the machine's load, so it is never cached."""
+
+
 def exceeded(message: str) -> BudgetExceeded:
     """Return the error for a passed limit."""
     return BudgetExceeded(message)
@@ -65,7 +69,7 @@ class Budget:
         """Refuse to go on past the deadline."""
         self.ticks = _TICKS
         if time.monotonic() > self.deadline:
-            raise exceeded(self.late)
+            raise TimedOut(self.late)
 
     def step(self) -> None:
         self.steps += 1

@@ -145,6 +145,7 @@ class Templates:
         self.env.filters["legible"] = contrast.legible
         self._digests: dict[str, str] = {}
         self._started: float | None = None  # when this object's first render began (for the total time budget)
+        self.timeouts = 0  # renders stopped by a time limit: their result says more about the machine than the face
         self._sources: dict[str, tuple[str, Path] | None] = {}
         self._displays: dict[str, str] = {}
 
@@ -245,7 +246,7 @@ class Templates:
         token = sandbox.CURRENT.set(budget)
         try:
             if now >= budget.deadline:
-                raise sandbox.exceeded(budget.late)
+                raise sandbox.TimedOut(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
             pieces = template.generate(context)
@@ -288,6 +289,7 @@ class Templates:
             AttributeError,
             RecursionError,
         ) as exc:
+            self.timeouts += isinstance(exc, sandbox.TimedOut)
             frames = _template_frames(exc)
             filename, lineno = self._blamed(frames)
             kind = "template refused an unsafe operation" if isinstance(exc, SecurityError) else "template error"
