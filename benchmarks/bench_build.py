@@ -32,6 +32,7 @@ def record_calls(paper: str, out: Path) -> Path:
     from reportlab.pdfgen import canvas as rl_canvas
 
     from generator.pipeline import Pipeline
+    from generator.render.painters import PdfPainter
 
     calls: list = []
     counter = iter(range(10**9))
@@ -94,10 +95,13 @@ def record_calls(paper: str, out: Path) -> Path:
         return Proxy(Recording(filename, **kwargs), "canvas")
 
     import generator.render.kitpdf as kitpdf
+    from generator.render.painters import CanvasPainter
 
-    kitpdf.Canvas = patched
+    # The build's painter writes the content stream itself; CanvasPainter makes the same bytes through
+    # the canvas methods, so every drawing call is recorded for the replay.
+    kitpdf.Canvas, kitpdf.PdfPainter = patched, CanvasPainter
     Pipeline(ROOT, "pocket-foundry").render([paper])
-    kitpdf.Canvas = original
+    kitpdf.Canvas, kitpdf.PdfPainter = original, PdfPainter
     fonts = {
         name: pdfmetrics.getFont(name).face.filename
         for name in pdfmetrics.getRegisteredFontNames()

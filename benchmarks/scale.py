@@ -1,6 +1,7 @@
 """Benchmark: how cardpress scales with the number of cards, against plain ReportLab and protograf.
 
-Usage: python benchmarks/scale.py [--runs N] [--cases u16,u160,u1600,c16x100] [--protograf PYTHON]
+Usage: python benchmarks/scale.py [--runs N] [--cases u16,u160,u1600,c16x100] [--programs first,rebuilt,plain,protograf]
+                                 [--protograf PYTHON]
 
 A synthetic generic deck (the `deck` ruleset: game.yaml, a CSV, two templates) of poker cards, each a
 frame, a title band with the card's name, two lines of text and a cost disc, printed 3×3 on A4 with crop
@@ -41,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {"u16": (16, 1), "u160": (160, 1), "u1600": (1600, 1), "c16x100": (16, 100)}
 FIRST, REBUILT, PLAIN = "cardpress, first build", "cardpress, rebuilt", "plain ReportLab"
+SHORT = {FIRST: "first", REBUILT: "rebuilt", PLAIN: "plain", "protograf": "protograf"}
 PROTOGRAF = ROOT / ".bench-venv-protograf" / "bin" / "python"
 
 INK, PAPER, BACK = "#2a2622", "#f4eddc", "#2f3e46"
@@ -344,6 +346,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="counted runs of each program on each deck")
     parser.add_argument("--cases", default=",".join(CASES), help="decks to print: " + ", ".join(CASES))
     parser.add_argument("--protograf", type=Path, default=PROTOGRAF, help="a Python with protograf installed")
+    parser.add_argument("--programs", help="only these programs, comma-separated: first, rebuilt, plain, protograf")
     parser.add_argument("--keep", type=Path, help="build the decks here and keep them (default: a temporary folder)")
     args = parser.parse_args()
     cases = args.cases.split(",")
@@ -360,6 +363,8 @@ def main() -> None:
                 shutil.rmtree(project)
             make(project, unique, copies)
             for program, how in programs(project, protograf).items():
+                if args.programs and SHORT[program] not in args.programs.split(","):
+                    continue
                 figure = measure(how, project, args.runs, work / "cache")
                 results.setdefault(program, {})[case] = figure
                 print(f"{case:8} {program:16} cpu {figure.cpu:7.2f}s  peak {figure.peak_mib:6.0f} MiB", file=sys.stderr)

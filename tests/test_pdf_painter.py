@@ -5,53 +5,18 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]
+from reportlab.pdfgen.canvas import Canvas
 
-from generator.render.painters import PdfPainter
+from generator.render.painters import CanvasPainter, PdfPainter
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 BODY = "TestPainter-Lato"
 pdfmetrics.registerFont(TTFont(BODY, str(FONTS / "Lato-Regular.ttf")))
-
-
-class CanvasPainter(PdfPainter):
-    """The painter as it was written before: every operation through ReportLab's public canvas methods."""
-
-    def clip(self, commands):  # type: ignore[no-untyped-def]
-        self.c.clipPath(self._build(commands), stroke=0, fill=0)
-
-    def _build(self, commands: tuple[Any, ...]) -> Any:
-        p = self.c.beginPath()
-        for cmd in commands:
-            {"M": p.moveTo, "L": p.lineTo, "C": p.curveTo}.get(cmd[0], lambda *_: p.close())(*cmd[1:])
-        return p
-
-    def path(self, commands, *, fill, stroke, width, dash=None, cap="butt", opacity=1.0):  # type: ignore[no-untyped-def]
-        c = self.c
-        if fill:
-            c.setFillColor(HexColor(fill))
-        if stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(width)
-            c.setLineCap({"butt": 0, "round": 1, "square": 2}[cap])
-            c.setLineJoin(1 if cap == "round" else 0)
-            c.setDash(dash or [])
-        c.drawPath(self._build(commands), fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=FILL_EVEN_ODD)
-
-    def text(self, x, y, text, font, size, colour, opacity=1.0):  # type: ignore[no-untyped-def]
-        self.c.setFillColor(HexColor(colour))
-        t = self.c.beginText()
-        t.setTextTransform(1, 0, 0, -1, x, y)
-        t.setFont(font, size / 2.834645669291339)
-        t.textOut(text)
-        self.c.drawText(t)
 
 
 def _canvas() -> Canvas:
@@ -67,6 +32,7 @@ command = st.one_of(
 )
 paths = st.tuples(point, st.lists(command, max_size=6)).map(lambda t: (("M", *t[0]), *t[1]))
 colours = st.sampled_from([None, "#2a2622", "#ffffff", "#2d6a8e", "#000000"])
+opacities = st.sampled_from([1.0, 1.0, 0.5, 0.25])
 texts = st.text(st.characters(codec="latin-1", exclude_categories=("Cc", "Cs")), max_size=20)
 
 
@@ -74,11 +40,16 @@ texts = st.text(st.characters(codec="latin-1", exclude_categories=("Cc", "Cs")),
 @given(
     shapes=st.lists(
         st.tuples(
-            paths, colours, colours, st.floats(0, 3).map(lambda v: round(v, 3)), st.sampled_from(["butt", "round"])
+            paths,
+            colours,
+            colours,
+            st.floats(0, 3).map(lambda v: round(v, 3)),
+            st.sampled_from(["butt", "round"]),
+            opacities,
         ),
         max_size=4,
     ),
-    lines=st.lists(st.tuples(numbers, numbers, texts, st.sampled_from([6, 9, 13.5]), colours), max_size=4),
+    lines=st.lists(st.tuples(numbers, numbers, texts, st.sampled_from([6, 9, 13.5]), colours, opacities), max_size=4),
     clip=st.one_of(st.none(), paths),
 )
 def test_the_painter_writes_what_reportlab_writes(shapes, lines, clip) -> None:  # type: ignore[no-untyped-def]
@@ -88,12 +59,11 @@ def test_the_painter_writes_what_reportlab_writes(shapes, lines, clip) -> None: 
         painter.save()
         if clip:
             painter.clip(clip)
-        for commands, fill, stroke, width, cap in shapes:
-            painter.path(
-                commands, fill=fill, stroke=stroke, width=width, dash=[1, 0.5] if cap == "round" else None, cap=cap
-            )
-        for x, y, text, size, colour in lines:
-            painter.text(x, y, text, BODY, size, colour or "#2a2622")
+        for commands, fill, stroke, width, cap, opacity in shapes:
+            dash = [1, 0.5] if cap == "round" else None
+            painter.path(commands, fill=fill, stroke=stroke, width=width, dash=dash, cap=cap, opacity=opacity)
+        for x, y, text, size, colour, opacity in lines:
+            painter.text(x, y, text, BODY, size, colour or "#2a2622", opacity)
         painter.restore()
         painter.end()
     assert "\n".join(ours._code) == "\n".join(theirs._code)  # type: ignore[attr-defined]  # the stream's text

@@ -9,7 +9,7 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import getFont
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
 
 from ..art.files import ArtFile, pdf_image
 from ..art.place import Placed
@@ -164,6 +164,71 @@ class PdfPainter:
         """Return what to draw for an art file: its image, its mask, and the EXIF orientation still to apply."""
         reader, mask = pdf_image(art)
         return reader, mask, art.orientation
+
+
+class CanvasPainter(PdfPainter):
+    """PdfPainter through ReportLab's public canvas methods only: the same bytes, slower. A test holds
+    PdfPainter to it, and the build benchmark records its calls for the plain ReportLab replay."""
+
+    def clip(self, commands: tuple[Any, ...]) -> None:
+        self.c.clipPath(self._build(commands), stroke=0, fill=0)
+
+    def _build(self, commands: tuple[Any, ...]) -> Any:
+        p = self.c.beginPath()
+        for cmd in commands:
+            if cmd[0] == "M":
+                p.moveTo(cmd[1], cmd[2])
+            elif cmd[0] == "L":
+                p.lineTo(cmd[1], cmd[2])
+            elif cmd[0] == "C":
+                p.curveTo(*cmd[1:])
+            else:
+                p.close()
+        return p
+
+    def path(
+        self,
+        commands: tuple[Any, ...],
+        *,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        dash: list[float] | None = None,
+        cap: str = "butt",
+        opacity: float = 1.0,
+    ) -> None:
+        c = self.c
+        if opacity < 1:
+            c.saveState()
+        if fill:
+            c.setFillColor(_colour(fill))
+        if stroke:
+            c.setStrokeColor(_colour(stroke))
+            c.setLineWidth(width)
+            c.setLineCap(_CAPS[cap])
+            c.setLineJoin(1 if cap == "round" else 0)
+            c.setDash(dash or [])
+        if opacity < 1:
+            c.setFillAlpha(opacity)
+            c.setStrokeAlpha(opacity)
+        c.drawPath(self._build(commands), fill=1 if fill else 0, stroke=1 if stroke else 0, fillMode=FILL_EVEN_ODD)
+        if opacity < 1:
+            c.restoreState()
+
+    def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
+        c = self.c
+        if opacity < 1:
+            c.saveState()
+        c.setFillColor(_colour(colour))
+        if opacity < 1:
+            c.setFillAlpha(opacity)
+        t = c.beginText()
+        t.setTextTransform(1, 0, 0, -1, x, y)
+        t.setFont(font, size / PT_PER_MM)
+        t.textOut(text)
+        c.drawText(t)
+        if opacity < 1:
+            c.restoreState()
 
 
 class RecordingPainter:
