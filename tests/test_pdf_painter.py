@@ -12,6 +12,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.pipeline import Pipeline
 from generator.render.painters import CanvasPainter, PdfPainter
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
@@ -92,3 +93,23 @@ def test_opacity_is_kept_after_the_colours() -> None:
     assert _gs_before_paint(canvas)["ca"] == 0.25
     painter.end()
     assert canvas._code[-1] == "Q"  # type: ignore[attr-defined]
+
+
+def test_a_faded_shape_on_a_card_prints_faded(tmp_path: Path) -> None:
+    """Opacity inside a card face (a Form XObject) reaches the page: the form's resources name its alphas."""
+    from deck_helpers import FRONT, deck_project
+
+    faded = FRONT + '- {{ m.rect(10, 40, 30, 20, fill="#ff0000", opacity=0.5) }}\n'
+    project = deck_project(
+        tmp_path, csv="name,copies,cost,text\nAnt,1,1,Nap.\n", files={"layouts/front.yaml.j2": faded}
+    )
+    pdfs = Pipeline(project, "tiny", missing_art="placeholder").render(["a4"])
+    assert pdfs is not None
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(pdfs["a4"])
+    fronts = next(i for i in range(len(pdf)) if ": fronts" in pdf[i].get_textpage().get_text_range())
+    image = pdf[fronts].render(scale=1).to_pil().convert("RGB")
+    reds = {px for px in image.get_flattened_data() if px[0] > 240 and px[1] > 100 and px[2] > 100 and px[1] < 140}
+    assert reds == {(255, 128, 128)}  # half red over the white card, not solid red
+    assert (255, 0, 0) not in set(image.get_flattened_data())

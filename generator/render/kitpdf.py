@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
@@ -194,6 +195,7 @@ class _Writer:
         self.forms: dict[str, str] = {}
         self.sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}
         self.painter = PdfPainter(canvas)
+        self.resources = _Resources()
 
     def run(self) -> None:
         for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
@@ -248,9 +250,25 @@ class _Writer:
         self.painter.begin(0, doc.height * PT_PER_MM)
         draw(prepared, self.painter, self.fonts, self.icons)
         self.painter.end()
-        self.c.endForm()
+        self.c.endForm(Resources=self._form_resources())
         self.forms[face.key] = name
         return name
+
+    def _form_resources(self) -> PDFObject:
+        """Return the resources of the form just drawn: its art and, unlike ReportLab's own, the opacities it
+        may set (a viewer looks a form's names up in the form's resources only); the shared one without."""
+        c: Any = self.c  # ReportLab's stubs declare none of the attributes read here
+        alphas = c._extgstate.getState()  # every opacity the document has set so far: a superset is harmless
+        if not c._formsinuse and alphas is None:
+            return self.resources
+        resources: Any = PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        if c._formsinuse:
+            resources.XObject = c._doc.xobjDict(c._formsinuse)
+        if alphas is not None:
+            resources.ExtGState = alphas
+        return cast(PDFObject, resources)
 
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
@@ -281,6 +299,21 @@ class _Writer:
     def _boxes(self, side: Side, height: float) -> None:
         self.c.setTrimBox(_box(side.trim, height))
         self.c.setBleedBox(_box(side.bleed_box, height))
+
+
+class _Resources(PDFObject):
+    """The resource dictionary of every form without art or opacity, formatted once, not once per form."""
+
+    def __init__(self) -> None:
+        self.text: bytes | None = None
+
+    def format(self, document: Any) -> bytes:
+        if self.text is None:
+            resources = PDFResourceDictionary()
+            resources.basicFonts()
+            resources.allProcs()
+            self.text = resources.format(document)
+        return self.text
 
 
 def _place(c: Canvas, trim: Rect, turn: int, page_height: float) -> None:
