@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -226,12 +227,16 @@ class Figure:
     pdf_bytes: int
 
 
-def run_once(command: list[str], cwd: Path, cache: Path) -> tuple[float, float, float]:
-    """Run a command to the end; return (cpu seconds, wall seconds, peak MiB) from the kernel's accounting."""
+def _env(cache: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a user's shell runs it
     env["CARDPRESS_CACHE"] = str(cache)  # the benchmark's own, never the user's
+    return env
+
+
+def run_once(command: list[str], cwd: Path, cache: Path) -> tuple[float, float, float]:
+    """Run a command to the end; return (cpu seconds, wall seconds, peak MiB) from the kernel's accounting."""
     start = time.perf_counter()
-    child = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(command, cwd=cwd, env=_env(cache), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -239,6 +244,40 @@ def run_once(command: list[str], cwd: Path, cache: Path) -> tuple[float, float, 
     if child.returncode:
         raise SystemExit(f"{' '.join(command)} failed ({child.returncode}):\n{errors[-2000:]}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def instructions(command: list[str], cwd: Path, cache: Path) -> int:
+    """Run a command once under Valgrind's callgrind; return the instructions it executed. Unlike time,
+    the count does not move with what else the machine is running."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        cwd=cwd,
+        env=_env(cache),
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode or not found:
+        raise SystemExit(f"valgrind {' '.join(command)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def instruction_table(counts: dict[str, dict[str, int]]) -> str:
+    """Return the instruction counts and each program's per-card slope against plain ReportLab's."""
+    lines = ["| deck | program | instructions (millions) |", "| --- | --- | ---: |"]
+    for program, by_case in counts.items():
+        lines += [f"| {case} | {program} | {n / 1e6:,.0f} |" for case, n in by_case.items()]
+    plain_rl = counts.get(PLAIN, {})
+    theirs = (plain_rl["u1600"] - plain_rl["u16"]) / 1584 if {"u16", "u1600"} <= plain_rl.keys() else None
+    lines.append("")
+    for program, by_case in counts.items():
+        if program != PLAIN and theirs and {"u16", "u1600"} <= by_case.keys():
+            ours = (by_case["u1600"] - by_case["u16"]) / 1584
+            lines.append(
+                f"- {program}, per card (slope 16 → 1,600): {ours / 1e3:,.0f} thousand instructions against plain "
+                f"ReportLab's {theirs / 1e3:,.0f} thousand: **{ours / theirs:.2f}×**"
+            )
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -347,6 +386,13 @@ def main() -> None:
     parser.add_argument("--cases", default=",".join(CASES), help="decks to print: " + ", ".join(CASES))
     parser.add_argument("--protograf", type=Path, default=PROTOGRAF, help="a Python with protograf installed")
     parser.add_argument("--programs", help="only these programs, comma-separated: first, rebuilt, plain, protograf")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions under valgrind (one run each, after a warm-up) for the rebuild and plain "
+        "ReportLab instead of timing: steady on a busy machine; a first build does not fit the sandbox's time "
+        "budget at valgrind's speed",
+    )
     parser.add_argument("--keep", type=Path, help="build the decks here and keep them (default: a temporary folder)")
     args = parser.parse_args()
     cases = args.cases.split(",")
@@ -355,6 +401,7 @@ def main() -> None:
         print(f"protograf: {args.protograf} not found; skipped (see this script's docstring)", file=sys.stderr)
     work = args.keep or Path(tempfile.mkdtemp(prefix="cardpress-scale-"))
     results: dict[str, dict[str, Figure]] = {}
+    counts: dict[str, dict[str, int]] = {}
     try:
         for case in cases:
             unique, copies = CASES[case]
@@ -365,12 +412,22 @@ def main() -> None:
             for program, how in programs(project, protograf).items():
                 if args.programs and SHORT[program] not in args.programs.split(","):
                     continue
+                if args.instructions:
+                    if program in (REBUILT, PLAIN):
+                        run_once(how.command, project, work / "cache")  # the warm-up: caches filled, faces kept
+                        counts.setdefault(program, {})[case] = instructions(how.command, project, work / "cache")
+                        print(f"{case:8} {program:16} {counts[program][case]:,} instructions", file=sys.stderr)
+                    continue
                 figure = measure(how, project, args.runs, work / "cache")
                 results.setdefault(program, {})[case] = figure
                 print(f"{case:8} {program:16} cpu {figure.cpu:7.2f}s  peak {figure.peak_mib:6.0f} MiB", file=sys.stderr)
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
+    if args.instructions:
+        print("Instructions of one whole-process run under callgrind after a warm-up, A4.\n")
+        print(instruction_table(counts))
+        return
     print(f"Median of {args.runs} whole-process runs after a warm-up, A4.\n")
     print(table(results, cases))
 

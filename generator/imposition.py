@@ -74,6 +74,11 @@ class Rect:
         x, y = min(self.x, other.x), min(self.y, other.y)
         return Rect(x, y, max(self.right, other.right) - x, max(self.bottom, other.bottom) - y)
 
+    def intersection(self, other: Rect) -> Rect:
+        """Return the part both cover (empty, zero-sized, when they do not meet)."""
+        x, y = max(self.x, other.x), max(self.y, other.y)
+        return Rect(x, y, max(0.0, min(self.right, other.right) - x), max(0.0, min(self.bottom, other.bottom) - y))
+
     def contains(self, other: Rect, tolerance: float = 1e-6) -> bool:
         """Return True if `other` lies entirely inside this rectangle."""
         return (

@@ -34,32 +34,40 @@ TURNS = {(1, 0): 0, (0, 1): 1, (-1, 0): 2, (0, -1): 3}  # (a, b) of a card's mat
 
 
 def placements(reader: PdfReader, index: int) -> list[Placement]:
-    """Return every form placed on page `index` (each card face is one form)."""
+    """Return every card face drawn on page `index`: a form placed (a face printed more than once), or a
+    face drawn in place inside a /CardFace marked-content sequence that names the box its form would have."""
     page = reader.pages[index]
     height = float(page.mediabox.height)
     forms = page["/Resources"].get("/XObject") or {}
-    out, matrix = [], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    out, matrix, inline = [], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 0
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         if op == b"cm":
             matrix = tuple(float(v) for v in operands)
-        elif op == b"Do":
-            a, b, c, d, e, f = matrix
+            continue
+        if op == b"Do" and forms[str(operands[0])].get_object()["/Subtype"] == "/Form":  # not art drawn in place
             name = str(operands[0])
-            # a card form's BBox is its trim (0, 0)-(w, h) grown by the bleed b: (-b, -b, w + b, h + b)
-            x0, y0, x1, y1 = (float(v) for v in forms[name].get_object()["/BBox"])
-            w, h = x1 + x0, y1 + y0
-            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            out.append(
-                Placement(
-                    name,
-                    min(xs) / MM,
-                    (height - min(ys)) / MM,
-                    (max(xs) - min(xs)) / MM,
-                    (max(ys) - min(ys)) / MM,
-                    TURNS[round(a), round(b)],
-                )
+            box = forms[name].get_object()["/BBox"]
+        elif op == b"BDC" and operands[0] == "/CardFace":
+            inline += 1
+            name, box = f"inline{inline}", operands[1]["/BBox"]
+        else:
+            continue
+        a, b, c, d, e, f = matrix
+        # a card's box is its trim (0, 0)-(w, h) grown by the bleed b: (-b, -b, w + b, h + b)
+        x0, y0, x1, y1 = (float(v) for v in box)
+        w, h = x1 + x0, y1 + y0
+        corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        out.append(
+            Placement(
+                name,
+                min(xs) / MM,
+                (height - min(ys)) / MM,
+                (max(xs) - min(xs)) / MM,
+                (max(ys) - min(ys)) / MM,
+                TURNS[round(a), round(b)],
             )
+        )
     return out
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from conftest import ROOT, run_cli
-from pdfinspect import normalize
+from pdfinspect import normalize, placements
 from pypdf import PdfReader
 
 from generator.build import build
@@ -117,27 +117,8 @@ def test_two_builds_are_byte_identical(kits, tmp_path):
 
 
 def forms(reader: PdfReader, index: int) -> list[tuple[float, float, float, float]]:
-    """Return the trim of every card form placed on a page, (x, top, w, h) in mm, turned cards included."""
-    from pypdf.generic import ContentStream
-
-    page = reader.pages[index]
-    height = float(page.mediabox.height)
-    sizes = {}
-    for name, ref in page["/Resources"]["/XObject"].items():
-        bbox = [float(v) for v in ref.get_object()["/BBox"]]
-        sizes[name] = (bbox[2] - bbox[0], bbox[3] - bbox[1])  # trim + 2 × bleed
-    found, matrix = [], None
-    for operands, op in ContentStream(page.get_contents(), reader).operations:
-        if op == b"cm":
-            matrix = [float(v) for v in operands]
-        elif op == b"Do":
-            a, b, c, d, e, f = matrix
-            bw, bh = sizes[str(operands[0])]
-            w, h = bw - 6 * MM, bh - 6 * MM  # 3 mm of bleed on every side
-            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            found.append((min(xs) / MM, (height - max(ys)) / MM, (max(xs) - min(xs)) / MM, (max(ys) - min(ys)) / MM))
-    return found
+    """Return the trim of every card face drawn on a page, (x, top, w, h) in mm, turned cards included."""
+    return [(p.x, p.bottom - p.h, p.w, p.h) for p in placements(reader, index)]
 
 
 MM = 72 / 25.4

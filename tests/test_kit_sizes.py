@@ -7,9 +7,8 @@ import dataclasses
 import pdfplumber
 import pytest
 from conftest import ROOT
-from pdfinspect import MM, text_in
+from pdfinspect import MM, placements, text_in
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from generator.diagnostics import Report
 from generator.imposition import PAPERS, PrintOptions, Rect
@@ -46,27 +45,8 @@ def mixed(tmp_path_factory):
 
 
 def forms(reader: PdfReader, index: int) -> list[tuple[Rect, int]]:
-    """Return (trim on the page in mm from the top-left, quarter turns) for every card form on a page."""
-    page = reader.pages[index]
-    height = float(page.mediabox.height)
-    sizes = {}
-    for name, ref in page["/Resources"]["/XObject"].items():
-        bbox = [float(v) for v in ref.get_object()["/BBox"]]
-        sizes[name] = (bbox[2] - bbox[0], bbox[3] - bbox[1])  # trim + 2 × bleed, in points
-    found, matrix = [], None
-    for operands, op in ContentStream(page.get_contents(), reader).operations:
-        if op == b"cm":
-            matrix = [float(v) for v in operands]
-        elif op == b"Do":
-            a, b, c, d, e, f = matrix
-            bw, bh = sizes[str(operands[0])]
-            w, h = bw - 6 * MM, bh - 6 * MM  # the form's bbox holds 3 mm of bleed on every side
-            corners = [(a * x + c * y + e, b * x + d * y + f) for x, y in ((0, 0), (w, 0), (0, h), (w, h))]
-            xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-            trim = Rect(min(xs) / MM, (height - max(ys)) / MM, (max(xs) - min(xs)) / MM, (max(ys) - min(ys)) / MM)
-            turn = {(1, 0): 0, (0, 1): 1, (-1, 0): 2, (0, -1): 3}[round(a), round(b)]
-            found.append((trim, turn))
-    return found
+    """Return (trim on the page in mm from the top-left, quarter turns) for every card face on a page."""
+    return [(Rect(p.x, p.bottom - p.h, p.w, p.h), p.turn) for p in placements(reader, index)]
 
 
 def approx_rect(r: Rect):

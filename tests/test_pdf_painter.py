@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.export.cmyk import Converter
 from generator.pipeline import Pipeline
 from generator.render.painters import CanvasPainter, PdfPainter
 
@@ -20,8 +22,8 @@ BODY = "TestPainter-Lato"
 pdfmetrics.registerFont(TTFont(BODY, str(FONTS / "Lato-Regular.ttf")))
 
 
-def _canvas() -> Canvas:
-    return Canvas(io.BytesIO(), invariant=1)
+def _canvas(**options: Any) -> Canvas:
+    return Canvas(io.BytesIO(), invariant=1, **options)
 
 
 numbers = st.floats(-500, 500, allow_nan=False).map(lambda v: round(v, 4))
@@ -52,9 +54,12 @@ texts = st.text(st.characters(codec="latin-1", exclude_categories=("Cc", "Cs")),
     ),
     lines=st.lists(st.tuples(numbers, numbers, texts, st.sampled_from([6, 9, 13.5]), colours, opacities), max_size=4),
     clip=st.one_of(st.none(), paths),
+    press=st.booleans(),
 )
-def test_the_painter_writes_what_reportlab_writes(shapes, lines, clip) -> None:  # type: ignore[no-untyped-def]
-    ours, theirs = _canvas(), _canvas()
+def test_the_painter_writes_what_reportlab_writes(shapes, lines, clip, press) -> None:  # type: ignore[no-untyped-def]
+    """Also on a press file's canvas, which turns every colour into CMYK as it is set."""
+    options = {"enforceColorSpace": Converter(None).reportlab} if press else {}
+    ours, theirs = _canvas(**options), _canvas(**options)
     for painter in (PdfPainter(ours), CanvasPainter(theirs)):
         painter.begin(10, 800)
         painter.save()

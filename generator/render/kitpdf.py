@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
@@ -175,7 +177,8 @@ def write(
 
 
 class _Writer:
-    """Draws the planned pages one by one; each card face becomes one Form XObject."""
+    """Draws the planned pages one by one: a card face printed more than once becomes one Form XObject
+    placed for every copy, a face printed once is drawn in place (a form would only add bytes and time)."""
 
     def __init__(
         self,
@@ -193,6 +196,7 @@ class _Writer:
         self.kit, self.paper, self.label, self.layout, self.options = kit, paper, label, layout, options
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
+        self.uses = Counter(face.key for card in kit.cards for face in (card.front, card.back))  # each printed once
         self.sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
@@ -247,12 +251,17 @@ class _Writer:
         name = f"face{len(self.forms)}"
         b = doc.bleed * PT_PER_MM
         self.c.beginForm(name, -b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)  # type: ignore[arg-type]  # the stubs say int
-        self.painter.begin(0, doc.height * PT_PER_MM)
-        draw(prepared, self.painter, self.fonts, self.icons)
-        self.painter.end()
+        self._draw_face(face)
         self.c.endForm(Resources=self._form_resources())
         self.forms[face.key] = name
         return name
+
+    def _draw_face(self, face: Face) -> None:
+        """Draw a card face with its trim's bottom-left corner at the current origin."""
+        prepared = self.faces[face.key]
+        self.painter.begin(0, prepared.doc.height * PT_PER_MM)
+        draw(prepared, self.painter, self.fonts, self.icons)
+        self.painter.end()
 
     def _form_resources(self) -> PDFObject:
         """Return the resources of the form just drawn: its art and, unlike ReportLab's own, the opacities it
@@ -281,8 +290,14 @@ class _Writer:
         c = self.c
         for placed in side.placed:
             card = page.cards[placed.index]
-            name = self._form(card.back if placed.back else card.front)
+            face = card.back if placed.back else card.front
+            once = self.uses[face.key] == 1
+            # A face printed once is drawn where it is printed, clipped as its form would be to its own bleed;
+            # a face printed more than once becomes one form, placed for every copy.
             clip = placed.clip
+            if once:
+                b = self.faces[face.key].doc.bleed
+                clip = clip.intersection(placed.trim.grow(b, b, b, b))
             c.saveState()
             path = c.beginPath()
             path.rect(
@@ -290,7 +305,15 @@ class _Writer:
             )
             c.clipPath(path, stroke=0, fill=0)
             _place(c, placed.trim, placed.turn, sheet.height)
-            c.doForm(name)
+            if once:  # marked with the box its form would have had, so the page still says where each card is
+                doc = self.faces[face.key].doc
+                b = doc.bleed * PT_PER_MM
+                box = fp_str(-b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)
+                c._code.append(f"/CardFace <</BBox [{box}]>> BDC")  # type: ignore[attr-defined]
+                self._draw_face(face)
+                c._code.append("EMC")  # type: ignore[attr-defined]
+            else:
+                c.doForm(self._form(face))
             c.restoreState()
         self._boxes(side, sheet.height)
         _marks(self.c, sheet, side.marks)

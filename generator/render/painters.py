@@ -137,6 +137,9 @@ class PdfPainter:
     def _colour(self, hex_colour: str, op: str, alpha: str) -> None:
         """Set a fill (rg, ca) or stroke (RG, CA) colour as Canvas.setFillColor/setStrokeColor would."""
         c, colour = self.c, _colour(hex_colour)
+        if c._enforceColorSpace:  # a press file converts every colour (to CMYK) in the canvas's own setters
+            (c.setFillColor if op == "rg" else c.setStrokeColor)(colour)
+            return
         if op == "rg":
             c._fillColorObj = colour
         else:
