@@ -21,6 +21,9 @@ steadier than wall time on a shared machine), peak resident memory and the PDF's
   never depends on it; make it with `python3 -m venv .bench-venv-protograf &&
   .bench-venv-protograf/bin/pip install protograf`). Skipped, and said so, when that Python is missing.
 
+`python benchmarks/scale.py floor` times the Jinja render of the 1,600 fronts alone, through cardpress's
+sandbox and through plain Jinja: the part of a first build that no faster drawing can remove.
+
 Per-card cost is the slope between the 16- and 1,600-card decks: (cost at 1,600 − cost at 16) / 1,584,
 so each program's fixed cost (start-up, a cover page) cancels out.
 """
@@ -39,6 +42,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = {"u16": (16, 1), "u160": (160, 1), "u1600": (1600, 1), "c16x100": (16, 100)}
@@ -194,6 +198,52 @@ def plain(csv_path: Path, out_path: Path) -> None:
             marks()
             canvas.showPage()
     canvas.save()
+
+
+# -- the floor: what a template alone costs ---------------------------------------------------------------
+
+
+def floor(project: Path) -> str:
+    """Time, in this process, the Jinja render of every card's front alone: through cardpress's sandbox,
+    and through a plain (unsandboxed) Jinja environment on the same files. No first build can cost less
+    per card than its templates; the best of 3 passes (CPU time) after a warm-up."""
+    import jinja2
+
+    from generator.diagnostics import Report
+    from generator.layout import lint
+    from generator.layout.templates import _quote
+    from generator.pipeline import Pipeline
+
+    pipeline = Pipeline(project, "scale")
+    kit, studio = pipeline.kit(), pipeline.studio()
+    assert kit is not None and studio is not None
+    jobs = [
+        (card.front, {**card.front.context, "face": {"w": 63.5, "h": 88.9, "safe": lint.SAFE}}) for card in kit.cards
+    ]
+    plain_env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(f) for f in studio.templates.folders]))
+    plain_env.filters["q"] = _quote
+    plain_template = plain_env.get_template(jobs[0][0].template)
+
+    def sandboxed() -> None:
+        for face, context in jobs:
+            studio.templates.render(face.template, context, face.key, Report())
+
+    def unsandboxed() -> None:
+        for _, context in jobs:
+            plain_template.render(context)
+
+    lines = []
+    for name, run in (("cardpress's sandbox", sandboxed), ("plain Jinja, no sandbox", unsandboxed)):
+        run()
+        best = min(_cpu(run) for _ in range(3))
+        lines.append(f"- {name}: {best / len(jobs) * 1000:.3f} ms a card ({len(jobs)} cards)")
+    return "\n".join(lines)
+
+
+def _cpu(run: Any) -> float:
+    start = time.process_time()
+    run()
+    return time.process_time() - start
 
 
 # -- protograf: comparable cards --------------------------------------------------------------------------
@@ -435,5 +485,10 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["plain"]:
         plain(Path(sys.argv[2]), Path(sys.argv[3]))
+    elif sys.argv[1:2] == ["floor"]:
+        with tempfile.TemporaryDirectory(prefix="cardpress-floor-") as tmp:
+            make(Path(tmp), 1600, 1)
+            sys.path.insert(0, str(ROOT))
+            print("Jinja render of the 1,600-card deck's fronts, alone:\n" + floor(Path(tmp)))
     else:
         main()
