@@ -198,6 +198,7 @@ class _Writer:
         self.forms: dict[str, str] = {}
         self.uses = Counter(face.key for card in kit.cards for face in (card.front, card.back))  # each printed once
         self.sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}
+        self.marks: dict[tuple[tuple[Sheet, int], str], list[str]] = {}  # content-stream text by sheet side
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
 
@@ -316,8 +317,16 @@ class _Writer:
                 c.doForm(self._form(face))
             c.restoreState()
         self._boxes(side, sheet.height)
-        _marks(self.c, sheet, side.marks)
-        _folds(self.c, sheet, side.folds)
+        code: list[str] = c._code  # type: ignore[attr-defined]  # ReportLab's content stream, not in its stubs
+        # The marks of every full sheet of a run are the same: drawn once, their text repeated after (they
+        # save and restore the graphics state, so the text alone repeats them).
+        if (key, page.kind) in self.marks:
+            code.extend(self.marks[key, page.kind])
+        else:
+            start = len(code)
+            _marks(c, sheet, side.marks)
+            _folds(c, sheet, side.folds)
+            self.marks[key, page.kind] = code[start:]
 
     def _boxes(self, side: Side, height: float) -> None:
         self.c.setTrimBox(_box(side.trim, height))
