@@ -2,7 +2,8 @@
 
 Run with `make bench` (or `.venv/bin/python benchmarks/bench_build.py`). Every side is timed as a whole
 process (interpreter start, imports, fonts, drawing, writing) in CPU seconds, median of several runs taken
-in turn; `--instructions` counts one run of a rebuild and of the replay under Valgrind's callgrind instead. The plain side replays every canvas call that cardpress made, recorded here, so the content is
+in turn; `--instructions` counts one run of a rebuild and of the replay under Valgrind's callgrind
+instead. The plain side replays every canvas call that cardpress made, recorded here, so the content is
 identical. cardpress is timed twice: as a first build (no laid-out faces on disk) and rebuilt (every
 face kept on disk by the run before, as when nothing changed).
 """
