@@ -6,7 +6,7 @@ import io
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import __version__
 from ..imposition import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
 from ..kit import Card, Face, Kit, Page
+from ..layout.document import LayoutDoc
 from ..layout.icons import IconSet
 from ..sizes import POKER, size_conflicts, size_label
 from ..units import PT_PER_MM
@@ -247,11 +248,8 @@ class _Writer:
         """Return the name of the form that draws `face`, defining it on first use."""
         if face.key in self.forms:
             return self.forms[face.key]
-        prepared = self.faces[face.key]
-        doc = prepared.doc
         name = f"face{len(self.forms)}"
-        b = doc.bleed * PT_PER_MM
-        self.c.beginForm(name, -b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)  # type: ignore[arg-type]  # the stubs say int
+        self.c.beginForm(name, *_bleed_box(self.faces[face.key].doc))  # type: ignore[arg-type]  # the stubs say int
         self._draw_face(face)
         self.c.endForm(Resources=self._form_resources())
         self.forms[face.key] = name
@@ -271,14 +269,12 @@ class _Writer:
         alphas = c._extgstate.getState()  # every opacity the document has set so far: a superset is harmless
         if not c._formsinuse and alphas is None:
             return self.resources
-        resources: Any = PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
+        resources = _resource_dictionary()
         if c._formsinuse:
             resources.XObject = c._doc.xobjDict(c._formsinuse)
         if alphas is not None:
             resources.ExtGState = alphas
-        return cast(PDFObject, resources)
+        return resources  # type: ignore[no-any-return]
 
     def _cards(self, page: PagePlan) -> None:
         sheet = page.sheet
@@ -295,10 +291,9 @@ class _Writer:
             once = self.uses[face.key] == 1
             # A face printed once is drawn where it is printed, clipped as its form would be to its own bleed;
             # a face printed more than once becomes one form, placed for every copy.
-            clip = placed.clip
+            clip, doc = placed.clip, self.faces[face.key].doc
             if once:
-                b = self.faces[face.key].doc.bleed
-                clip = clip.intersection(placed.trim.grow(b, b, b, b))
+                clip = clip.intersection(placed.trim.grow(doc.bleed, doc.bleed, doc.bleed, doc.bleed))
             c.saveState()
             path = c.beginPath()
             path.rect(
@@ -307,10 +302,7 @@ class _Writer:
             c.clipPath(path, stroke=0, fill=0)
             _place(c, placed.trim, placed.turn, sheet.height)
             if once:  # marked with the box its form would have had, so the page still says where each card is
-                doc = self.faces[face.key].doc
-                b = doc.bleed * PT_PER_MM
-                box = fp_str(-b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)
-                c._code.append(f"/CardFace <</BBox [{box}]>> BDC")  # type: ignore[attr-defined]
+                c._code.append(f"/CardFace <</BBox [{fp_str(*_bleed_box(doc))}]>> BDC")  # type: ignore[attr-defined]
                 self._draw_face(face)
                 c._code.append("EMC")  # type: ignore[attr-defined]
             else:
@@ -341,11 +333,22 @@ class _Resources(PDFObject):
 
     def format(self, document: Any) -> bytes:
         if self.text is None:
-            resources = PDFResourceDictionary()
-            resources.basicFonts()
-            resources.allProcs()
-            self.text = resources.format(document)
+            self.text = _resource_dictionary().format(document)
         return self.text
+
+
+def _resource_dictionary() -> Any:
+    """Return the resources ReportLab gives a form: every font, every procedure set (Any: not in the stubs)."""
+    resources = PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    return resources
+
+
+def _bleed_box(doc: LayoutDoc) -> tuple[float, float, float, float]:
+    """Return a card's trim grown by its bleed, in points from the trim's bottom-left: its form's BBox."""
+    b = doc.bleed * PT_PER_MM
+    return (-b, -b, doc.width * PT_PER_MM + b, doc.height * PT_PER_MM + b)
 
 
 def _place(c: Canvas, trim: Rect, turn: int, page_height: float) -> None:

@@ -126,11 +126,7 @@ class PdfPainter:
                 shown.append(f"({c._escape(chunk)}) Tj")
             c._code.append(f"BT 1 0 0 1 0 0 Tm {fp_str(1, 0, 0, -1, x, y)} Tm {' '.join(shown)} ET")
         else:
-            t = c.beginText()
-            t.setTextTransform(1, 0, 0, -1, x, y)  # the page is flipped (y down): flip glyphs back upright
-            t.setFont(font, pt)
-            t.textOut(text)
-            c.drawText(t)
+            _text_object(c, x, y, text, font, pt)
         if opacity < 1:
             c.restoreState()
 
@@ -225,13 +221,18 @@ class CanvasPainter(PdfPainter):
         c.setFillColor(_colour(colour))
         if opacity < 1:
             c.setFillAlpha(opacity)
-        t = c.beginText()
-        t.setTextTransform(1, 0, 0, -1, x, y)
-        t.setFont(font, size / PT_PER_MM)
-        t.textOut(text)
-        c.drawText(t)
+        _text_object(c, x, y, text, font, size / PT_PER_MM)
         if opacity < 1:
             c.restoreState()
+
+
+def _text_object(c: Any, x: float, y: float, text: str, font: str, pt: float) -> None:
+    """Draw a line of text through a ReportLab text object at baseline (x, y) in layout space."""
+    t = c.beginText()
+    t.setTextTransform(1, 0, 0, -1, x, y)  # the page is flipped (y down): flip glyphs back upright
+    t.setFont(font, pt)
+    t.textOut(text)
+    c.drawText(t)
 
 
 class RecordingPainter:
