@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from .cli import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, echo_report, fail
-from .diagnostics import Report
+from .diagnostics import Diagnostic, Report
 
 if TYPE_CHECKING:
     from .iterate.session import Outcome, Session
@@ -311,13 +311,22 @@ class Reporter:
 
     def __init__(self) -> None:
         self.broken: dict[str, Report] = {}  # game id -> the report of its last failed rebuild
+        self.warned: dict[str, set[Diagnostic]] = {}  # game id -> the warnings its last rebuild printed
 
     def __call__(self, session: Session, outcome: Outcome) -> None:
-        """Print a rebuild's problems at once (each once), then one line saying what it did."""
+        """Print a rebuild's problems at once (each once), then one line saying what it did. A warning the
+        game's previous rebuild printed is not printed again: the summary line still counts it."""
         from .console import print_line, print_problems, summary_style
         from .iterate.watch import describe
 
-        print_problems(outcome.report)
+        before = self.warned.get(session.game_id, set())
+        warnings = {d for d in outcome.report.items if d.severity == "warning"}
+        print_problems(Report([d for d in outcome.report.items if d not in before]))
+        self.warned[session.game_id] = warnings
+        unchanged = len(Report(list(warnings & before)).problems())
+        if unchanged:
+            plural = "s" if unchanged != 1 else ""
+            print_line(f"{session.game_id}: {unchanged} warning{plural} as before, not repeated", "dim", err=True)
         failed = self.broken.pop(session.game_id, None)
         if not outcome.ok:
             self.broken[session.game_id] = outcome.report

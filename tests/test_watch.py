@@ -164,3 +164,26 @@ def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
     assert lines[1].endswith("(0 errors, 0 warnings)") and mended.err == ""
     say(session, session.rebuild([project / MACHINES]))  # fixed once is said once
     assert "fixed" not in capsys.readouterr().out
+
+
+def test_watch_prints_a_warning_once_and_counts_it_after(session, project, capsys):
+    import generator.cli  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
+    from generator.cli_iterate import Reporter
+
+    say = Reporter()
+    art = project / "cards" / "pocket-foundry" / "art" / "small-press.png"
+    art.unlink()
+    say(session, session.rebuild([art]))
+    first = capsys.readouterr().err
+    assert first.count("warning[A001]") == 1 and "as before" not in first
+    edit(project, MACHINES, 'colour: "#c8741c"', 'colour: "#1c74c8"')
+    say(session, session.rebuild([project / MACHINES]))
+    second = capsys.readouterr()
+    assert "warning[A001]" not in second.err
+    assert second.err.splitlines()[0] == "pocket-foundry: 1 warning as before, not repeated"
+    assert second.out.splitlines()[-1].endswith("(0 errors, 1 warning in 1 file)")  # the summary still counts it
+    art.write_bytes((art.parent / "twin-press.png").read_bytes())  # fixed, then broken again: said again
+    say(session, session.rebuild([art]))
+    art.unlink()
+    say(session, session.rebuild([art]))
+    assert capsys.readouterr().err.count("warning[A001]") == 1
