@@ -303,11 +303,11 @@ def list_games(
     grid = table(None, ["Game", "Title", "Ruleset", "Players", "Card sizes", "Kit files"])
     for g in found:
         name = g.id + (f"\n(edition of {g.extends})" if g.extends else "")
-        players = ", ".join(f"{n}*" if n == g.default_players else str(n) for n in g.players)
+        players = ", ".join(f"{n}*" if n == g.default_players else str(n) for n in g.players) or "?"  # not read
         cards = "\n".join(f"{s['cards']} × {s['size']}" for s in g.card_sizes)
         if g.errors:
             cards = f"does not load: {g.errors} error{'s' if g.errors > 1 else ''} (cardpress validate {g.id})"
-        grid.add_row(name, g.title, g.ruleset, players, cards, "\n".join(g.kits) or "not built")
+        grid.add_row(name, g.title or "?", g.ruleset or "?", players, cards, "\n".join(g.kits) or "not built")
     out_console = console(wide=True)
     out_console.print(grid)
     out_console.print(f"{len(found)} games; * marks the default player count", style="dim")

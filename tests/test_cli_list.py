@@ -132,7 +132,7 @@ def test_a_folder_that_does_not_load_is_listed_with_its_problems(tmp_path):
             "rusty-foundry",
             "Rusty Foundry",
             "pocket-foundy",
-            "",
+            "?",
             "does not load: 1 error (cardpress validate rusty-foundry)",
             "not built",
         ],
