@@ -147,6 +147,11 @@ class Problem:
             return ""
         if self.copies():
             return f"({self.count} copies)"
+        named = face_in(self.diagnostic.message)
+        if named and named[1] == self.faces[0]:  # the headline names the first place: list the others
+            others = self.faces[1:]
+            shown = ", ".join(others[:_LISTED]) + (", …" if len(others) > _LISTED else "")
+            return f"(and {_plural(len(others), 'more place')}: {shown})"
         shown = ", ".join(self.faces[:_LISTED]) + (", …" if self.count > _LISTED else "")
         return f"({self.count} places: {shown})"
 

@@ -61,7 +61,7 @@ def test_one_bad_glyph_on_twenty_faces_is_said_once_with_its_places():
     assert problem.count == 20
     assert problem.render().splitlines()[0] == (
         "layouts/g/front.yaml.j2:12:9: error[L100] card-a/front: 'title': no font can draw '🚀' (U+1F680 ROCKET) "
-        "(20 places: card-a/front, card-b/front, card-c/front, …)"
+        "(and 19 more places: card-b/front, card-c/front, card-d/front, …)"
     )
     assert report.summary() == "1 error, 0 warnings in 1 file"
 

@@ -48,7 +48,7 @@ def test_a_misspelled_macro_keyword_on_five_cards_is_one_error_at_the_keyword(ti
     lines = validate(tiny)
     assert lines[0] == (
         f"{FRONT}:12:67: error[T003] template error while rendering spark/front: macro 'rect' takes no keyword "
-        "argument 'widht' (5 places: spark/front, lantern/front, bridge/front, …)"
+        "argument 'widht' (and 4 more places: lantern/front, bridge/front, tower/front, …)"
     )
 
 
@@ -69,7 +69,7 @@ def test_an_unknown_key_written_in_the_template_is_one_error_at_its_template_lin
     lines = validate(tiny)
     assert lines[:4] == [
         f"{FRONT}:13:35: error[L003] elements[2].rect.colr: spark/front: unknown key 'colr' "
-        "(5 places: spark/front, lantern/front, bridge/front, …)",
+        "(and 4 more places: lantern/front, bridge/front, tower/front, …)",
         "    |",
         " 13 | - {rect: {x: 1, y: 1, w: 2, h: 2, colr: red}}",
         "    |                                   ^",
@@ -81,7 +81,8 @@ def test_a_problem_in_what_an_expression_wrote_is_at_its_line_with_the_rendered_
     lines = validate(tiny)
     assert lines[:2] == [
         f"{FRONT}:15:1: error[L004] elements[3].ellipse.fill: spark/front: colours are written #rrggbb "
-        "(at line 7, column 90 of its rendered layout) (5 places: spark/front, lantern/front, bridge/front, …)",
+        "(at line 7, column 90 of its rendered layout) (and 4 more places: lantern/front, bridge/front, tower/front, "
+        "…)",
         "    |",
     ]
 
@@ -91,7 +92,7 @@ def test_a_missing_include_is_one_error_at_the_include(tiny):
     lines = validate(tiny)
     assert lines[:5] == [
         f"{FRONT}:13:13: error[T001] no layout template 'parts.j2' (needed for spark/front) "
-        "(5 places: spark/front, lantern/front, bridge/front, …)",
+        "(and 4 more places: lantern/front, bridge/front, tower/front, …)",
         "    |",
         ' 13 | {% include "parts.j2" %}',
         "    |             ^",
