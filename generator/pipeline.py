@@ -172,38 +172,35 @@ class Pipeline:
         return self._once(f"sheets-{paper}", lambda: self._sheets(paper))
 
     def _sheets(self, paper: str) -> bool:
-        from .render.kitpdf import kit_sheets
-
         kit = self.kit()
         if kit is None:
             return False
-        try:
-            kit_sheets(kit, paper, self.options)
-        except SheetError as exc:
-            # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
-            elsewhere = [p for p in PAPERS if p != paper and self._fits(kit, p)]
-            hint = "choose a smaller card size" + (
-                f", or print on {PAPER_NAMES[elsewhere[0]]} only (--paper {elsewhere[0]})" if elsewhere else ""
+        exc = self._sheet_error(kit, paper)
+        if exc is None:
+            return True
+        # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
+        elsewhere = [p for p in PAPERS if p != paper and self._sheet_error(kit, p) is None]
+        hint = "choose a smaller card size" + (
+            f", or print on {PAPER_NAMES[elsewhere[0]]} only (--paper {elsewhere[0]})" if elsewhere else ""
+        )
+        for deck, problem in exc.decks or (("", str(exc)),):
+            self.report.error(
+                "B005",
+                f"{PAPER_NAMES.get(paper, paper)}: " + (f"deck '{deck}': " if deck else "") + problem,
+                loc=kit.size_places.get(deck),
+                hint=hint,
             )
-            for deck, problem in exc.decks or (("", str(exc)),):
-                self.report.error(
-                    "B005",
-                    f"{PAPER_NAMES.get(paper, paper)}: " + (f"deck '{deck}': " if deck else "") + problem,
-                    loc=kit.size_places.get(deck),
-                    hint=hint,
-                )
-            return False
-        return True
+        return False
 
-    def _fits(self, kit: Kit, paper: str) -> bool:
-        """Return whether every deck of `kit` can be laid out on `paper` with these print options."""
+    def _sheet_error(self, kit: Kit, paper: str) -> SheetError | None:
+        """Return why the decks of `kit` cannot be laid out on `paper` with these print options, or None."""
         from .render.kitpdf import kit_sheets
 
         try:
             kit_sheets(kit, paper, self.options)
-        except SheetError:
-            return False
-        return True
+        except SheetError as exc:
+            return exc
+        return None
 
     # -- layout: templates → layout documents, set and linted --------------------------------------------------
 
