@@ -24,6 +24,20 @@ def test_turns_to_play_counts_the_current_turn():
     assert [value.turns_to_play(s, q) for q in range(2)] == [4, 5]  # of turns 3..11: 4, 6, 8, 10 and 3, 5, 7, 9, 11
 
 
+def test_turns_to_play_is_the_count_of_q_s_turns_left_in_every_small_game():
+    from types import SimpleNamespace
+
+    for n in range(2, 5):
+        for rounds in (1, 2, 6):
+            for first in range(n):
+                for turn in range(n * rounds + 2):
+                    s = SimpleNamespace(
+                        num_players=n, first_player=first, turn=turn, tables=SimpleNamespace(rounds=rounds)
+                    )
+                    counted = [sum(1 for t in range(turn, n * rounds) if (first + t) % n == q) for q in range(n)]
+                    assert [value.turns_to_play(s, q) for q in range(n)] == counted  # type: ignore[arg-type]
+
+
 def test_solve_returns_the_exact_solution_of_a_small_system():
     assert [round(x, 12) for x in value.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])] == [0.8, 1.4]
     assert value.solve([[0.0, 1.0], [1.0, 0.0]], [2.0, 7.0]) == [7.0, 2.0]  # needs the row swap

@@ -37,8 +37,8 @@ class Policy(Protocol):
 def turns_to_play(s: State, q: int) -> int:
     """Return how many turns q still starts, counting the current one if q is to move."""
     n = s.num_players
-    total = n * s.tables.rounds
-    return sum(1 for t in range(s.turn, total) if (s.first_player + t) % n == q)
+    first = s.turn + (q - s.first_player - s.turn) % n  # the next turn (from this one) that q starts
+    return max(0, (n * s.tables.rounds - first + n - 1) // n)
 
 
 def features(s: State, q: int, left: int, policy: Policy, engine: Engine) -> list[float]:
