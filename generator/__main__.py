@@ -1,5 +1,5 @@
 """`python -m generator` runs the cardpress command line."""
 
-from .cli import main
+from .cli.main import main
 
 main()

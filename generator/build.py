@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import CardpressError, Report
-from .output import write_all
+from .layout.studio import keep_faces
 from .pipeline import Pipeline, resolve_games
-from .studio import keep_faces
+from .project.output import write_all
 
 
 @dataclass

@@ -192,7 +192,7 @@ GENERIC: dict[str, Code] = {
 
 def registry() -> dict[str, Code]:
     """Return every code: the generic ones, then each registered ruleset's own, by ruleset name."""
-    from . import rulesets
+    from . import registry as rulesets
 
     found = dict(GENERIC)
     for registration in rulesets.registrations():

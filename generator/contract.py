@@ -3,7 +3,7 @@
 A ruleset must load a game folder into a model (with located diagnostics) and say what kit the model prints.
 It may declare capabilities: a rules check, a simulation plugin (with variants), and extra commands such as
 `explain` or `analyze` with their own options. The core reads the declaration; it never probes for methods.
-Rulesets register under the `cardpress.rulesets` entry-point group (see `generator.rulesets`).
+Rulesets register under the `cardpress.rulesets` entry-point group (see `generator.registry`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from .diagnostics import Report
     from .kit import Kit
-    from .project import GameDir
+    from .project.folders import GameDir
     from .sim.plugin import Plugin
 
 ENTRY_POINT_GROUP = "cardpress.rulesets"

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from .contract import LoadedGame
 
 from .diagnostics import Location
-from .sizes import POKER, CardSize
+from .impose.sizes import POKER, CardSize
 
 
 @dataclass(frozen=True)

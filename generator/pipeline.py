@@ -11,20 +11,22 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from . import edition, rulesets, schema, yamlsrc
+from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
-from .edits import Edits
-from .edits import apply as apply_edits
-from .header import read_header
-from .imposition import PAPERS as PAPER_SIZES
-from .imposition import PrintOptions, SheetError
+from .editions import chain as edition
+from .impose.sheets import PAPERS as PAPER_SIZES
+from .impose.sheets import PrintOptions, SheetError
+from .impose.sizes import size_conflicts
 from .kit import Card, Face, Kit, Page
 from .layout import lint
-from .project import GameDir, list_games
+from .layout.studio import RenderCache, Studio, page_safe
+from .project.folders import GameDir, list_games
 from .render.draw import Prepared
-from .sizes import size_conflicts
-from .studio import RenderCache, Studio, page_safe
+from .source import schema, yamlsrc
+from .source.edits import Edits
+from .source.edits import apply as apply_edits
+from .source.header import read_header
 
 T = TypeVar("T")
 

@@ -17,7 +17,7 @@ GAME = Path("cards") / "pocket-foundry"
 
 def cli(*args: str) -> tuple[int, str, str]:
     """Run `cardpress ARGS` through generator.cli.main in this process; return (exit code, stdout, stderr)."""
-    from generator.cli import main
+    from generator.cli.main import main
 
     out, err = io.StringIO(), io.StringIO()
     argv = sys.argv

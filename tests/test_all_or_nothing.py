@@ -16,8 +16,8 @@ from conftest import default_sigint
 from deck_helpers import deck_project
 from hostile import cli, headlines
 
-from generator import output
 from generator.diagnostics import CardpressError
+from generator.project import output
 
 
 def _digests(folder: Path) -> dict[str, str]:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from generator.cli.examples import EXAMPLES
+from generator.cli.main import app
 from typer.testing import CliRunner
-
-from generator.cli import app
-from generator.cli_help import EXAMPLES
 
 COMMANDS = [
     *("validate", "build", "new", "list", "games", "simulate", "sweep", "proof", "watch", "serve", "art"),

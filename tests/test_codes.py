@@ -28,7 +28,7 @@ def _registry_dicts(tree: ast.Module) -> set[int]:
 
 def _schema_codes() -> set[str]:
     """Return the codes schema.check makes: its finding numbers under every prefix a caller passes."""
-    tree = ast.parse((SOURCE / "schema.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SOURCE / "source" / "schema.py").read_text(encoding="utf-8"))
     numbers = {
         node.args[0].value
         for node in ast.walk(tree)
@@ -59,7 +59,7 @@ def used_in_source() -> dict[str, list[str]]:
             if is_code and id(node) not in skipped:
                 found.setdefault(node.value, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
     for code in _schema_codes():
-        found.setdefault(code, []).append("generator/schema.py (Finding)")
+        found.setdefault(code, []).append("generator/source/schema.py (Finding)")
     return found
 
 

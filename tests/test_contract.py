@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, copy_project, run_cli
 from pypdf import PdfReader
 
-from generator import rulesets
+from generator import registry as rulesets
 from generator.contract import Capability, GameCommand, Header, LoadedGame, Ruleset
 from generator.kit import Kit
 from generator.pipeline import Pipeline
@@ -97,7 +97,7 @@ TINY_RULESET = '''
 
 from generator.contract import LoadedGame, Ruleset
 from generator.kit import Card, Face, Kit
-from generator.yamlsrc import format_path, load_file
+from generator.source.yamlsrc import format_path, load_file
 
 
 class Tiny(Ruleset):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import tablesrc
 from generator.diagnostics import Report, sort_diagnostics
+from generator.source import tablesrc
 
 
 def load(text: str) -> tuple[tablesrc.Table, Report]:

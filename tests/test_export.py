@@ -14,16 +14,16 @@ import numpy as np
 import pikepdf
 import pytest
 from conftest import copy_project
+from generator.project.scaffold import new_game
 from PIL import Image
 
 from generator.export import ExportOptions, bundle, cards, drivethrucards, makeplayingcards, thegamecrafter, tts
 from generator.export.cmyk import Converter, find_profile
 from generator.export.common import Deck, extended, laid_out, px
+from generator.impose.sizes import PRESETS
 from generator.kit import Card, Face
+from generator.layout.units import PT_PER_MM
 from generator.pipeline import Pipeline
-from generator.scaffold import new_game
-from generator.sizes import PRESETS
-from generator.units import PT_PER_MM
 
 SIZES = {"poker": "tiny", "mini-american": "minis"}  # card size -> the scaffolded game that uses it
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 from conftest import copy_project, run_cli
+from generator.project.scaffold import new_game
 from pdfinspect import page_lines, placements
 from pypdf import PdfReader
 
 from generator.export import ExportOptions, run
-from generator.imposition import PAPERS, PrintOptions
-from generator.scaffold import new_game
+from generator.impose.sheets import PAPERS, PrintOptions
 
 VARIANTS = {
     "long": ExportOptions(),

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from generator import cache
 from generator.build import kit_path
 from generator.layout.document import walk
 from generator.pipeline import Pipeline
+from generator.project import cache
 from generator.render.draw import Prepared
 
 

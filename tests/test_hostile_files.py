@@ -1,6 +1,6 @@
 """Hostile files: links out of the project, special files, huge files, bad names and encodings.
 
-Every file cardpress reads for a game goes through generator.safefile: it must be a regular file
+Every file cardpress reads for a game goes through generator.source.safefile: it must be a regular file
 inside the project (links resolved first), it is refused before it is opened when it is a FIFO, a
 device or a folder, and it is never read past its size cap. Each refusal is a located diagnostic.
 """
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
+from generator.project.folders import GameDir
 from hostile import GAME, SECRET, cli, fifo, headlines, peak_memory, relink
 
-from generator import safefile, schema, yamlsrc
 from generator.art.files import ArtError, open_art
 from generator.diagnostics import CardpressError, Report
 from generator.layout.icons import load_icons
 from generator.layout.templates import Templates
-from generator.project import GameDir
 from generator.render import fonts
+from generator.source import safefile, schema, yamlsrc
 
 LINKED_OUT = "it is a link to a file outside the project"
 
@@ -185,7 +185,7 @@ def test_template_fifo_font_fifo_and_art_fifo_are_refused(project):
         with pytest.raises(CardpressError) as caught:
             fonts.load_fonts(project / "fonts", project)
         art = game.resolve("art/feed-belt.png", report, None, "machines[0].art")
-        from generator.digest import files_digest
+        from generator.source.digest import files_digest
 
         files_digest(sorted((project / "fonts").iterdir()))
     assert not (t or f or a or s)
@@ -417,7 +417,7 @@ def test_build_agrees_with_validate_on_a_bad_font(project, tmp_path):
 
 
 def test_special_files_in_a_folder_a_build_hashes_do_not_block_it(tmp_path):
-    from generator.digest import file_digest
+    from generator.source.digest import file_digest
 
     with fifo(tmp_path / "pipe") as blocked:
         assert file_digest(tmp_path / "pipe") is None
@@ -491,7 +491,7 @@ def test_csv_card_table_linked_outside_is_refused_unread(tmp_path, outside):
 
 
 def test_csv_read_directly_is_contained_too(tmp_path, outside):
-    from generator import tablesrc
+    from generator.source import tablesrc
 
     project = tmp_path / "p"
     (project / "cards").mkdir(parents=True)
@@ -506,7 +506,7 @@ def test_csv_read_directly_is_contained_too(tmp_path, outside):
 
 
 def test_csv_card_table_that_is_a_fifo_does_not_hang(tmp_path):
-    from generator import tablesrc
+    from generator.source import tablesrc
 
     project = tmp_path / "p"
     (project / "cards").mkdir(parents=True)

@@ -19,14 +19,15 @@ from pathlib import Path
 
 import pytest
 import yaml
+from generator.project.folders import GameDir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import pipeline, schema, yamlsrc
+from generator import pipeline
 from generator.diagnostics import CardpressError, Report
 from generator.layout import document, lint
 from generator.layout.icons import load_icons
-from generator.project import GameDir
+from generator.source import schema, yamlsrc
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("CARDPRESS_FUZZ", "0"))

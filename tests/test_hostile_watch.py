@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import output
 from generator.iterate.session import Session
+from generator.project import output
 
 GAME = Path("cards") / "pocket-foundry"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from generator.imposition import (
+from generator.impose.sheets import (
     BLEED,
     MARK_GAP,
     MARK_MIN_START,
@@ -23,7 +23,7 @@ from generator.imposition import (
     paginate,
     sheets_for,
 )
-from generator.sizes import PRESETS, CardSize, parse_size
+from generator.impose.sizes import PRESETS, CardSize, parse_size
 
 # (preset, orientation) -> {paper: (rows, cols, cards turned a quarter turn on the sheet)}
 GRIDS = {

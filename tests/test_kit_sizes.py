@@ -11,11 +11,11 @@ from pdfinspect import MM, placements, text_in
 from pypdf import PdfReader
 
 from generator.diagnostics import Report
-from generator.imposition import PAPERS, PrintOptions, Rect
+from generator.impose.sheets import PAPERS, PrintOptions, Rect
+from generator.impose.sizes import PRESETS
+from generator.layout.studio import Studio, page_safe
 from generator.pipeline import Pipeline
 from generator.render import kitpdf
-from generator.sizes import PRESETS
-from generator.studio import Studio, page_safe
 
 SIZES = {"market": PRESETS["tarot"], "starter": PRESETS["mini-american"]}
 # (deck, cards on each of its sheets), both papers: tarot 2 × 2; mini-american 6 × 3 turned, 18 a sheet

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generator import yamlsrc
 from generator.diagnostics import Report, sort_diagnostics
-from generator.overlay import merge
+from generator.editions.overlay import merge
+from generator.source import yamlsrc
 
 BASE = """\
 rules:

@@ -124,7 +124,8 @@ def test_cli_writes_the_report(tmp_path):
 
 
 def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
-    from generator.cli_rules import simulate
+    from generator.cli.rules import simulate
+
     from generator.games.pocket_foundry import PocketFoundryRuleset
 
     monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())

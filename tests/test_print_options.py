@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pdfinspect import placements, text_in
 from pypdf import PdfReader
 
-from generator.imposition import (
+from generator.impose.sheets import (
     BLEED,
     FOLD_GAP,
     FOLD_MARK_CLEAR,
@@ -24,9 +24,9 @@ from generator.imposition import (
     SheetError,
     card_sheet,
 )
+from generator.impose.sizes import PRESETS
 from generator.pipeline import Pipeline
 from generator.render import kitpdf
-from generator.sizes import PRESETS
 
 CASES = [(name, o, paper) for name in PRESETS for o in ("portrait", "landscape") for paper in PAPERS]
 

@@ -7,7 +7,7 @@ import ast
 import pytest
 from conftest import ROOT
 
-from generator import rulesets
+from generator import registry as rulesets
 from generator.contract import Capability
 from generator.pipeline import Pipeline
 from generator.sim import protocol

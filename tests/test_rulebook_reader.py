@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from generator.games.micro_engine.rulebook import FORMS, read_facts
 from generator.games.pocket_foundry.rulebook import FACTS
 from generator.games.pocket_foundry.rulebook import Rulebook as PFRulebook
-from generator.rulebook import NUMBER_WORDS, Rulebook, number, sentence
+from generator.source.rulebook import NUMBER_WORDS, Rulebook, number, sentence
 
 ME_TEXT = (ROOT / "cards" / "micro-engine" / "rulebook.txt").read_text(encoding="utf-8")
 PF_TEXT = (ROOT / "cards" / "pocket-foundry" / "rulebook.txt").read_text(encoding="utf-8")

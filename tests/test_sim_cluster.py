@@ -66,8 +66,8 @@ def test_scheduler_addresses_are_checked():
 
 
 def test_a_sweep_on_the_cluster_writes_the_same_report_as_a_local_one(cluster):
-    from generator import vary
     from generator.sim import sweep as sweeping
+    from generator.sim import vary
 
     loaded = pipeline.load(ROOT, "micro-engine")
     axes = vary.parse(["cards.row-organizer.vp=3,5"], loaded.dir.sources)

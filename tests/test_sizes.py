@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from generator.sizes import PRESETS, CardSize, SizeError, parse_size, size_conflicts
+from generator.impose.sizes import PRESETS, CardSize, SizeError, parse_size, size_conflicts
 
 # print-specs.md §1 (and the two business cards): name -> trim in mm, as the size is named
 EXACT = {

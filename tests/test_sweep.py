@@ -10,13 +10,13 @@ import pytest
 from conftest import ROOT, run_cli
 from test_sim_charts import Tables, _number, plotted
 
-from generator import pipeline, vary
+from generator import pipeline
 from generator.diagnostics import CardpressError
-from generator.edits import Edit
-from generator.sim import charts, summary
+from generator.sim import charts, summary, vary
 from generator.sim import report as writer
 from generator.sim import sweep as sweeping
 from generator.sim.runner import Match, run_matches
+from generator.source.edits import Edit
 
 
 def _sources(game: str):

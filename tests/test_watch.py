@@ -139,8 +139,8 @@ def test_superseded_renders_are_forgotten(session, project):
 
 
 def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
-    import generator.cli  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
-    from generator.cli_iterate import Reporter
+    import generator.cli.main  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
+    from generator.cli.iterate import Reporter
 
     say = Reporter()
     edit(project, MACHINES, "copies: 2", "copies: two")
@@ -167,8 +167,8 @@ def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
 
 
 def test_watch_prints_a_warning_once_and_counts_it_after(session, project, capsys):
-    import generator.cli  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
-    from generator.cli_iterate import Reporter
+    import generator.cli.main  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
+    from generator.cli.iterate import Reporter
 
     say = Reporter()
     art = project / "cards" / "pocket-foundry" / "art" / "small-press.png"

@@ -6,9 +6,9 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from generator import yamlsrc
 from generator.diagnostics import Report
-from generator.schema import _registry
+from generator.source import yamlsrc
+from generator.source.schema import _registry
 
 
 def test_positions_of_keys_and_values():

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
     from reportlab.lib.utils import ImageReader
 
-from .. import safefile
+from ..source import safefile
 
 MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
 MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..layout.document import LayoutDoc, walk
 from ..layout.icons import IconSet
-from ..output import write_all
+from ..project.output import write_all
 from ..render.draw import Prepared
 from ..render.fonts import FontSet
 from . import placeholder

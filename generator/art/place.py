@@ -9,11 +9,11 @@ from typing import Any
 
 from ..contract import DEFAULT_ART_POLICY as DEFAULT_POLICY
 from ..diagnostics import Diagnostic, Location, Report
-from ..digest import file_digest
 from ..layout.document import Element
-from ..project import GameDir
-from ..tablesrc import Table
-from ..yamlsrc import format_path
+from ..project.folders import GameDir
+from ..source.digest import file_digest
+from ..source.tablesrc import Table
+from ..source.yamlsrc import format_path
 from . import placeholder
 from .files import ArtError, ArtFile, open_art
 from .fit import Fit, fit, pixels_for

@@ -1,7 +1,7 @@
 """Export a game everywhere people play: home kits, print-shop files, Tabletop Simulator, one bundle.
 
 `run(root, game, targets, out, options)` writes each target's files under OUT/<game>/<target>/, every
-game's set together or not at all (generator.output.write_all); one failing game does not stop the others.
+game's set together or not at all (generator.project.output.write_all); one failing game does not stop the others.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ..diagnostics import Report
-from ..output import write_all
 from ..pipeline import Pipeline, resolve_games
+from ..project.output import write_all
 from .common import Game, laid_out
 from .options import TARGETS, ExportOptions
 

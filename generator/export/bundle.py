@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import __version__
 from ..diagnostics import Report
-from ..imposition import PrintOptions
+from ..impose.sheets import PrintOptions
 from ..pipeline import Pipeline
 from .common import Game, laid_out
 from .options import ExportOptions

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Report
+from ..impose.sizes import CardSize
 from ..kit import Card, Kit
 from ..pipeline import Pipeline
 from ..render.draw import Prepared
-from ..sizes import CardSize
 
 if TYPE_CHECKING:
     from PIL import Image

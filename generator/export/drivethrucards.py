@@ -19,9 +19,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
 from ..art.files import ArtFile
+from ..layout.units import PT_PER_MM
 from ..render.draw import Prepared, draw
 from ..render.painters import PdfPainter
-from ..units import PT_PER_MM
 from .cmyk import Converter, find_profile
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
 from .options import ExportOptions

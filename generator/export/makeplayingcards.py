@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..sizes import CardSize
+from ..impose.sizes import CardSize
 from . import facefiles
 from .common import SHOP_DPI, Game, px
 from .options import ExportOptions

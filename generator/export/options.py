@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..imposition import PrintOptions
+from ..impose.sheets import PrintOptions
 
 TARGETS = ("pnp", "cards", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts", "bundle")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..imposition import PrintOptions
+from ..impose.sheets import PrintOptions
 from ..layout import lowink
 from ..pipeline import Pipeline
 from .options import ExportOptions

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..kit import Kit
 from ..layout.lint import SAFE
-from ..output import write_all, write_atomic
+from ..layout.studio import PAGE_SAFE
+from ..project.output import write_all, write_atomic
 from ..render.draw import Prepared
-from ..studio import PAGE_SAFE
 from .contact import contact_sheet, thumbnail
 
 if TYPE_CHECKING:

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .. import cache as disk
 from ..build import kit_path
 from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
 from ..kit import Card, Kit, Page
-from ..output import write_all
+from ..layout.studio import RenderCache, Studio, keep_faces
 from ..pipeline import Pipeline
-from ..studio import RenderCache, Studio, keep_faces
+from ..project import cache as disk
+from ..project.output import write_all
 from .proofs import Entry, ProofFolder, entries
 
 PREVIEW = "preview"  # watch and serve write under OUT/<game>/preview/
@@ -86,7 +86,7 @@ class Session:
 
         A folder holding any of those (the project root, say) counts as a change to all of it.
         """
-        from ..edition import chain_ids
+        from ..editions.chain import chain_ids
 
         feeds = [
             *((self.root / "cards" / gid).resolve() for gid in chain_ids(self.root, self.game_id)),

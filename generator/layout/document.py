@@ -9,11 +9,11 @@ from typing import Any
 
 import yaml
 
-from .. import schema, yamlsrc
 from ..diagnostics import Report
-from ..units import to_mm, to_pt
+from ..source import schema, yamlsrc
 from . import flow
 from .icons import parse_path
+from .units import to_mm, to_pt
 
 _MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
 _PT_KEYS = ("size", "min_size")  # font sizes, for text only

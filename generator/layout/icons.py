@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import schema, yamlsrc
 from ..diagnostics import CardpressError, Report
+from ..source import schema, yamlsrc
 
 Command = tuple[Any, ...]  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 KAPPA = 0.5522847498  # control-point distance that makes four cubic curves a circle

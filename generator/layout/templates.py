@@ -26,9 +26,10 @@ from jinja2 import (
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 
-from .. import cache, safefile
 from ..diagnostics import Location, Report
-from ..digest import text_digest
+from ..project import cache
+from ..source import safefile
+from ..source.digest import text_digest
 from . import contrast, markup, sandbox
 from .sandbox import SandboxEnv
 

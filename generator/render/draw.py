@@ -12,7 +12,7 @@ from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
 from ..layout.markup import MarkupError, Run, Style, parse
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 from .fonts import FontSet
 from .text import TextLayout, set_text
 

@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import __version__
 from ..layout import icons as shapes
 from ..layout.icons import IconSet
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter

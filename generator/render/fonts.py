@@ -15,9 +15,9 @@ from typing import Any, cast
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from .. import safefile, schema, yamlsrc
 from ..diagnostics import CardpressError, Location, Report
-from ..overlay import merge
+from ..editions.overlay import merge
+from ..source import safefile, schema, yamlsrc
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 MAX_FONT_BYTES = 64 * 1024 * 1024  # a full CJK TrueType font is ~20 MB

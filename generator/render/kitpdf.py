@@ -14,12 +14,12 @@ from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..imposition import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
+from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
+from ..impose.sizes import POKER, size_conflicts, size_label
 from ..kit import Card, Face, Kit, Page
 from ..layout.document import LayoutDoc
 from ..layout.icons import IconSet
-from ..sizes import POKER, size_conflicts, size_label
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter

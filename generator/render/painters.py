@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-d
 from ..art.files import ArtFile, pdf_image
 from ..art.place import Placed
 from ..layout.document import Element
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..layout.markup import Run
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 from .fonts import FontSet
 
 ASCENT, DESCENT = 0.86, 0.24  # ems above and below the baseline: the same for every font, so

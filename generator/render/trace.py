@@ -12,7 +12,7 @@ from ..layout.boxes import Box, around
 from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
-from ..units import PT_PER_MM
+from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .text import ASCENT, DESCENT

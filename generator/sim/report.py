@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..output import write_all
+from ..project.output import write_all
 
 BAR_CHARS = " ▏▎▍▌▋▊▉█"
 

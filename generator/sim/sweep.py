@@ -1,7 +1,7 @@
 """A balance sweep: one or two card or rule values varied over a range, every point simulated with the same seeds.
 
 Each point is the game loaded afresh through the Pipeline with the point's values set in its card files
-(`generator.edits`), so the game's own schema and rules check it: a point they reject is reported, located,
+(`generator.source.edits`), so the game's own schema and rules check it: a point they reject is reported, located,
 and skipped. Every valid point plays the same seeded games (the main line-up of `simulate`), so differences
 between points come from the values, not from luck in the deal. The measures are read from the games'
 records; the report says how each moves, with 95 % intervals, and which point brings the chosen measure
@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import edits as edit_tools
 from ..contract import LoadedGame
 from ..diagnostics import Diagnostic
-from ..vary import Axis, Number
-from ..vary import edits as point_edits
-from ..vary import points as grid
+from ..source import edits as edit_tools
 from . import stats
 from .executors import Executor, Interrupted
 from .plugin import Plugin
 from .report import Document, Section, Table, interval, pct
 from .runner import Match, MatchResult, run_matches
+from .vary import Axis, Number
+from .vary import edits as point_edits
+from .vary import points as grid
 
 GENERAL = {
     "first-seat": "the first player's win share",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...diagnostics import Location
-from ...sizes import CardSize
+from ...impose.sizes import CardSize
 
 
 @dataclass(frozen=True)

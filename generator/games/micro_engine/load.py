@@ -7,8 +7,8 @@ from typing import Any
 
 from ...contract import Header
 from ...diagnostics import Report, did_you_mean
-from ...project import GameDir
-from ...yamlsrc import Source, format_path
+from ...project.folders import GameDir
+from ...source.yamlsrc import Source, format_path
 from . import vocab
 from .model import (
     Back,

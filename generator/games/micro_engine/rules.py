@@ -10,10 +10,10 @@ import re
 from collections import Counter
 from typing import Any
 
-from ... import rulebook as rulebook_text
 from ...diagnostics import Location, Report, did_you_mean
-from ...project import GameDir
-from ...yamlsrc import format_path
+from ...project.folders import GameDir
+from ...source import rulebook as rulebook_text
+from ...source.yamlsrc import format_path
 from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
 from .rulebook import Facts, NamedCard, read_facts, symbol

@@ -10,7 +10,7 @@ from ...contract import Capability, GameCommand, Header, LoadedGame, Ruleset
 if TYPE_CHECKING:
     from ...diagnostics import Report
     from ...kit import Kit
-    from ...project import GameDir
+    from ...project.folders import GameDir
     from .simulation import PocketFoundrySim
 
 

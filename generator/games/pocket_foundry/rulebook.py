@@ -13,8 +13,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ... import rulebook as rulebook_text
-from ...rulebook import Form, sentence
+from ...source import rulebook as rulebook_text
+from ...source.rulebook import Form, sentence
 
 MATERIALS = "Printable materials"
 

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from ... import rulebook as rulebook_text
 from ...diagnostics import Report
-from ...project import GameDir
-from ...yamlsrc import Source, format_path
+from ...project.folders import GameDir
+from ...source import rulebook as rulebook_text
+from ...source.yamlsrc import Source, format_path
 from . import text, textparse
 from .botconfig import load_bots
 from .model import Machine, PocketFoundry

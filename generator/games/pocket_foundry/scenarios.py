@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...diagnostics import Report, did_you_mean
-from ...project import GameDir
-from ...yamlsrc import Source, format_path
+from ...project.folders import GameDir
+from ...source.yamlsrc import Source, format_path
 from .engine import Game
 from .model import PocketFoundry
 from .tables import EMPTY, Tables

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ... import rulebook as rulebook_text
-from ...rulebook import NUM
+from ...source import rulebook as rulebook_text
+from ...source.rulebook import NUM
 from .model import Rules
 
 

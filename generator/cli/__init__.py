@@ -1,0 +1,1 @@
+"""The `cardpress` command line: Typer commands over the Python API."""

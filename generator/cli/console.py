@@ -1,0 +1,109 @@
+"""Terminal output through rich: colour on a terminal, plain text when piped or when NO_COLOR is set."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..diagnostics import Diagnostic, Problem, Report
+
+STYLES = {
+    "error": "bold red",
+    "warning": "bold yellow",
+    "where": "bold",
+    "gutter": "blue",
+    "hint": "cyan",
+    "ok": "green",
+    "note": "dim",
+}
+
+
+WIDE = 200  # columns of a table when piped (no terminal to measure): wide enough for paths, never folded
+
+
+def console(err: bool = False, wide: bool = False) -> Console:
+    """Return a console on stdout (or stderr) that colours only a terminal, never with NO_COLOR set.
+
+    Lines are never wrapped (soft_wrap): a diagnostic stays one line per line, whatever the width, so it
+    reads the same in a terminal, a pipe or a log. FORCE_COLOR makes a pipe count as a terminal (rich reads it).
+    """
+    plain = bool(os.environ.get("NO_COLOR"))
+    out = Console(
+        stderr=err,
+        color_system=None if plain else "auto",
+        no_color=plain or None,
+        soft_wrap=True,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+    if wide and not out.is_terminal:
+        out.width = WIDE
+    return out
+
+
+def problem_text(problem: Problem) -> Text:
+    """Return one problem in compiler style (file:line:col code message, caret, hint) with colour spans."""
+    d = problem.shown()
+    text = Text()
+    if d.loc:
+        text.append(f"{d.loc.file}:{d.loc.line}:{d.loc.col}: ", STYLES["where"])
+    text.append(f"{d.severity}[{d.code}]", STYLES[d.severity])
+    text.append(f" {d.path}: " if d.path else " ")
+    text.append(d.message)
+    note = problem.note()
+    if note:
+        text.append(f" {note}", STYLES["note"])
+    if d.loc and d.loc.text:
+        gutter, pad = str(d.loc.line), " " * len(str(d.loc.line))
+        text.append(f"\n {pad} |", STYLES["gutter"])
+        text.append(f"\n {gutter} |", STYLES["gutter"])
+        text.append(f" {d.loc.text}")
+        text.append(f"\n {pad} |", STYLES["gutter"])
+        text.append(f" {' ' * (d.loc.col - 1)}")
+        text.append("^", STYLES[d.severity])
+    if d.hint:
+        text.append("\n  = hint: ", STYLES["hint"])
+        text.append(d.hint)
+    return text
+
+
+def print_problems(report: Report | Iterable[Diagnostic], out: Console | None = None) -> int:
+    """Print each problem once (sorted, with its count of copies or places) to stderr; return how many."""
+    if not isinstance(report, Report):
+        report = Report(list(report))
+    out = out or console(err=True)
+    problems = report.problems()
+    for problem in problems:
+        out.print(problem_text(problem))
+        out.print()
+    return len(problems)
+
+
+def summary_style(report: Report) -> str:
+    """Return the colour of a summary: red with errors, yellow with warnings only, green when clean."""
+    return STYLES["error"] if not report.ok() else STYLES["warning"] if report.items else STYLES["ok"]
+
+
+def print_line(line: str, style: str | None = None, err: bool = False) -> None:
+    """Print one line (a verdict, a summary, a path written) in a style."""
+    console(err=err).print(Text(line, style or ""))
+
+
+def print_report(report: Report) -> None:
+    """Print every problem once, then the summary, to stderr (nothing at all when there are none)."""
+    if report.items:
+        print_problems(report)
+        print_line(report.summary(), summary_style(report), err=True)
+
+
+def table(title: str | None, columns: Iterable[str]) -> Table:
+    """Return a rich table with the house look: bold headers, no box lines when piped."""
+    grid = Table(title=title, header_style="bold", title_justify="left", title_style="bold")
+    for name in columns:
+        grid.add_column(name, overflow="fold")
+    return grid

@@ -1,0 +1,108 @@
+"""The `export` command: a thin Typer layer over generator.export."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..diagnostics import Report
+from .examples import examples
+from .main import MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail, paper_option
+
+
+class Target(StrEnum):
+    """Where an export goes."""
+
+    pnp = "pnp"
+    cards = "cards"
+    thegamecrafter = "thegamecrafter"
+    makeplayingcards = "makeplayingcards"
+    drivethrucards = "drivethrucards"
+    tts = "tts"
+    bundle = "bundle"
+    all = "all"
+
+
+class Duplex(StrEnum):
+    """How the home kit is printed."""
+
+    long = "long"
+    short = "short"
+    gutterfold = "gutterfold"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the export command to the app."""
+
+    @app.command(epilog=examples("export"))
+    def export(
+        game: Optional[str] = typer.Argument(None, help="Game (or edition) folder under cards/ (default: every game)."),
+        to: List[Target] = typer.Option(..., "--to", help="Target; repeat for several, or 'all'."),
+        out: Path = typer.Option(Path("output"), "--out", help="Folder to write into: OUT/<game>/<target>/."),
+        paper: Paper = paper_option("pnp: paper size"),
+        players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the game's)."),
+        duplex: Duplex = typer.Option(Duplex.long, "--duplex", help="pnp: long- or short-edge duplex, or gutterfold."),
+        back_offset: Optional[str] = typer.Option(
+            None, "--back-offset", help="pnp: X,Y mm to move the backs by (from the duplex check page)."
+        ),
+        low_ink: bool = typer.Option(False, "--low-ink", help="pnp: light fills and backs, the same text and icons."),
+        dpi: int = typer.Option(300, "--dpi", help="cards: resolution of the face PNGs (72 to 1200)."),
+        trim: bool = typer.Option(False, "--trim", help="cards: cut the PNGs at the trim (default: with bleed)."),
+        url_prefix: str = typer.Option("", "--url-prefix", help="tts: where the images will be hosted."),
+        cmyk_profile: Optional[Path] = typer.Option(
+            None, "--cmyk-profile", help="drivethrucards: CMYK ICC profile (default: one found installed)."
+        ),
+        root: Optional[Path] = RootOpt,
+        missing_art: Optional[MissingArt] = MissingArtOpt,
+    ) -> None:
+        """Export each game to home kits, print shops, Tabletop Simulator or one bundle, into OUT/<game>/<target>/."""
+        from ..export import TARGETS, ExportOptions, run
+        from ..impose.sheets import PrintOptions
+
+        report = Report()
+        offset = _offset(back_offset, report)
+        if not 72 <= dpi <= 1200:
+            report.error("X002", f"--dpi must be 72 to 1200, not {dpi}", hint="300 is what print shops ask for")
+        try:
+            print_options = PrintOptions(duplex=duplex.value, back_offset=offset)
+        except ValueError as exc:
+            report.error("X001", f"--back-offset: {exc}", hint="measure the shift on the duplex check page (page 2)")
+            print_options = PrintOptions()
+        if cmyk_profile is not None and not cmyk_profile.is_file():
+            report.error("X003", f"--cmyk-profile: no such file: {cmyk_profile}", hint="give a CMYK .icc file")
+        if not report.ok():
+            fail(report)
+        targets = list(TARGETS) if Target.all in to else list(dict.fromkeys(t.value for t in to))
+        options = ExportOptions(
+            papers=("a4", "letter") if paper is Paper.both else (paper.value,),
+            players=players,
+            print_options=print_options,
+            low_ink=low_ink,
+            dpi=dpi,
+            bleed=not trim,
+            url_prefix=url_prefix,
+            cmyk_profile=cmyk_profile,
+        )
+        out_dir = out if out.is_absolute() else Path.cwd() / out
+        result = run(_root(root), game, targets, out_dir, options, missing_art.value if missing_art else None)
+        echo_report(result.report)
+        for path in result.written:
+            typer.echo(f"wrote {_shown(path)}")
+        if result.failed:
+            typer.echo(f"not exported: {', '.join(result.failed)}", err=True)
+            raise typer.Exit(1)
+
+
+def _offset(text: Optional[str], report: Report) -> tuple[float, float]:
+    """Return the back offset written 'X,Y' (mm), reporting text that is not two numbers."""
+    if text is None:
+        return (0.0, 0.0)
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        report.error("X001", f"--back-offset must be X,Y in mm, like 1.5,-0.5, not '{text}'", hint="two numbers")
+        return (0.0, 0.0)
+    return (x, y)

@@ -1,0 +1,296 @@
+"""The rules commands: `simulate` for every ruleset with a simulation, and the commands rulesets declare themselves.
+
+`cardpress explain GAME …` and `cardpress analyze GAME …` are not defined here: the core loads GAME, asks its
+ruleset for the command of that name and runs it with the rest of the command line, so each game's options
+are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
+
+import typer
+
+from .. import registry as rulesets
+from ..contract import Capability, GameCommand, LoadedGame
+from .examples import epilog, examples, split_examples
+from .gamecli import SchedulerOpt, usage, workers
+
+if TYPE_CHECKING:
+    from ..sim.executors import Executor
+    from ..sim.plugin import Plugin
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundry.", show_default=False)
+RootOpt = typer.Option(
+    None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
+)
+
+
+def interruptible(command: Callable[P, R]) -> Callable[P, R]:
+    """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            typer.echo("interrupted before any game finished; nothing written", err=True)
+            raise typer.Exit(130) from None
+
+    return run
+
+
+def load_game(game: str, root: Optional[Path]) -> LoadedGame:
+    """Load a game through the schema layer, or raise the diagnostics that stop it."""
+    from .. import pipeline
+    from ..project.folders import find_root
+
+    return pipeline.load(find_root(root), game)
+
+
+def check_scheduler(scheduler: Optional[str]) -> None:
+    """Refuse a --scheduler that is no Dask address (before anything is loaded)."""
+    from ..sim.cluster import check_address
+
+    if scheduler is not None and (problem := check_address(scheduler)) is not None:
+        raise usage(
+            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
+        )
+
+
+def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
+    """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
+    ruleset = loaded.ruleset
+    if not ruleset.offers(Capability.SIMULATE):
+        raise usage(
+            "U005",
+            f"the ruleset of '{game}' ({ruleset.name}) has no rules engine, so it cannot be simulated",
+            hint="`cardpress validate` still checks its card data",
+        )
+    unknown = [v for v in variant if v not in ruleset.variants]
+    if unknown:
+        offered = f"variants: {', '.join(ruleset.variants)}" if ruleset.variants else "it has none"
+        raise usage("U006", f"unknown variant '{unknown[0]}' for {loaded.header.title}", hint=offered)
+    return ruleset.simulation(loaded, variant)
+
+
+def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
+    """Return the player count and one checked bot spec per seat for --players and --bots."""
+    from ..sim.plugin import BotSpecError
+
+    n = plugin.default_players if players is None else players
+    if n not in plugin.players:
+        raise usage(
+            "U002",
+            f"{loaded.header.title} is not played by {n} players",
+            hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
+        )
+    specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
+    if len(specs) == 1:
+        specs *= n
+    if len(specs) != n:
+        raise usage(
+            "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
+        )
+    try:
+        return n, [plugin.check_spec(s) for s in specs]
+    except BotSpecError as exc:
+        raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
+
+
+@contextlib.contextmanager
+def playing(executor: Executor) -> Iterator[None]:
+    """Show the games' progress; on Ctrl-C say how many finished (exit 130); a cluster problem is U008.
+
+    The executor is closed whatever happens, so no worker outlives the command."""
+    from ..sim import progress
+    from ..sim.cluster import ClusterError
+    from ..sim.executors import Interrupted
+
+    try:
+        with progress.reporting("games"):
+            yield
+    except Interrupted as stop:
+        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
+        raise typer.Exit(130) from None
+    except ClusterError as exc:
+        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+    finally:
+        executor.close()
+
+
+def simulate(
+    game: str = GameArg,
+    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
+    games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games in the main line-up."),
+    bots: Optional[str] = typer.Option(
+        None,
+        "--bots",
+        help="One bot for every seat, or one per seat, comma-separated, seat 1 first (default: the strong bot).",
+    ),
+    seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same report."),
+    jobs: int = typer.Option(
+        0, "--jobs", min=0, max=256, help="Worker processes (0: one per core); results do not depend on it."
+    ),
+    skill_games: Optional[int] = typer.Option(
+        None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
+    ),
+    out: Optional[Path] = typer.Option(
+        None,
+        "--out",
+        help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
+    ),
+    list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
+    variant: List[str] = typer.Option(
+        [], "--variant", help="Play a rulebook variant (repeatable); `cardpress list` shows each game's."
+    ),
+    scheduler: Optional[str] = SchedulerOpt,
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
+    from ..sim import report as writer
+    from ..sim.executors import executor_for
+    from ..sim.simulate import simulate as run
+
+    check_scheduler(scheduler)
+    loaded = load_game(game, root)
+    plugin = simulation_of(loaded, game, variant)
+    if list_bots:
+        typer.echo(plugin.bot_help())
+        return
+    n, specs = lineup(plugin, loaded, players, bots)
+    count = workers(jobs)
+    executor = executor_for(count, scheduler)
+    began = time.perf_counter()
+    with playing(executor):
+        result = run(plugin, n, specs, games, seed, count, skill_games, executor)
+        where = (
+            f"Dask cluster {scheduler}, {executor.workers} workers"
+            if scheduler
+            else f"{count} process" + ("es" if count > 1 else "")
+        )
+    wall = time.perf_counter() - began
+    folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
+    try:
+        paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
+        raise typer.Exit(130) from None
+    seats = result.document.sections[0].data["seats"]
+    main = len(result.main.records)
+    extra = f" ({main} with your line-up, {result.games - main} of the skill-gap match)" if result.games > main else ""
+    typer.echo(f"{result.games} games{extra} in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
+    typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
+    for path in paths:
+        typer.echo(f"wrote {path}")
+
+
+def offered_by(command: str) -> list[str]:
+    """Return the rulesets that declare `command`."""
+    return [r.name for r in rulesets.registrations() if r.ruleset is not None and r.ruleset.command(command)]
+
+
+def dispatch(name: str, about: str) -> Callable[..., None]:
+    """Return a command `cardpress NAME GAME [ARGS]…` that runs the command GAME's ruleset declares as NAME."""
+
+    def command(
+        ctx: typer.Context,
+        game: Optional[str] = typer.Argument(None, help="Game folder under cards/.", show_default=False),
+        root: Optional[Path] = RootOpt,
+    ) -> None:
+        if game is None or game in ("--help", "-h"):
+            typer.echo(ctx.get_help())
+            raise typer.Exit(0 if game else 2)
+        loaded = load_game(game, root)
+        declared = loaded.ruleset.command(name)
+        if declared is None:
+            others = offered_by(name)
+            raise usage(
+                "U005",
+                f"{loaded.header.title} ({loaded.ruleset.name}) has no `{name}` command",
+                hint=f"`{name}` is offered by: {', '.join(others)}" if others else None,
+            )
+        sub = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+        run = declared.run
+
+        def bound(**options: Any) -> None:
+            run(loaded, **options)
+
+        bound.__signature__ = _without_first(run)  # type: ignore[attr-defined]  # Typer reads the command's own options from it
+        bound.__doc__, shown = split_examples(run.__doc__)
+        sub.command(name, epilog=epilog(shown) if shown else None)(bound)
+        sub(args=list(ctx.args), prog_name=f"cardpress {name} {game}", standalone_mode=False)
+
+    command.__doc__ = f"{about}\n\nThe options are the game's own: `cardpress {name} GAME --help` lists them."
+    return command
+
+
+def _without_first(function: Callable[..., Any]) -> inspect.Signature:
+    signature = inspect.signature(function, eval_str=True)
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+def register(app: typer.Typer) -> None:
+    """Add `simulate`, `sweep` and every command a registered ruleset declares to the cardpress CLI."""
+    from .sweep import sweep
+
+    engines = sorted(r.name for r in rulesets.registrations() if r.ruleset and r.ruleset.offers(Capability.SIMULATE))
+    app.command(
+        help=f"{simulate.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
+        epilog=examples("simulate"),
+    )(interruptible(simulate))
+    app.command(
+        help=f"{sweep.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
+        epilog=examples("sweep"),
+    )(interruptible(sweep))
+    declared: dict[str, list[tuple[str, GameCommand]]] = {}
+    for registration in rulesets.registrations():
+        ruleset = registration.ruleset
+        if ruleset is not None and ruleset.offers(Capability.COMMANDS):
+            for command in ruleset.commands():
+                declared.setdefault(command.name, []).append((ruleset.name, command))
+    for name, offers in sorted(declared.items()):
+        app.command(
+            name,
+            help=None,
+            short_help=short_help(name, offers),
+            epilog=epilog(game_examples(name, offers)),
+            context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+        )(interruptible(dispatch(name, about(name, offers))))
+
+
+Offers = list[tuple[str, GameCommand]]  # (ruleset name, the command it declares)
+
+
+def _rulesets(offers: Offers) -> str:
+    names = sorted({ruleset for ruleset, _ in offers})
+    return " or ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+
+
+def short_help(name: str, offers: Offers) -> str:
+    """Return the command's line in `cardpress --help`: which games have it, then what it does."""
+    helps = {command.help for _, command in offers}
+    what = helps.pop() if len(helps) == 1 else f"Each game's own {name}."
+    return f"{_rulesets(offers)} games only: {what}"
+
+
+def about(name: str, offers: Offers) -> str:
+    """Return the command's `--help` text: what it does, and for which games (never promising more)."""
+    helps = {command.help for _, command in offers}
+    what = helps.pop() if len(helps) == 1 else f"Each game's own {name}: what it does depends on the game's ruleset."
+    return f"{what}\n\nOnly for games whose ruleset is {_rulesets(offers)}: other games have no `{name}`."
+
+
+def game_examples(name: str, offers: Offers) -> list[str]:
+    """Return the examples each declaring ruleset gives for the command, then how to see a game's options."""
+    found = [line for _, command in offers for line in split_examples(command.run.__doc__)[1]]
+    return [*dict.fromkeys(found), f"cardpress {name} GAME --help   # that game's own options"]

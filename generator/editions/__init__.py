@@ -1,0 +1,1 @@
+"""Fan editions: the extends chain, file overlays and what an edition changes."""

@@ -1,0 +1,1 @@
+"""The impose stage: card sizes and the sheets they are laid out on."""

@@ -1,0 +1,1 @@
+"""Iterating on cards and art: proofs, watch and the preview server."""

@@ -1,0 +1,1 @@
+"""The layout stage: templates rendered into layout documents, checked by the lint."""

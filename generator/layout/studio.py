@@ -1,0 +1,271 @@
+"""The layout stage: templates, fonts, icons and art for one game, turning each face into a drawable layout."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..art.place import ArtDesk
+from ..diagnostics import Diagnostic, Location, Report
+from ..kit import Face
+from ..project import cache as disk
+from ..project.folders import GameDir
+from ..render.draw import Prepared, prepare
+from ..render.fonts import FontSet, load_fonts
+from ..render.trace import trace
+from ..source.digest import file_digest, files_digest, text_digest
+from . import document, lint, lowink
+from .icons import IconSet, load_icons
+from .legibility import Thresholds
+from .templates import Templates
+
+PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
+
+
+def page_safe(face: Face) -> float | None:
+    """Return the margin a page-sized face must keep from the paper edge; furniture may reach the marks."""
+    return None if face.template == "furniture.yaml.j2" else PAGE_SAFE
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One face as rendered, kept for reuse: the result, what was said about it, the files it read."""
+
+    prepared: Prepared | None
+    diagnostics: tuple[Diagnostic, ...]
+    deps: tuple[tuple[str, str | None], ...]  # (art file, its digest or None when missing)
+
+    def fresh(self) -> bool:
+        """Return True while every file it read still has the same content."""
+        return all(file_digest(Path(path)) == digest for path, digest in self.deps)
+
+
+FACES_LIMIT = 512 * 1024 * 1024  # bytes of laid-out faces kept on disk; the least recently used go first
+
+
+def keep_faces() -> None:
+    """Write the faces laid out so far to the disk cache, then drop the least recently used past FACES_LIMIT."""
+    shelf = disk.shelf("faces")
+    if shelf is not None:
+        shelf.trim(FACES_LIMIT)
+
+
+class RenderCache:
+    """Renders kept by a digest of everything they read, shared by every rebuild of one game (watch mode).
+
+    With a `shelf`, renders are also kept on disk (`cardpress build` uses `~/.cache/cardpress/faces/`), so
+    the next run lays out only the faces whose inputs changed. A disk entry's key adds cardpress's code and
+    the project folder to the render's key; an unreadable entry is a miss. `prune` forgets what no render
+    asked for since the previous prune, so a long session editing the same faces keeps only their latest.
+    """
+
+    def __init__(self, shelf: disk.Shelf | None = None, scope: str = "") -> None:
+        self._items: dict[str, Rendered] = {}
+        self._used: set[str] = set()
+        self.shelf = shelf
+        self.scope = scope  # the project folder: disk entries name it, since diagnostics and art paths do
+
+    def get(self, key: str) -> Rendered | None:
+        """Return the render stored under `key` if every file it read is unchanged."""
+        self._used.add(key)
+        hit = self._items.get(key)
+        if hit is None and self.shelf is not None:
+            hit = self._load(key)
+        return hit if hit is not None and hit.fresh() else None
+
+    def put(self, key: str, rendered: Rendered) -> None:
+        """Keep a render."""
+        self._used.add(key)
+        self._items[key] = rendered
+        if self.shelf is not None:
+            self.shelf.put(self._disk_key(key), pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def prune(self) -> None:
+        """Forget every render not asked for since the last prune."""
+        if self._used:
+            self._items = {k: v for k, v in self._items.items() if k in self._used}
+        self._used = set()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _disk_key(self, key: str) -> str:
+        return text_digest(disk.code_digest(), self.scope, key)
+
+    def _load(self, key: str) -> Rendered | None:
+        assert self.shelf is not None
+        data = self.shelf.get(self._disk_key(key))
+        if data is None:
+            return None
+        try:
+            found = pickle.loads(data)  # written by cardpress into the user's own cache, never by a project
+        except Exception:  # a torn, foreign or outdated entry: lay the face out again
+            return None
+        if not isinstance(found, Rendered):
+            return None
+        self._items[key] = found
+        return found
+
+
+@dataclass
+class Studio:
+    """Everything needed to turn faces into drawable layouts for one game: templates, fonts, icons, art.
+
+    Renders are cached by a digest of everything they read (template sources, context, size, fonts,
+    icons, art bytes), so a cache shared between Studios (watch mode) re-renders only what changed.
+    """
+
+    root: Path
+    templates: Templates
+    fonts: FontSet
+    icons: IconSet
+    report: Report
+    art: ArtDesk
+    inputs: str = ""  # digest of the fonts and icons every face may use
+    limits: Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
+    cache: RenderCache = field(default_factory=lambda: RenderCache())
+    variant: str = ""  # "" (as designed) or lowink.VARIANT: a palette applied to every parsed face
+    rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
+    said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
+
+    @classmethod
+    def for_game(
+        cls,
+        game: GameDir,
+        policy: str,
+        report: Report,
+        cache: RenderCache | None = None,
+        limits: Thresholds = lint.DEFAULTS,
+        variant: str = "",
+    ) -> Studio:
+        """Set up templates, fonts, icons and art on the game's layout search path."""
+        folders = game.layout_dirs()
+        root = game.root
+        fonts_dir = root / "fonts"
+        editions = [(g.id, g.folder / "fonts") for g in game.chain if (g.folder / "fonts").is_dir()]
+        inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
+            [f / "icons.yaml" for f in folders]
+        )
+        for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
+            inputs += files_digest(sorted(own.iterdir()))
+        return cls(
+            root,
+            Templates(folders, root),
+            load_fonts(fonts_dir, root, editions[::-1]),
+            load_icons(folders, report),
+            report,
+            ArtDesk(game, policy),
+            inputs,
+            limits,
+            RenderCache(disk.shelf("faces"), str(root)) if cache is None else cache,
+            variant=variant,
+        )
+
+    def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
+        """Return the digest of what a render reads, art files aside (they are checked after)."""
+        variant = (self.variant,) if self.variant else ()  # the default keeps the digests it always had
+        return text_digest(
+            *variant,
+            self.inputs,
+            self.art.policy,
+            repr(self.limits),
+            self.templates.digest(face.template),
+            face.identity[1],
+            json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str),
+        )
+
+    def render(
+        self,
+        face: Face,
+        width: float,
+        height: float,
+        extra: dict[str, Any] | None = None,
+        safe: float | None = lint.SAFE,
+    ) -> Prepared | None:
+        """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
+        key = self.key(face, width, height, extra, safe)
+        hit = self.cache.get(key)
+        if hit is not None:
+            if hit.prepared is not None:  # set in an earlier run, perhaps: its fonts are not registered yet
+                self.fonts.register(hit.prepared.fonts())
+            self.report.extend(hit.diagnostics)
+            self.said[face.key] = hit.diagnostics
+            return hit.prepared
+        self.rendered.append(face.key)
+        timeouts = self.templates.timeouts
+        report = Report()
+        context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
+        result, deps = None, []
+        text = self.templates.render(face.template, context, face.key, report)
+        if text is not None:
+            parsed = Report()
+            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), parsed)
+            report.extend(self._in_template(face, context, text, parsed.items))
+            if doc is not None and self.variant == lowink.VARIANT:
+                doc = lowink.apply(doc)
+            if doc is not None:
+                result, problems = prepare(doc, self.fonts)
+                for element, message in problems:
+                    self._problem(report, face, element, "L100", message)
+                for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
+                    placed, dep = self.art.place(
+                        element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
+                    )
+                    result.images[id(element)] = placed
+                    if dep:
+                        deps.append(dep)
+                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), self.limits):
+                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
+                result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
+        self.report.extend(report.items)
+        if self.templates.timeouts == timeouts:  # a render cut short by the clock may finish next time
+            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
+        self.said[face.key] = tuple(report.items)
+        return result
+
+    def _in_template(self, face: Face, context: dict[str, Any], text: str, found: list[Diagnostic]) -> list[Diagnostic]:
+        """Move problems found in a face's rendered layout to the template line that wrote them, naming the
+        face; when that line is not the rendered one verbatim, the message says where in the rendering."""
+        rendered = f" [{face.key}]"
+        if not any(d.loc and d.loc.file.endswith(rendered) for d in found):
+            return found
+        origins: list[tuple[int, str, int]] = []
+        self.templates.render(face.template, context, face.key, Report(), origins)  # again, noting who wrote what
+        moved = []
+        for d in found:
+            if d.loc is None or not d.loc.file.endswith(rendered):
+                moved.append(d)
+                continue
+            back = self.templates.source_location(origins, text, d.loc.line, d.loc.col)
+            loc, exact = back if back else (self.templates.first_line(face.template), False)
+            where = "" if exact else f" (at line {d.loc.line}, column {d.loc.col} of its rendered layout)"
+            moved.append(replace(d, message=f"{face.key}: {d.message}{where}", loc=loc))
+        return moved
+
+    def _template_path(self, name: str) -> str:
+        found = self.templates.source_of(name)
+        return self.templates.display(str(found[1])) if found else name
+
+    def _problem(self, report: Report, face: Face, element: document.Element, code: str, message: str) -> None:
+        """Report a layout problem at the template line that declares the element, when it has an id."""
+        report.error(code, f"{face.key}: {element.name}: {message}", loc=self._locate(face, element))
+
+    def _locate(self, face: Face, element: document.Element) -> Location | None:
+        """Return the template line that declares `element` (found by its id), or the template's first line."""
+        found = self.templates.source_of(face.template)
+        if not found:
+            return None
+        text, path = found
+        display = self.templates.display(str(path))
+        ident = element.props.get("id")
+        if ident:
+            match = re.search(rf"\bid\s*[:=]\s*['\"]?{re.escape(ident)}\b", text)
+            if match:
+                line = text.count("\n", 0, match.start())
+                line_text = text.splitlines()[line]
+                return Location(display, line + 1, match.start() - text.rfind("\n", 0, match.start()), line_text)
+        return Location(display, 1, 1, "")

@@ -1,0 +1,1 @@
+"""A cardpress project on disk: its folders, new games, the catalogue, atomic output and the reuse cache."""

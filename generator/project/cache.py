@@ -1,0 +1,166 @@
+"""Where cardpress keeps work it can reuse between runs (compiled templates and schemas, laid-out faces)."""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import hashlib
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+
+
+def folder(kind: str) -> Path | None:
+    """Return a writable cache folder for `kind`, or None when caching is off or impossible.
+
+    CARDPRESS_CACHE names the folder (or is `off`); otherwise $XDG_CACHE_HOME/cardpress or
+    ~/.cache/cardpress. Caches only ever speed things up: every entry is keyed by what it was made from.
+    """
+    setting = os.environ.get("CARDPRESS_CACHE", "")
+    if setting.lower() == "off":
+        return None
+    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardpress"
+    path = base / kind
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path if os.access(path, os.W_OK) else None
+
+
+def write(path: Path, data: bytes) -> None:
+    """Write a cache file atomically, so a reader never sees half of it; a failure only loses the entry."""
+    tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+class Shelf:
+    """Byte strings by key in one SQLite file, for caches of many small entries.
+
+    One file rather than a file per entry: creating thousands of small files cost more system time than
+    laying the faces out. Writes wait in one transaction until `flush` (or the end of the process); a
+    locked, torn or unreadable database only ever means a miss.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.used: set[str] = set()
+        self.db: sqlite3.Connection | None = None
+        try:
+            self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last writes to a crash is fine
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value BLOB NOT NULL, used INTEGER NOT NULL)"
+            )
+        except sqlite3.Error:
+            self._broken()
+
+    def get(self, key: str) -> bytes | None:
+        """Return the entry stored under `key`, or None."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        if row is None:
+            return None
+        self.used.add(key)
+        return bytes(row[0])
+
+    def put(self, key: str, value: bytes) -> None:
+        """Store an entry; it is written with the others at the next `flush`."""
+        if self.db is None:
+            return
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, value, time.time_ns()))
+        except sqlite3.Error:
+            self._broken()
+
+    def flush(self) -> None:
+        """Write what was stored, and mark what was read as just used."""
+        if self.db is None:
+            return
+        try:
+            if not self.db.in_transaction:
+                self.db.execute("BEGIN")
+            now = time.time_ns()
+            self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in sorted(self.used)])
+            self.db.execute("COMMIT")
+            self.used = set()
+        except sqlite3.Error:
+            self._broken()
+
+    def trim(self, limit: int) -> int:
+        """Delete the least recently used entries until at most `limit` bytes are kept; return how many."""
+        self.flush()
+        if self.db is None:
+            return 0
+        try:
+            total = self.db.execute("SELECT COALESCE(SUM(LENGTH(value)), 0) FROM entries").fetchone()[0]
+            if total <= limit:
+                return 0
+            doomed, over = [], total - limit
+            for key, size in self.db.execute("SELECT key, LENGTH(value) FROM entries ORDER BY used, key"):
+                if over <= 0:
+                    break
+                doomed.append((key,))
+                over -= size
+            self.db.execute("BEGIN")
+            self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
+            self.db.execute("COMMIT")
+            return len(doomed)
+        except sqlite3.Error:
+            self._broken()
+            return 0
+
+    def _broken(self) -> None:
+        """Stop using a database that failed (locked too long, torn, not a database)."""
+        if self.db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.close()
+        self.db = None
+
+
+_SHELVES: dict[Path, Shelf] = {}
+
+
+def shelf(kind: str) -> Shelf | None:
+    """Return the process's shelf for a kind of cache entry (one per cache folder), or None when caching is off."""
+    where = folder(kind)
+    if where is None:
+        return None
+    path = where / f"{kind}.sqlite3"
+    if path not in _SHELVES:
+        _SHELVES[path] = Shelf(path)
+    return _SHELVES[path]
+
+
+@atexit.register
+def _flush_all() -> None:
+    for open_shelf in _SHELVES.values():
+        open_shelf.flush()
+
+
+@functools.cache
+def code_digest() -> str:
+    """Return a digest of cardpress's own code and the libraries that decide a layout: part of every face's key."""
+    import PIL
+    import reportlab
+
+    h = hashlib.sha256(f"{sys.implementation.cache_tag}\0{reportlab.Version}\0{PIL.__version__}\0".encode())
+    package = Path(__file__).resolve().parent.parent  # the whole generator package
+    for path in sorted(package.rglob("*")):  # stamps, not contents: any edit or checkout changes them
+        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
+            st = path.stat()
+            h.update(f"{path.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()

@@ -1,0 +1,173 @@
+"""Write results to disk atomically: one file, or a whole set that appears together or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import CardpressError, Report
+
+TEMP_PREFIX = ".cardpress-"  # every temporary file we make starts with this and its process id
+STALE_SECONDS = 24 * 3600  # older than this, a temporary file is stale even if its process id is in use again
+PAUSE_ENV = "CARDPRESS_TEST_PAUSE_AFTER_TEMP"  # seconds to wait after each temporary file (tests kill us there)
+_TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}(\d+)-.+\.tmp$")
+
+# What an OSError on writing means for the user: the reason in words and what to do about it.
+_WRITE_REASONS = {
+    errno.ENOSPC: ("the disk is full", "free some space, then run again"),
+    errno.EDQUOT: ("the disk quota is used up", "free some space, then run again"),
+    errno.EROFS: ("the file system is read-only", "choose a folder you can write to with --out"),
+    errno.EACCES: ("permission denied", "choose a folder you can write to with --out, or change its permissions"),
+    errno.EPERM: ("permission denied", "choose a folder you can write to with --out, or change its permissions"),
+    errno.ENAMETOOLONG: ("its name is too long for the file system", "choose a shorter --out folder or game name"),
+    errno.EISDIR: ("a folder of that name is in the way", "move the folder away, or choose another --out"),
+}
+
+
+def write_atomic(path: Path, data: bytes) -> Path:
+    """Write `data` to `path` through a temporary file, so a reader never sees half a file."""
+    return write_all({path: data})[0]
+
+
+def write_all(files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]], remove: Iterable[Path] = ()) -> list[Path]:
+    """Write every file to a temporary name first; rename them into place only once all are complete.
+
+    `files` maps paths to contents, or yields (path, contents) pairs: each is written to its temporary file
+    as it comes, so a large set (proofs) need not be held in memory at once.
+    A failure (a full disk, a read-only folder) or a kill before the renames leaves every previous file whole;
+    temporary files left by a killed run are removed by the next run that writes into the same folder. Files
+    in `remove` (outputs the new set no longer has) are deleted with the renames. Ctrl-C waits for the
+    renames. A failure is raised as a CardpressError naming the path and what to do (nothing is left behind).
+    """
+    staged: list[tuple[str, Path]] = []
+    pause = float(os.environ.get(PAUSE_ENV) or 0)
+    current: Path | None = None
+    try:
+        cleared: set[Path] = set()
+        for path, data in files.items() if isinstance(files, Mapping) else files:
+            current = path
+            _make_folder(path.parent)
+            if path.is_dir():  # found now, not halfway through the renames
+                raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+            if path.parent not in cleared:
+                clear_stale(path.parent)
+                cleared.add(path.parent)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f"{TEMP_PREFIX}{os.getpid()}-{path.name[:40]}.", suffix=".tmp", dir=path.parent
+            )
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)  # mkstemp makes files private; what we write is for sharing
+            if pause:
+                time.sleep(pause)
+        written = [path for _, path in staged]
+        with _sigint_deferred():  # renames within one folder are atomic and do not fail for lack of space
+            for tmp, path in staged:
+                current = path
+                os.replace(tmp, path)
+            staged = []
+            for path in remove:
+                path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise CardpressError(write_problem(exc, current)) from None
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+    return written
+
+
+def write_problem(exc: OSError, path: Path | None) -> Report:
+    """Return a report of one error saying which path could not be written, why, and what to do."""
+    target = (
+        Path(exc.filename) if isinstance(exc.filename, str) and exc.errno in (errno.ENOTDIR, errno.EEXIST) else path
+    )
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST) and target is not None:
+        blocker = next((p for p in (target, *target.parents) if p.exists() and not p.is_dir()), target)
+        path = blocker
+        reason, hint = (
+            "it is a file, not a folder",
+            "--out must name a folder: remove or rename that file, or choose another folder",
+        )
+    else:
+        reason, hint = _WRITE_REASONS.get(exc.errno or 0, (exc.strerror or str(exc), "check the output folder"))
+    report = Report()
+    where = _shown(path) if path is not None else "the output"
+    into = "into " if exc.errno in (errno.ENOTDIR, errno.EEXIST) else ""
+    report.error(
+        "O001", f"cannot write {into}{where}: {reason}", hint=f"{hint}; the previous files were left as they were"
+    )
+    return report
+
+
+def _make_folder(folder: Path) -> None:
+    """Create `folder` and its parents; a file in the way is an ENOTDIR naming it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError as exc:  # a file where a folder must be
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", exc.filename or str(folder)) from None
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def clear_stale(folder: Path) -> None:
+    """Remove the temporary files in `folder` that a killed run left behind (its process is gone)."""
+    limit = time.time() - STALE_SECONDS
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMP.match(entry.name)
+        if not match or int(match.group(1)) == os.getpid():
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and (
+                not _alive(int(match.group(1))) or entry.stat(follow_symlinks=False).st_mtime < limit
+            ):
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or not ours to remove
+
+
+def _alive(pid: int) -> bool:
+    """Return True if a process with this id exists (it may be another run writing right now)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but belongs to someone else
+    return True
+
+
+@contextlib.contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Hold Ctrl-C back for the moment of renaming, then deliver it (a set is never half renamed by it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt

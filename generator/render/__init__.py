@@ -1,0 +1,1 @@
+"""The render stage: layout documents drawn with ReportLab into PDFs and images."""
