@@ -10,7 +10,7 @@ build: $(STAMP)
 	$(BIN)/cardpress build
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # The code-quality gate CI runs before the tests.
 lint: $(STAMP)

@@ -146,6 +146,7 @@ GENERIC: dict[str, Code] = {
             "X001": "`--back-offset` is not X,Y in mm, is beyond 10 mm, or is given with gutterfold",
             "X002": "`--dpi` outside 72–1200",
             "X003": "no such `--cmyk-profile` file",
+            "X004": "an export target that is not installed, or whose package failed to load",
         },
     ),
     **_codes(
@@ -196,7 +197,7 @@ def registry() -> dict[str, Code]:
 
     found = dict(GENERIC)
     for registration in rulesets.registrations():
-        ruleset = registration.ruleset
+        ruleset = registration.plugin
         if ruleset is not None:
             found.update(_codes(ruleset.name, dict(ruleset.codes())))
     return found

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .kit import Kit
+
 if TYPE_CHECKING:
     from .diagnostics import Report
-    from .kit import Kit
     from .project.folders import GameDir
     from .sim.plugin import Plugin
 
@@ -89,6 +90,29 @@ class LoadedGame:
     ruleset: Ruleset
     model: Any
 
+    def new_kit(self, players: int, **contents: Any) -> Kit:
+        """Return an empty kit for this game with what its header says (id, title, the byline on every page)."""
+        header = self.header
+        context: dict[str, Any] = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
+        sheet = ""
+        if header.extends:  # a fan edition says who made it and what it is based on, on the cover and every sheet
+            context["edition"] = {
+                "version": header.version,
+                "by": header.by(),
+                "licence": header.licence,
+                "based_on": header.based_on,
+            }
+            sheet = f"{header.title} v{header.version}" if header.version else f"{header.title} (fan edition)"
+        contents["context"] = {**context, **contents.get("context", {})}
+        return Kit(
+            game=self.dir.id,
+            title=header.title,
+            players=players,
+            credits=header.byline(),
+            sheet_title=sheet,
+            **contents,
+        )
+
 
 class Ruleset(ABC):
     """A game family cardpress can print: subclass it, declare its capabilities, register it as an entry point."""
@@ -132,13 +156,3 @@ class Ruleset(ABC):
         if not self.offers(Capability.COMMANDS):
             return None
         return next((c for c in self.commands() if c.name == name), None)
-
-
-@dataclass(frozen=True)
-class Registration:
-    """A ruleset as found through its entry point: where it came from, and the object (or why it failed)."""
-
-    name: str
-    origin: str  # "module:attribute" of the entry point
-    ruleset: Ruleset | None = None
-    problem: str = ""  # why the entry point could not be loaded

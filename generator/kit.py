@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .contract import LoadedGame
+from typing import Any
 
 from .diagnostics import Location
 from .impose.sizes import POKER, CardSize
@@ -64,27 +61,3 @@ class Kit:
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
-
-    @classmethod
-    def start(cls, game: LoadedGame, players: int, **contents: Any) -> Kit:
-        """Return an empty kit for `game` with what its header says (id, title, the byline on every page)."""
-        header = game.header
-        context: dict[str, Any] = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
-        sheet = ""
-        if header.extends:  # a fan edition says who made it and what it is based on, on the cover and every sheet
-            context["edition"] = {
-                "version": header.version,
-                "by": header.by(),
-                "licence": header.licence,
-                "based_on": header.based_on,
-            }
-            sheet = f"{header.title} v{header.version}" if header.version else f"{header.title} (fan edition)"
-        contents["context"] = {**context, **contents.get("context", {})}
-        return cls(
-            game=game.dir.id,
-            title=header.title,
-            players=players,
-            credits=header.byline(),
-            sheet_title=sheet,
-            **contents,
-        )

@@ -116,7 +116,7 @@ class Pipeline:
             hint = did_you_mean(name, known) or f"rulesets: {', '.join(known)}"
             self.report.error("S005", f"unknown ruleset '{name}'", path="ruleset", loc=where, hint=hint)
             return None
-        if found.ruleset is None:
+        if found.plugin is None:
             self.report.error(
                 "G002",
                 f"the ruleset '{name}' ({found.origin}) could not be loaded: {found.problem}",
@@ -125,7 +125,7 @@ class Pipeline:
                 hint="reinstall the package that provides it",
             )
             return None
-        return found.ruleset
+        return found.plugin
 
     # -- validate: the rules layer --------------------------------------------------------------------------
 

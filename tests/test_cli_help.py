@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
+
 from generator.cli.examples import EXAMPLES
 from generator.cli.main import app
-from typer.testing import CliRunner
 
 COMMANDS = [
     *("validate", "build", "new", "list", "games", "simulate", "sweep", "proof", "watch", "serve", "art"),

@@ -16,8 +16,7 @@ from test_sim_charts import Tables, _number, expected, plotted
 from test_sim_progress import _group, interrupt_with_workers
 
 from generator import pipeline
-from generator.sim import progress
-from generator.sim import report as writer
+from generator.sim import progress, publish
 from generator.sim.compare import compare, report_charts
 
 A, B = "pocket-foundry", "pocket-foundry-unjammed"
@@ -33,7 +32,7 @@ def written(tmp_path_factory) -> Path:
     """A comparison of the shipped game and its example edition, written as `compare` writes it."""
     result = compare(_plugin(A), _plugin(B), (A, B), 4, ["planner", "random", "planner", "random"], 6, seed=3)
     folder = tmp_path_factory.mktemp("compare")
-    paths = writer.write(result.document, folder, stem="compare", charts=report_charts)
+    paths = publish.write(result.document, folder, stem="compare", charts=report_charts)
     assert [p.name for p in paths] == ["compare.html", "compare.md", "compare.json"]
     return folder
 
@@ -107,7 +106,7 @@ def test_every_comparison_chart_plots_and_tabulates_the_numbers_of_the_json_besi
 
 def test_the_comparison_files_are_byte_identical_run_after_run(written, tmp_path):
     result = compare(_plugin(A), _plugin(B), (A, B), 4, ["planner", "random", "planner", "random"], 6, seed=3)
-    writer.write(result.document, tmp_path, stem="compare", charts=report_charts)
+    publish.write(result.document, tmp_path, stem="compare", charts=report_charts)
     for name in ("compare.html", "compare.md", "compare.json", "charts/compare-win-share-by-seat.svg"):
         assert (tmp_path / name).read_bytes() == (written / name).read_bytes(), name
 

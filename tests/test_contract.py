@@ -28,7 +28,7 @@ SHIPPED = {
 @pytest.mark.parametrize("name", rulesets.names())
 def test_every_registered_ruleset_conforms(name):
     registration = rulesets.get(name)
-    ruleset = registration.ruleset
+    ruleset = registration.plugin
     assert isinstance(ruleset, Ruleset) and ruleset.name == name and ruleset.summary
     assert set(ruleset.capabilities) <= set(Capability)
     assert set(ruleset.variants) == set(dict.fromkeys(ruleset.variants))  # no variant named twice
@@ -113,7 +113,7 @@ class Tiny(Ruleset):
         return cards if report.ok() else None
 
     def kit(self, game: LoadedGame, players: int) -> Kit:
-        kit = Kit.start(game, players, decks={"main": "tiny cards"})
+        kit = game.new_kit(players, decks={"main": "tiny cards"})
         back = Face("tiny-back.yaml.j2", {}, "back")
         for i, card in enumerate(game.model):
             front = Face("tiny-front.yaml.j2", {"card": card}, f"card-{i}/front")

@@ -159,9 +159,8 @@ def test_a_bad_size_is_refused_before_anything_is_written(tmp_path):
 
 @pytest.mark.parametrize("size", ["mini-american", "tarot", "square", "bridge", "business-us", "70x120mm landscape"])
 def test_new_games_of_every_size_lay_out_cleanly(tmp_path, size):
-    from generator.project.scaffold import new_game
-
     from generator.pipeline import Pipeline
+    from generator.project.scaffold import new_game
 
     project = empty_project(tmp_path / "project")
     new_game(project, "sized", size=size)

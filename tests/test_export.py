@@ -14,16 +14,18 @@ import numpy as np
 import pikepdf
 import pytest
 from conftest import copy_project
-from generator.project.scaffold import new_game
 from PIL import Image
 
-from generator.export import ExportOptions, bundle, cards, drivethrucards, makeplayingcards, thegamecrafter, tts
+from generator.export import bundle, cards, drivethrucards, makeplayingcards, thegamecrafter, tts
 from generator.export.cmyk import Converter, find_profile
 from generator.export.common import Deck, extended, laid_out, px
+from generator.export.options import ExportOptions
+from generator.export.target import ExportJob
 from generator.impose.sizes import PRESETS
 from generator.kit import Card, Face
 from generator.layout.units import PT_PER_MM
 from generator.pipeline import Pipeline
+from generator.project.scaffold import new_game
 
 SIZES = {"poker": "tiny", "mini-american": "minis"}  # card size -> the scaffolded game that uses it
 
@@ -318,7 +320,7 @@ def test_tts_sheet_slots_run_left_to_right(games, tts_files):
 def test_bundle_manifest_checksums_and_a_byte_identical_rebuild(project, monkeypatch):
     # a bundle of the mini game, home kits on A4 only (the manifest and zip logic do not depend on paper)
     monkeypatch.setattr(bundle, "HOME_VARIANTS", ({}, {"low_ink": True}))
-    files, report = bundle.files(project, "minis", ExportOptions())
+    files, report = bundle.TARGET.files(ExportJob(project, "minis", ExportOptions()))
     assert report.ok(), report.render()
     (name,) = files
     assert name == "minis-bundle.zip"
@@ -336,7 +338,7 @@ def test_bundle_manifest_checksums_and_a_byte_identical_rebuild(project, monkeyp
         assert (entry["size"], entry["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
     assert {p.split("/")[0] for p in listed} == {"pnp", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts"}
     assert "pnp/minis-a4-4p-long-edge-low-ink.pdf" in listed
-    again, _ = bundle.files(project, "minis", ExportOptions())
+    again, _ = bundle.TARGET.files(ExportJob(project, "minis", ExportOptions()))
     assert again[name] == files[name]
 
 

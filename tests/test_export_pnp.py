@@ -5,12 +5,13 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 from conftest import copy_project, run_cli
-from generator.project.scaffold import new_game
 from pdfinspect import page_lines, placements
 from pypdf import PdfReader
 
-from generator.export import ExportOptions, run
+from generator.export.options import ExportOptions
+from generator.export.runner import run
 from generator.impose.sheets import PAPERS, PrintOptions
+from generator.project.scaffold import new_game
 
 VARIANTS = {
     "long": ExportOptions(),

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from generator.project.folders import GameDir
 from hostile import GAME, SECRET, cli, fifo, headlines, peak_memory, relink
 
 from generator.art.files import ArtError, open_art
 from generator.diagnostics import CardpressError, Report
 from generator.layout.icons import load_icons
 from generator.layout.templates import Templates
+from generator.project.folders import GameDir
 from generator.render import fonts
 from generator.source import safefile, schema, yamlsrc
 

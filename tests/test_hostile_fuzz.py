@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from generator.project.folders import GameDir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +26,7 @@ from generator import pipeline
 from generator.diagnostics import CardpressError, Report
 from generator.layout import document, lint
 from generator.layout.icons import load_icons
+from generator.project.folders import GameDir
 from generator.source import schema, yamlsrc
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,6 +10,7 @@ from pf_common import ROOT, loaded
 
 from generator.diagnostics import CardpressError
 from generator.games.pocket_foundry.commands import simulation
+from generator.sim import publish
 from generator.sim import report as writer
 from generator.sim.runner import Match, run_match, run_matches
 from generator.sim.simulate import simulate
@@ -61,7 +62,7 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
     dead = data["sections"]["dead_ends"]["data"]
     assert dead["exact_setup_fraction"] == "1/26"
     assert data["sections"]["skill_gap"]["data"]["games"] == 8
-    paths = writer.write(docs[0], tmp_path)
+    paths = publish.write(docs[0], tmp_path)
     assert [p.name for p in paths] == ["report.html", "report.md", "report.json"]
     assert json.loads(paths[2].read_text()) == json.loads(json.dumps(data))
 
@@ -125,7 +126,6 @@ def test_cli_writes_the_report(tmp_path):
 
 def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
     from generator.cli.rules import simulate
-
     from generator.games.pocket_foundry import PocketFoundryRuleset
 
     monkeypatch.setattr(PocketFoundryRuleset, "capabilities", frozenset())

@@ -30,7 +30,7 @@ def test_no_game_package_defines_its_own_protocol_names():
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
 def test_the_engine_uses_the_protocol_constants_and_error(name):
-    ruleset = rulesets.get(name).ruleset
+    ruleset = rulesets.get(name).plugin
     assert ruleset is not None and ruleset.offers(Capability.SIMULATE)
     loaded = Pipeline(ROOT, ENGINES[name]).load()
     assert loaded is not None

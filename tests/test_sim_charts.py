@@ -11,7 +11,7 @@ import pytest
 from pf_common import ROOT
 
 from generator import pipeline
-from generator.sim import charts, plotting
+from generator.sim import charts, plotting, publish
 from generator.sim import report as writer
 from generator.sim.charts import CURVE, HISTOGRAM, INTERVALS
 from generator.sim.simulate import simulate
@@ -28,7 +28,7 @@ def pf_report(tmp_path_factory) -> Path:
     plugin = _plugin("pocket-foundry")
     doc = simulate(plugin, 4, ["planner", "random", "planner", "random"], 3, seed=1, skill_games=0).document
     folder = tmp_path_factory.mktemp("pf")
-    writer.write(doc, folder)
+    publish.write(doc, folder)
     return folder
 
 
@@ -38,7 +38,7 @@ def me_report(tmp_path_factory) -> Path:
     plugin = _plugin("micro-engine")
     doc = simulate(plugin, 4, ["heuristic"] * 4, 16, seed=1, skill_games=0).document
     folder = tmp_path_factory.mktemp("me")
-    writer.write(doc, folder)
+    publish.write(doc, folder)
     return folder
 
 
@@ -224,7 +224,7 @@ def test_reports_are_byte_identical_run_after_run(tmp_path):
     plugin = _plugin("pocket-foundry")
     for name in ("a", "b"):
         doc = simulate(plugin, 3, ["random"] * 3, 20, seed=5, skill_games=0).document
-        writer.write(doc, tmp_path / name)
+        publish.write(doc, tmp_path / name)
     files = sorted(str(p.relative_to(tmp_path / "a")) for p in (tmp_path / "a").rglob("*") if p.is_file())
     keys = ["points-by-round", "score-distribution", "win-share-by-card", "win-share-by-seat"]  # length is fixed
     assert files == sorted(
@@ -243,7 +243,7 @@ def test_a_rewritten_report_drops_charts_it_no_longer_has(tmp_path):
     stale.write_bytes(b"x")
     keep = tmp_path / "charts" / "analysis-other.png"
     keep.write_bytes(b"x")
-    writer.write(simulate(plugin, 2, ["random"] * 2, 4, seed=1, skill_games=0).document, tmp_path)
+    publish.write(simulate(plugin, 2, ["random"] * 2, 4, seed=1, skill_games=0).document, tmp_path)
     assert not stale.exists() and keep.exists()
 
 
@@ -272,7 +272,7 @@ def test_a_comparison_plots_both_runs_from_their_json(pf_report, tmp_path):
     doc = writer.Document(
         "compare", {}, [writer.Section("Runs", "runs", [], [], {"labels": ["edition", "base"], "a": a, "b": b})]
     )
-    paths = writer.write(doc, tmp_path, stem="compare")
+    paths = publish.write(doc, tmp_path, stem="compare")
     page = paths[0].read_text()
     assert all(f'data-chart="{key}"' in page for key in built)
     assert (tmp_path / "charts" / "compare-win-share-by-seat.png").is_file()
@@ -301,6 +301,6 @@ def test_a_sweep_curve_plots_its_points_and_interval_band(tmp_path):
     assert ys == [0.15, 0.21, 0.27, 0.28, 0.34]  # the band's edges are the intervals (0.21 twice)
     assert [x for x in ax.lines if x.get_linestyle() == "--"][0].get_ydata()[0] == 0.25
     doc = writer.Document("sweep", {}, [writer.Section("Sweep", "ticket", [], [], curve)])
-    paths = writer.write(doc, tmp_path, stem="sweep")
+    paths = publish.write(doc, tmp_path, stem="sweep")
     assert (tmp_path / "charts" / "sweep-ticket.svg").is_file()
     assert 'data-chart="sweep-ticket"' in paths[0].read_text()

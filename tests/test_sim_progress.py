@@ -18,8 +18,9 @@ from rich.console import Console
 
 from generator.games.pocket_foundry.commands import simulation
 from generator.sim import progress
-from generator.sim.executors import Interrupted, LocalProcesses
+from generator.sim.executors import LocalProcesses
 from generator.sim.runner import Match, run_matches
+from generator.sim.tasks import Interrupted
 
 
 def _run(console: Console) -> str:

@@ -12,7 +12,7 @@ from test_sim_charts import Tables, _number, plotted
 
 from generator import pipeline
 from generator.diagnostics import CardpressError
-from generator.sim import charts, summary, vary
+from generator.sim import charts, publish, summary, vary
 from generator.sim import report as writer
 from generator.sim import sweep as sweeping
 from generator.sim.runner import Match, run_matches
@@ -254,7 +254,7 @@ def test_ctrl_c_keeps_the_points_that_finished():
 def pf_sweep(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("sweep")
     result = _run("pocket-foundry", "cards.ticket-stamp.points=2..4", games=4)
-    writer.write(result.document, folder, stem="sweep")
+    publish.write(result.document, folder, stem="sweep")
     return folder
 
 

@@ -10,8 +10,8 @@ import typer
 
 from .examples import examples
 from .gamecli import JobsOpt, SchedulerOpt
-from .main import RootOpt, _root, _shown
-from .rules import interruptible, playing
+from .lab import interruptible, playing
+from .options import RootOpt, root_of, shown
 
 NameArg = typer.Argument(..., help="Folder name of the new edition under cards/, e.g. pocket-foundry-deluxe.")
 
@@ -32,9 +32,16 @@ def new_edition(
     from ..editions.chain import create
 
     for path in create(
-        _root(root), name, base, title=title, authors=tuple(author), licence=licence, version=version, rulebook=rulebook
+        root_of(root),
+        name,
+        base,
+        title=title,
+        authors=tuple(author),
+        licence=licence,
+        version=version,
+        rulebook=rulebook,
     ):
-        typer.echo(f"wrote {_shown(path)}")
+        typer.echo(f"wrote {shown(path)}")
     typer.echo(
         f"{name} extends {base}. Change cards by id in a file named like the base's; "
         f"`cardpress diff {name}` lists what it changes, `cardpress validate {name}` checks it."
@@ -50,7 +57,7 @@ def diff(
     from ..editions.diff import diff as run
     from ..editions.diff import to_text
 
-    result = run(_root(root), edition)
+    result = run(root_of(root), edition)
     typer.echo(json.dumps(result.to_json(), indent=1, ensure_ascii=False) if as_json else to_text(result), nl=as_json)
 
 
@@ -81,6 +88,7 @@ def compare(
     """
     from .. import pipeline
     from ..contract import Capability
+    from ..sim import publish
     from ..sim import report as writer
     from ..sim.cluster import check_address
     from ..sim.compare import compare as run
@@ -93,7 +101,7 @@ def compare(
         raise usage(
             "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
         )
-    base = _root(root)
+    base = root_of(root)
     loaded = [pipeline.load(base, game) for game in (a, b)]
     rulesets = [g.ruleset for g in loaded]
     if rulesets[0].name != rulesets[1].name:
@@ -134,7 +142,7 @@ def compare(
     folder = out if out is not None else Path("output") / b / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
     try:
-        paths = writer.write(result.document, folder, stem="compare", charts=report_charts)
+        paths = publish.write(result.document, folder, stem="compare", charts=report_charts)
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {2 * games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
@@ -142,7 +150,7 @@ def compare(
         json.dumps(writer.to_json(result.document), indent=1) if as_json else writer.to_markdown(result.document)
     )
     for path in paths:
-        typer.echo(f"wrote {_shown(path)}", err=True)
+        typer.echo(f"wrote {shown(path)}", err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -9,21 +9,12 @@ from typing import List, Optional
 import typer
 
 from ..diagnostics import Report
+from ..export import target as export_targets
 from .examples import examples
-from .main import MissingArt, MissingArtOpt, Paper, RootOpt, _root, _shown, echo_report, fail, paper_option
+from .options import MissingArt, MissingArtOpt, Paper, RootOpt, echo_report, fail, paper_option, root_of, shown
 
-
-class Target(StrEnum):
-    """Where an export goes."""
-
-    pnp = "pnp"
-    cards = "cards"
-    thegamecrafter = "thegamecrafter"
-    makeplayingcards = "makeplayingcards"
-    drivethrucards = "drivethrucards"
-    tts = "tts"
-    bundle = "bundle"
-    all = "all"
+# The `--to` choices: every registered export target (named by its entry point, not imported), and all.
+Target = StrEnum("Target", {name: name for name in [*export_targets.names(), "all"]})  # type: ignore[misc]
 
 
 class Duplex(StrEnum):
@@ -59,7 +50,8 @@ def register(app: typer.Typer) -> None:
         missing_art: Optional[MissingArt] = MissingArtOpt,
     ) -> None:
         """Export each game to home kits, print shops, Tabletop Simulator or one bundle, into OUT/<game>/<target>/."""
-        from ..export import TARGETS, ExportOptions, run
+        from ..export.options import ExportOptions
+        from ..export.runner import run
         from ..impose.sheets import PrintOptions
 
         report = Report()
@@ -75,7 +67,7 @@ def register(app: typer.Typer) -> None:
             report.error("X003", f"--cmyk-profile: no such file: {cmyk_profile}", hint="give a CMYK .icc file")
         if not report.ok():
             fail(report)
-        targets = list(TARGETS) if Target.all in to else list(dict.fromkeys(t.value for t in to))
+        targets = [t.name for t in export_targets.exports()] if "all" in to else list(dict.fromkeys(str(t) for t in to))
         options = ExportOptions(
             papers=("a4", "letter") if paper is Paper.both else (paper.value,),
             players=players,
@@ -87,10 +79,10 @@ def register(app: typer.Typer) -> None:
             cmyk_profile=cmyk_profile,
         )
         out_dir = out if out.is_absolute() else Path.cwd() / out
-        result = run(_root(root), game, targets, out_dir, options, missing_art.value if missing_art else None)
+        result = run(root_of(root), game, targets, out_dir, options, missing_art.value if missing_art else None)
         echo_report(result.report)
         for path in result.written:
-            typer.echo(f"wrote {_shown(path)}")
+            typer.echo(f"wrote {shown(path)}")
         if result.failed:
             typer.echo(f"not exported: {', '.join(result.failed)}", err=True)
             raise typer.Exit(1)

@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from ..diagnostics import CardpressError, Report
+from ..sim import publish
 from ..sim import report as writer
 
 JsonOpt = typer.Option(False, "--json", help="Print JSON instead of Markdown.")
@@ -39,7 +40,7 @@ def workers(jobs: int) -> int:
 def analysis(make: Callable[[], writer.Document]) -> writer.Document:
     """Run an analysis with progress shown; Ctrl-C in it says how far the step got and exits 130."""
     from ..sim import progress
-    from ..sim.executors import Interrupted
+    from ..sim.tasks import Interrupted
 
     try:
         with progress.reporting("games"):
@@ -55,5 +56,5 @@ def emit(document: writer.Document, as_json: bool, out: Path | None, stem: str) 
     """Print a report document as Markdown (or JSON), and write both files into `out` when given."""
     typer.echo(json.dumps(writer.to_json(document), indent=1) if as_json else writer.to_markdown(document))
     if out is not None:
-        for path in writer.write(document, out if out.is_absolute() else Path.cwd() / out, stem=stem):
+        for path in publish.write(document, out if out.is_absolute() else Path.cwd() / out, stem=stem):
             typer.echo(f"wrote {path}", err=True)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import typer
 
 from ..diagnostics import Diagnostic, Report
-from .main import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, _root, _shown, echo_report, fail
+from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
 
 if TYPE_CHECKING:
     from ..iterate.session import Outcome, Session
@@ -49,7 +49,7 @@ def proof(
     from ..iterate.session import Session
     from .console import print_line, print_problems, summary_style
 
-    base = _root(root)
+    base = root_of(root)
     total, said = Report(), []
     games = _games(base, game)
     if card and not game:
@@ -82,7 +82,7 @@ def proof(
             redrawn = len(outcome.proofed)
             said.append(
                 f"{game_id}: {len(outcome.entries)} {'overlay proofs (*.overlay.png)' if overlay else 'proofs'} in "
-                f"{_shown(session.proofs.folder)}/ "
+                f"{shown(session.proofs.folder)}/ "
                 f"({redrawn} redrawn, {len(outcome.entries) - redrawn} unchanged) in "
                 f"{outcome.seconds['total']:.2f} s"
             )
@@ -113,10 +113,10 @@ def watch(
     """Rebuild proofs (and PDFs) whenever cards, layouts, fonts or art change; Ctrl-C stops."""
     from ..iterate import watch as watcher
 
-    base = _root(root)
+    base = root_of(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
     listener = Reporter()
-    typer.echo(f"watching {', '.join(_shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
+    typer.echo(f"watching {', '.join(shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
     try:
         watcher.rebuild_once(sessions, [base], listener, pdfs=False)
         watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
@@ -141,7 +141,7 @@ def serve(
     from ..iterate import watch as watcher
     from ..iterate.serve import PreviewServer
 
-    base = _root(root)
+    base = root_of(root)
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
     listener = Reporter()
     try:
@@ -180,7 +180,7 @@ def art(
     from ..pipeline import Pipeline, resolve_games
     from .console import print_line, print_problems, summary_style
 
-    base = _root(root)
+    base = root_of(root)
     total = Report()
     listings = []  # printed after the problems, so the summary comes last
     for game_id in resolve_games(base, game):
@@ -194,7 +194,7 @@ def art(
         if make_missing:
             made = write_stand_ins(everything, studio.fonts, studio.icons, dpi)
             for path in made:
-                typer.echo(f"wrote {_shown(path)}")
+                typer.echo(f"wrote {shown(path)}")
             if not made:
                 typer.echo(f"{game_id}: no art is missing; nothing written")
         else:

@@ -7,7 +7,6 @@ import errno
 import importlib
 import sys
 import traceback
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Optional
 
@@ -15,7 +14,9 @@ import typer
 
 from .. import __version__
 from ..diagnostics import CardpressError, Report
+from . import edition, export, iterate, rules
 from .examples import examples
+from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
 
 app = typer.Typer(
     add_completion=False,
@@ -26,59 +27,6 @@ app = typer.Typer(
     epilog=examples("cardpress"),
 )
 
-GameArg: Any = typer.Argument(None, help="Game folder under cards/ (default: every game).", show_default=False)
-RootOpt: Any = typer.Option(
-    None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
-)
-
-
-class MissingArt(StrEnum):
-    """What a missing art file is: quietly stood in for, a warning, or an error."""
-
-    placeholder = "placeholder"
-    warn = "warn"
-    error = "error"
-
-
-MissingArtOpt: Any = typer.Option(
-    None, "--missing-art", help="Override game.yaml's missing_art policy.", show_default=False
-)
-
-
-class Paper(StrEnum):
-    """Paper sizes a kit can be printed on."""
-
-    a4 = "a4"
-    letter = "letter"
-    both = "both"
-
-
-def paper_option(what: str) -> Any:
-    """Return a `--paper` option, read in any case (Letter, A4) by every command that takes one."""
-    return typer.Option(Paper.both, "--paper", case_sensitive=False, help=f"{what}, in any case (Letter, A4).")
-
-
-PaperOpt: Any = paper_option("Paper size of the kit PDFs")
-
-
-def _root(root: Optional[Path], needs_cards: bool = True) -> Path:
-    from ..project.folders import find_root
-
-    return find_root(root, needs_cards)
-
-
-def echo_report(report: Report) -> None:
-    """Print each problem once, then the summary, to stderr (nothing when there are none)."""
-    from .console import print_report
-
-    print_report(report)
-
-
-def fail(report: Report) -> None:
-    """Print the diagnostics and exit with status 1."""
-    echo_report(report)
-    raise typer.Exit(1)
-
 
 @app.command(epilog=examples("validate"))
 def validate(
@@ -87,7 +35,7 @@ def validate(
     """Check card files: schema, references, rules, layout and art. Exit 1 on any error."""
     from ..pipeline import Pipeline, resolve_games
 
-    base = _root(root)
+    base = root_of(root)
     total, reports = Report(), {}
     try:
         for game_id in resolve_games(base, game):
@@ -141,7 +89,7 @@ def build(
     """Validate, then build each game's print-and-play kit into OUT/<game>/."""
     from .. import build as builder
 
-    base = _root(root)
+    base = root_of(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
     if out_dir.exists() and not out_dir.is_dir():  # said before minutes of rendering, not after
@@ -171,7 +119,7 @@ def build(
 
     print_problems(result.report)  # warnings too: the kit was built, but something deserves a look
     for path in result.written:
-        typer.echo(f"wrote {_shown(path)}")
+        typer.echo(f"wrote {shown(path)}")
     _verdicts(result.report, result.reports, "built", "not built", problems=False)
     if result.failed:
         raise typer.Exit(1)
@@ -190,7 +138,7 @@ def new(
 
     where = find_root(root, needs_cards=False, outside=Path.cwd())  # outside any project: a new one here
     for path in new_game(where, game, size=size, from_csv=from_csv, tell=typer.echo):
-        typer.echo(f"wrote {_shown(path)}")
+        typer.echo(f"wrote {shown(path)}")
     typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
 
 
@@ -216,18 +164,6 @@ def codes(
     width = max(len(c.layer) for c in chosen)
     for c in chosen:
         typer.echo(f"{c.code:6} {c.layer:{width}}  {c.meaning}")
-
-
-from .rules import register as _register_rules  # noqa: E402  explain, simulate, analyze
-
-_register_rules(app)
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def version_callback(value: bool) -> None:
@@ -279,12 +215,6 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-# Last, because these commands use the helpers above.
-from .iterate import register as _register_iterate  # noqa: E402  proof, watch, serve, art
-
-_register_iterate(app)
-
-
 def list_games(
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     out: Path = typer.Option(Path("output"), "--out", help="Folder the kits were built into."),
@@ -296,7 +226,7 @@ def list_games(
     from ..project.catalog import catalog
     from .console import console, table
 
-    found = catalog(_root(root), out if out.is_absolute() else Path.cwd() / out, _shown)
+    found = catalog(root_of(root), out if out.is_absolute() else Path.cwd() / out, shown)
     if as_json:
         typer.echo(json.dumps([g.to_json() for g in found], indent=1, ensure_ascii=False))
         return
@@ -316,11 +246,5 @@ def list_games(
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
 
-
-from .edition import register as _register_edition  # noqa: E402  new-edition, diff, compare
-
-_register_edition(app)
-
-from .export import register as _register_export  # noqa: E402  export
-
-_register_export(app)
+for _commands in (rules, iterate, edition, export):  # each module adds its own commands
+    _commands.register(app)

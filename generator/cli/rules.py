@@ -7,129 +7,31 @@ are its own (`cardpress analyze pocket-foundry --help` lists Pocket Foundry's).
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import inspect
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 
 import typer
 
 from .. import registry as rulesets
-from ..contract import Capability, GameCommand, LoadedGame
+from ..contract import Capability, GameCommand
 from .examples import epilog, examples, split_examples
 from .gamecli import SchedulerOpt, usage, workers
+from .lab import check_scheduler, interruptible, lineup, load_game, playing, simulation_of
+from .options import OneGameArg, RootOpt
+from .sweep import sweep
 
 if TYPE_CHECKING:
-    from ..sim.executors import Executor
-    from ..sim.plugin import Plugin
+    pass
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-GameArg = typer.Argument(..., help="Game folder under cards/, e.g. pocket-foundry.", show_default=False)
-RootOpt = typer.Option(
-    None, "--root", help="Project folder holding cards/ (default: found from here).", show_default=False
-)
-
-
-def interruptible(command: Callable[P, R]) -> Callable[P, R]:
-    """Let Ctrl-C outside the games (loading, preparing) end the command with a message and exit 130 too."""
-
-    @functools.wraps(command)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return command(*args, **kwargs)
-        except KeyboardInterrupt:
-            typer.echo("interrupted before any game finished; nothing written", err=True)
-            raise typer.Exit(130) from None
-
-    return run
-
-
-def load_game(game: str, root: Optional[Path]) -> LoadedGame:
-    """Load a game through the schema layer, or raise the diagnostics that stop it."""
-    from .. import pipeline
-    from ..project.folders import find_root
-
-    return pipeline.load(find_root(root), game)
-
-
-def check_scheduler(scheduler: Optional[str]) -> None:
-    """Refuse a --scheduler that is no Dask address (before anything is loaded)."""
-    from ..sim.cluster import check_address
-
-    if scheduler is not None and (problem := check_address(scheduler)) is not None:
-        raise usage(
-            "U007", f"--scheduler: {problem}", hint="give tcp://HOST:8786 (a running `dask scheduler`) or local:2"
-        )
-
-
-def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
-    """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
-    ruleset = loaded.ruleset
-    if not ruleset.offers(Capability.SIMULATE):
-        raise usage(
-            "U005",
-            f"the ruleset of '{game}' ({ruleset.name}) has no rules engine, so it cannot be simulated",
-            hint="`cardpress validate` still checks its card data",
-        )
-    unknown = [v for v in variant if v not in ruleset.variants]
-    if unknown:
-        offered = f"variants: {', '.join(ruleset.variants)}" if ruleset.variants else "it has none"
-        raise usage("U006", f"unknown variant '{unknown[0]}' for {loaded.header.title}", hint=offered)
-    return ruleset.simulation(loaded, variant)
-
-
-def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
-    """Return the player count and one checked bot spec per seat for --players and --bots."""
-    from ..sim.plugin import BotSpecError
-
-    n = plugin.default_players if players is None else players
-    if n not in plugin.players:
-        raise usage(
-            "U002",
-            f"{loaded.header.title} is not played by {n} players",
-            hint=f"supported player counts: {', '.join(map(str, plugin.players))}",
-        )
-    specs = [s.strip() for s in (bots or plugin.default_bots).split(",")]
-    if len(specs) == 1:
-        specs *= n
-    if len(specs) != n:
-        raise usage(
-            "U003", f"--bots names {len(specs)} bots for {n} seats", hint="name one bot for every seat, or one per seat"
-        )
-    try:
-        return n, [plugin.check_spec(s) for s in specs]
-    except BotSpecError as exc:
-        raise usage("U001", str(exc), hint="`cardpress simulate GAME --list-bots` lists them") from None
-
-
-@contextlib.contextmanager
-def playing(executor: Executor) -> Iterator[None]:
-    """Show the games' progress; on Ctrl-C say how many finished (exit 130); a cluster problem is U008.
-
-    The executor is closed whatever happens, so no worker outlives the command."""
-    from ..sim import progress
-    from ..sim.cluster import ClusterError
-    from ..sim.executors import Interrupted
-
-    try:
-        with progress.reporting("games"):
-            yield
-    except Interrupted as stop:
-        typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
-        raise typer.Exit(130) from None
-    except ClusterError as exc:
-        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
-    finally:
-        executor.close()
-
 
 def simulate(
-    game: str = GameArg,
+    game: str = OneGameArg,
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
     games: int = typer.Option(1000, "--games", min=1, max=1_000_000, help="Games in the main line-up."),
     bots: Optional[str] = typer.Option(
@@ -157,7 +59,7 @@ def simulate(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
-    from ..sim import report as writer
+    from ..sim import publish
     from ..sim.executors import executor_for
     from ..sim.simulate import simulate as run
 
@@ -181,7 +83,7 @@ def simulate(
     wall = time.perf_counter() - began
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     try:
-        paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+        paths = publish.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
@@ -196,7 +98,7 @@ def simulate(
 
 def offered_by(command: str) -> list[str]:
     """Return the rulesets that declare `command`."""
-    return [r.name for r in rulesets.registrations() if r.ruleset is not None and r.ruleset.command(command)]
+    return [r.name for r in rulesets.registrations() if r.plugin is not None and r.plugin.command(command)]
 
 
 def dispatch(name: str, about: str) -> Callable[..., None]:
@@ -241,9 +143,7 @@ def _without_first(function: Callable[..., Any]) -> inspect.Signature:
 
 def register(app: typer.Typer) -> None:
     """Add `simulate`, `sweep` and every command a registered ruleset declares to the cardpress CLI."""
-    from .sweep import sweep
-
-    engines = sorted(r.name for r in rulesets.registrations() if r.ruleset and r.ruleset.offers(Capability.SIMULATE))
+    engines = sorted(r.name for r in rulesets.registrations() if r.plugin and r.plugin.offers(Capability.SIMULATE))
     app.command(
         help=f"{simulate.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
         epilog=examples("simulate"),
@@ -254,7 +154,7 @@ def register(app: typer.Typer) -> None:
     )(interruptible(sweep))
     declared: dict[str, list[tuple[str, GameCommand]]] = {}
     for registration in rulesets.registrations():
-        ruleset = registration.ruleset
+        ruleset = registration.plugin
         if ruleset is not None and ruleset.offers(Capability.COMMANDS):
             for command in ruleset.commands():
                 declared.setdefault(command.name, []).append((ruleset.name, command))

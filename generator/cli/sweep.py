@@ -10,11 +10,12 @@ import typer
 
 from ..diagnostics import CardpressError, Report, did_you_mean
 from .gamecli import SchedulerOpt, usage, workers
-from .rules import GameArg, RootOpt, check_scheduler, lineup, simulation_of
+from .lab import check_scheduler, lineup, simulation_of
+from .options import OneGameArg, RootOpt
 
 
 def sweep(
-    game: str = GameArg,
+    game: str = OneGameArg,
     vary: List[str] = typer.Option(
         ...,
         "--vary",
@@ -61,8 +62,7 @@ def sweep(
     """
     from ..pipeline import Pipeline
     from ..project.folders import find_root
-    from ..sim import progress
-    from ..sim import report as writer
+    from ..sim import progress, publish
     from ..sim import sweep as sweeping
     from ..sim import vary as varying
     from ..sim.cluster import ClusterError
@@ -145,7 +145,9 @@ def sweep(
     if valid:
         folder = out if out is not None else sweeping.default_folder(loaded.dir.id, axes)
         try:
-            paths = writer.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder, stem="sweep")
+            paths = publish.write(
+                result.document, folder if folder.is_absolute() else Path.cwd() / folder, stem="sweep"
+            )
         except KeyboardInterrupt:
             typer.echo(f"interrupted: {len(result.points)} points finished, but no report written", err=True)
             raise typer.Exit(130) from None

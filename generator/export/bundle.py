@@ -12,19 +12,16 @@ import io
 import json
 import zipfile
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..diagnostics import Report
 from ..impose.sheets import PrintOptions
-from ..pipeline import Pipeline
-from .common import Game, laid_out
-from .options import ExportOptions
+from .common import Game
+from .target import ExportJob, ExportTarget, exports
 
 MANIFEST = "manifest.json"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold
-SHOP_TARGETS = ("thegamecrafter", "makeplayingcards", "drivethrucards", "tts")
 HOME_VARIANTS: tuple[dict[str, Any], ...] = (  # the home kits a bundle holds, on both papers
     {},
     {"print_options": PrintOptions(duplex="gutterfold")},
@@ -32,29 +29,28 @@ HOME_VARIANTS: tuple[dict[str, Any], ...] = (  # the home kits a bundle holds, o
 )
 
 
-def contents(
-    root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None
-) -> tuple[dict[str, bytes], Report, Game | None]:
-    """Return ({path in the zip: bytes} without the manifest, the report, the loaded game or None)."""
-    from . import face_target, pnp
+def contents(job: ExportJob) -> tuple[dict[str, bytes], Report, Game | None]:
+    """Return ({path in the zip: bytes} without the manifest, the report, the laid-out game or None)."""
+    from . import pnp
 
     files: dict[str, bytes] = {}
     report = Report()
     for variant in HOME_VARIANTS:
-        home = replace(options, papers=("a4", "letter"), **variant)
-        pipe = pnp.pipeline(root, game_id, home, missing_art)
+        home = replace(job.options, papers=("a4", "letter"), **variant)
+        pipe = pnp.pipeline(job.root, job.game_id, home, job.missing_art)
         made = pnp.files(pipe, home)
         report.extend(pipe.report.items)
         if not made:
             return {}, report, None
         files.update({f"pnp/{name}": data for name, data in made.items()})
-    game = laid_out(Pipeline(root, game_id, players=options.players, missing_art=missing_art))
+    game = job.game()
     if game.kit is None:
         report.extend(game.report.items)
         return {}, report, None
-    for target in SHOP_TARGETS:
-        for name, data in face_target(target).files(game, options).items():
-            files[f"{target}/{name}"] = data
+    for target in exports():
+        if target.bundled:
+            made, _ = target.files(job)
+            files.update({f"{target.name}/{name}": data for name, data in made.items()})
     return files, report, game
 
 
@@ -95,12 +91,19 @@ def zipped(files: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def files(
-    root: Path, game_id: str, options: ExportOptions, missing_art: str | None = None
-) -> tuple[dict[str, bytes], Report]:
-    """Return ({zip name: zip bytes}, report) for one game."""
-    made, report, game = contents(root, game_id, options, missing_art)
-    if game is None:
-        return {}, report
-    made[MANIFEST] = manifest(game, made)
-    return {f"{game_id}-bundle.zip": zipped(made)}, report
+class Bundle(ExportTarget):
+    """One zip per game with its home kits, every bundled target's files and a manifest of checksums."""
+
+    name = "bundle"
+    summary = "One zip per game: the home kits (three variants, both papers), every shop and table target, a manifest."
+    kind = "bundle"
+
+    def files(self, job: ExportJob) -> tuple[dict[str, bytes], Report]:
+        made, report, game = contents(job)
+        if game is None:
+            return {}, report
+        made[MANIFEST] = manifest(game, made)
+        return {f"{job.game_id}-bundle.zip": zipped(made)}, report
+
+
+TARGET = Bundle()

@@ -25,6 +25,7 @@ from ..render.painters import PdfPainter
 from .cmyk import Converter, find_profile
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
 from .options import ExportOptions
+from .target import FaceTarget
 
 if TYPE_CHECKING:
     import pikepdf
@@ -159,3 +160,18 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     """Return {deck file: PDF bytes}, one per deck of one card size."""
     converter = Converter(find_profile(options.cmyk_profile))
     return {f"{game.id}-{deck.slug}-dtc.pdf": deck_pdf(game, deck, converter) for deck in game.decks()}
+
+
+class DriveThruCards(FaceTarget):
+    """DriveThruCards, as an export target."""
+
+    name = "drivethrucards"
+    summary = "DriveThruCards: one CMYK PDF per deck, one face per page, 1/8 in bleed, TrimBox and BleedBox."
+    kind = "shop"
+    bundled = True
+
+    def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:
+        return files(game, options)
+
+
+TARGET = DriveThruCards()

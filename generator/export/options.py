@@ -7,8 +7,6 @@ from pathlib import Path
 
 from ..impose.sheets import PrintOptions
 
-TARGETS = ("pnp", "cards", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts", "bundle")
-
 
 @dataclass(frozen=True)
 class ExportOptions:

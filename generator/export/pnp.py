@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..diagnostics import Report
 from ..impose.sheets import PrintOptions
 from ..layout import lowink
 from ..pipeline import Pipeline
 from .options import ExportOptions
+from .target import ExportJob, ExportTarget
 
 DUPLEX_NAMES = {"long": "long-edge", "short": "short-edge", "gutterfold": "gutterfold"}
 
@@ -47,3 +49,18 @@ def files(pipe: Pipeline, options: ExportOptions) -> dict[str, bytes]:
         kit_name(pipe.game_id, paper, kit.players, options.print_options, options.low_ink): data
         for paper, data in pdfs.items()
     }
+
+
+class HomeKit(ExportTarget):
+    """The home print-and-play kit, as an export target."""
+
+    name = "pnp"
+    summary = "The home print-and-play kit PDFs, named for their variant: paper, players, duplex edge, offset, low ink."
+    kind = "home"
+
+    def files(self, job: ExportJob) -> tuple[dict[str, bytes], Report]:
+        pipe = pipeline(job.root, job.game_id, job.options, job.missing_art)
+        return files(pipe, job.options), pipe.report
+
+
+TARGET = HomeKit()

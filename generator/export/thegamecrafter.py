@@ -6,6 +6,7 @@ from ..impose.sizes import CardSize
 from . import facefiles
 from .common import SHOP_DPI, Game, px
 from .options import ExportOptions
+from .target import FaceTarget
 
 BLEED_IN = 0.125  # per side, where TGC has no template of its own for a size
 
@@ -41,3 +42,18 @@ def is_template(size: CardSize) -> bool:
 def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     """Return {deck folder/file: bytes} for every deck: faces at TGC's template size and counts.csv."""
     return facefiles.files(game, lambda deck: template(deck.size))
+
+
+class TheGameCrafter(FaceTarget):
+    """The Game Crafter, as an export target."""
+
+    name = "thegamecrafter"
+    summary = "The Game Crafter: one RGB PNG per face at the pixel size of TGC's template, 300 dpi, and counts.csv."
+    kind = "shop"
+    bundled = True
+
+    def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:
+        return files(game, options)
+
+
+TARGET = TheGameCrafter()

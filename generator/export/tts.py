@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from .common import MM_PER_INCH, Deck, Game, png, rasters, trimmed
 from .facefiles import Pair
 from .options import ExportOptions
+from .target import FaceTarget
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -220,3 +221,18 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     }
     out[f"{game.id}.json"] = (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     return out
+
+
+class TabletopSimulator(FaceTarget):
+    """Tabletop Simulator, as an export target."""
+
+    name = "tts"
+    summary = "Tabletop Simulator: face sheets (at most 10 × 7, 4096 px), back images and a saved object."
+    kind = "table"
+    bundled = True
+
+    def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:
+        return files(game, options)
+
+
+TARGET = TabletopSimulator()

@@ -5,12 +5,21 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from PIL import Image, ImageDraw, ImageFont
 
-    from .proofs import Entry
+
+class Labelled(Protocol):
+    """What a thumbnail is labelled with: the face's title, and its key in small type."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
 
 THUMB_HEIGHT = 330  # px per row of thumbnails
 GAP = 24  # px between thumbnails and around the sheet
@@ -29,7 +38,7 @@ def thumbnail(image: Image.Image) -> Image.Image:
     return image.convert("RGB").resize((width, THUMB_HEIGHT), Image.Resampling.LANCZOS, reducing_gap=2.0)
 
 
-def contact_sheet(thumbs: Sequence[tuple[Entry, Image.Image]], title: str, fonts_dir: Path | None = None) -> bytes:
+def contact_sheet(thumbs: Sequence[tuple[Labelled, Image.Image]], title: str, fonts_dir: Path | None = None) -> bytes:
     """Return PNG bytes of a contact sheet of (entry, thumbnail) pairs, in rows, each labelled."""
     from PIL import Image, ImageDraw
 

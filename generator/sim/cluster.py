@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from .executors import POLL_SECONDS, Interrupted, OnResult
+from .tasks import POLL_SECONDS, Interrupted, OnResult
 
 LOCAL = re.compile(r"local(?::(\d{1,3}))?")
 ADDRESS = re.compile(r"([a-z][a-z0-9+.-]*://)?[^\s/:]+(:\d{1,5})?")

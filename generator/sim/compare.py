@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import charts, stats
-from .executors import Executor, Interrupted
 from .plugin import Plugin
 from .report import Document, Section, Table, pct, to_json
 from .runner import Match, MatchResult, run_matches
 from .simulate import match_sections
+from .tasks import Executor, Interrupted
 
 
 @dataclass

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import progress as progress_display
-from .executors import Executor, Interrupted, Serial, executor_for
+from .executors import Serial, executor_for
 from .plugin import Plugin
 from .protocol import CHANCE, TERMINAL, Bot, Game, State, sample_chance
+from .tasks import Executor, Interrupted
 
 # Tasks per worker: enough to balance the workers and show progress, few enough that each task's
 # round trip (a few hundred microseconds locally, about a millisecond on Dask) stays negligible.

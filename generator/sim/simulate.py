@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import summary
-from .executors import Executor
 from .plugin import Plugin
 from .report import Document, Section
 from .runner import Match, MatchResult, run_matches
+from .tasks import Executor
 
 
 @dataclass

@@ -19,10 +19,10 @@ from ..contract import LoadedGame
 from ..diagnostics import Diagnostic
 from ..source import edits as edit_tools
 from . import stats
-from .executors import Executor, Interrupted
 from .plugin import Plugin
 from .report import Document, Section, Table, interval, pct
 from .runner import Match, MatchResult, run_matches
+from .tasks import Executor, Interrupted
 from .vary import Axis, Number
 from .vary import edits as point_edits
 from .vary import points as grid

@@ -11,7 +11,7 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     """Return the kit: every deck in game.yaml's order, every card in its file's order, copies together."""
     game: DeckGame = loaded.model
     shared = {"title": game.title, "tagline": game.tagline, "style": game.style}
-    result = Kit.start(loaded, players, decks={d.id: d.name for d in game.decks}, context=shared)
+    result = loaded.new_kit(players, decks={d.id: d.name for d in game.decks}, context=shared)
     for deck in game.decks:
         if deck.per_card_backs:
             result.per_card_backs.add(deck.id)

@@ -2,8 +2,8 @@
 
 The rules live in one module per part of the game, each acting on the `Board` (board.py, every zone and
 counter) in the `Phase` it waits in (phase.py): setup.py (Setup 1–5), turn.py (a turn's start and end, the
-hand limit), draw.py (Phase A), play.py (Phase B: actions, Costs, the Bonus Upgrade), effects.py (triggers
-and their resolution), patents.py (claims and Licenses), tableau.py (abilities, conditions and Costs),
+hand limit), draw.py (Phase A), play.py (Phase B: actions, Costs, the Bonus Upgrade,
+triggers and their resolution), patents.py (claims and Licenses), tableau.py (abilities, conditions and Costs),
 zones.py (deck, discard pile, Row, hands), rng.py (the seeded shuffle), scoring.py and views.py.
 This module dispatches each decision to the phase waiting for it and keeps the public API.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...sim.protocol import CHANCE, TERMINAL, IllegalActionError
-from . import draw, effects, play, scoring, setup, tableau, turn, views
+from . import draw, play, scoring, setup, tableau, turn, views
 from .board import Board, GameStats
 from .phase import OVER, SETUP, Phase
 from .tables import Tables
@@ -46,8 +46,8 @@ CHOICES: dict[Phase, Callable[[Board], list[int]]] = {
     Phase.PLAY: play.choices,
     Phase.PAY: play.pay_choices,
     Phase.BONUS: play.bonus_choices,
-    Phase.EFFECT_DISCARD: effects.discard_choices,
-    Phase.TRIGGER_ORDER: effects.order_choices,
+    Phase.EFFECT_DISCARD: play.discard_choices,
+    Phase.TRIGGER_ORDER: play.order_choices,
     Phase.HAND_LIMIT: turn.limit_choices,
 }
 APPLY: dict[Phase, Callable[[Board, int], None]] = {
@@ -56,8 +56,8 @@ APPLY: dict[Phase, Callable[[Board, int], None]] = {
     Phase.PLAY: play.act,
     Phase.PAY: play.pay,
     Phase.BONUS: play.bonus,
-    Phase.EFFECT_DISCARD: effects.discard,
-    Phase.TRIGGER_ORDER: effects.choose_order,
+    Phase.EFFECT_DISCARD: play.discard,
+    Phase.TRIGGER_ORDER: play.choose_order,
     Phase.HAND_LIMIT: turn.discard_to_limit,
 }
 # The board's fields that to_json writes as they are (the others are derived, or need converting).

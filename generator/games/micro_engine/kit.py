@@ -79,8 +79,7 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     """Return the kit: the Workshop deck, Cores, Patents, the round tracker and a player aid per player."""
     game: MicroEngine = loaded.model
     shared = _shared(game)
-    result = Kit.start(
-        loaded,
+    result = loaded.new_kit(
         players,
         context=shared,
         decks={

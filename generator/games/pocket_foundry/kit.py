@@ -45,8 +45,7 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     game: PocketFoundry = loaded.model
     words = icon_words(game)
     shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
-    result = Kit.start(
-        loaded,
+    result = loaded.new_kit(
         players,
         decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
         context=shared,
