@@ -10,7 +10,7 @@ import typer
 
 from .examples import examples
 from .gamecli import JobsOpt, SchedulerOpt
-from .lab import interruptible, playing
+from .lab import interruptible, playing, stamp
 from .options import RootOpt, root_of, shown
 
 NameArg = typer.Argument(..., help="Folder name of the new edition under cards/, e.g. pocket-foundry-deluxe.")
@@ -70,6 +70,14 @@ def compare(
         None, "--bots", help="One bot for every seat, or one per seat, comma-separated (default: the strong bot)."
     ),
     seed: int = typer.Option(1, "--seed", help="Seed: game i of A and of B are dealt from the same seed."),
+    replicate: int = typer.Option(
+        0,
+        "--replicate",
+        min=0,
+        max=10,
+        help="Also play K fresh seed blocks (disjoint from every --seed): each is reported on its own and all "
+        "pooled, and the report says which differences replicate.",
+    ),
     jobs: int = JobsOpt,
     variant: List[str] = typer.Option([], "--variant", help="Play a rulebook variant (repeatable), in both."),
     out: Optional[Path] = typer.Option(
@@ -81,10 +89,10 @@ def compare(
     scheduler: Optional[str] = SchedulerOpt,
     root: Optional[Path] = RootOpt,
 ) -> None:
-    """Play two editions of a game with the same seeds, bots and players; report each difference with a 95 % interval
-    (HTML with charts, Markdown and JSON).
+    """Play two editions of a game with the same seeds, bots and players; report each difference with a 95 % interval,
+    Holm-corrected per table (HTML with charts, Markdown and JSON); --replicate K checks it on K fresh seed blocks.
 
-    Example: cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000
+    Example: cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000 --replicate 2
     """
     from .. import pipeline
     from ..contract import Capability
@@ -138,13 +146,14 @@ def compare(
     count = workers(jobs)
     executor = executor_for(count, scheduler)
     with playing(executor):
-        result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor)
+        result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor, replicate)
+    stamp(result.document, loaded, specs, {"seed": seed, "blocks": [vars(blk) for blk in result.blocks], "games": games})
     folder = out if out is not None else Path("output") / b / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
     try:
         paths = publish.write(result.document, folder, stem="compare", charts=report_charts)
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: all {2 * games} games finished, but no report written", err=True)
+        typer.echo(f"interrupted: all {2 * games * (1 + replicate)} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
     typer.echo(
         json.dumps(writer.to_json(result.document), indent=1) if as_json else writer.to_markdown(result.document)

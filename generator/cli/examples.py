@@ -56,7 +56,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress diff micro-engine-even-race --json",
     ),
     "compare": (
-        "cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000",
+        "cardpress compare pocket-foundry pocket-foundry-unjammed --games 2000 --replicate 2",
         "cardpress compare micro-engine micro-engine-even-race --players 3 --jobs 2",
     ),
     "sweep": (

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .charts import Chart
-from .report import BAR_CHARS, Document
+from .report import BAR_CHARS, Document, reproduce
 
 BAR_WIDTH = 20  # `report.bar`'s default width in cells
 BAR_SET = set(BAR_CHARS.strip())
@@ -96,6 +96,11 @@ def render(doc: Document, charts: Sequence[tuple[Chart, bytes]], files: dict[str
     for key, items in by_section.items():
         if key not in keys:
             out += [_figure(chart, svg, files.get(chart.key)) for chart, svg in items]
+    if doc.provenance:
+        out.append('<section id="reproduce">')
+        out.append("<h2>Reproduce</h2>")
+        out += [f"<p>{_inline(line)}</p>" for line in reproduce(doc.provenance)]
+        out.append("</section>")
     out += [
         "<footer>Written by cardpress. Charts drawn with matplotlib; every number is in the JSON file beside this page.</footer>"
     ]

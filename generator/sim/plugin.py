@@ -17,7 +17,9 @@ class Measure:
     group: str  # the table it is shown in, e.g. "Dead ends" or "Machines: builds per game"
     key: str  # stable across editions (a card's id, not its name), so a renamed card still pairs up
     label: str  # what the row says, e.g. the card's name
-    value: float | None  # None: the measure does not apply to this game (nobody held that Core)
+    # None: the measure does not apply to this game; a tuple holds one number per player it applies to (the
+    # win shares of the players who built a machine), pooled over player-games and compared unpaired
+    value: float | tuple[float, ...] | None
     share: bool = False  # a proportion, shown in per cent
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..project.output import write_all
+from . import provenance
 from .report import Document, to_json, to_markdown
 
 
@@ -27,6 +28,8 @@ def write(
     from . import charts as chart_builders
     from . import html, plotting  # matplotlib only when a report is written
 
+    if doc.provenance is None:  # every report says what made it, even one written from the Python API
+        doc.provenance = provenance.collect()
     data = to_json(doc)
     text = json.dumps(data, indent=1, sort_keys=False) + "\n"
     built = (charts or chart_builders.for_report)(json.loads(text))  # charts see only what report.json holds

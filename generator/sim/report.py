@@ -37,6 +37,7 @@ class Document:
     meta: dict[str, Any]
     sections: list[Section]
     intro: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] | None = None  # what it was made from (see `provenance.collect`); set when written
 
 
 def bar(fraction: float, width: int = 20) -> str:
@@ -78,16 +79,35 @@ def to_markdown(doc: Document, images: dict[str, list[tuple[str, str]]] | None =
             out.append("|" + "|".join("---" for _ in table.headers) + "|")
             out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows]
             out.append("")
+    if doc.provenance:
+        out += ["## Reproduce", "", *reproduce(doc.provenance), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def reproduce(provenance: dict[str, Any]) -> list[str]:
+    """Return how to make this report again, in words: the command, the version and commit, the inputs' hash."""
+    commit = provenance.get("git_commit")
+    state = f"git commit `{commit}`" + (" with local changes" if provenance.get("git_dirty") else "") if commit else "no git commit known"
+    lines = [
+        f"`{' '.join(provenance.get('command', []))}` with cardpress {provenance.get('cardpress')} ({state}).",
+    ]
+    for game, info in provenance.get("inputs", {}).items():
+        chain = " → ".join(info["chain"])
+        lines.append(f"Inputs of {game} ({chain}): {len(info['files'])} files, sha256 `{info['sha256'][:16]}…`.")
+    lines.append("Every file's hash, the bots and the seeds are in the JSON file, under `provenance`.")
+    return lines
 
 
 def to_json(doc: Document) -> dict[str, Any]:
     """Return the report's numbers as JSON-ready data."""
-    return {
+    out: dict[str, Any] = {
         "title": doc.title,
         "meta": doc.meta,
         "sections": {s.key: {"title": s.title, "data": s.data} for s in doc.sections},
     }
+    if doc.provenance is not None:
+        out["provenance"] = doc.provenance
+    return out
 
 
 def _cell(value: Any) -> str:

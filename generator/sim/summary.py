@@ -58,7 +58,12 @@ def seats(result: MatchResult, turn_order: str) -> Section:
         )
         + ".",
     ]
-    table = Table(["Seat", "Bot", "Win share", "95 % CI", "Outright wins", "Wilson 95 % CI", "Tied wins", ""], rows)
+    method = stats.proportion_method(games)
+    table = Table(
+        ["Seat", "Bot", "Win share", "95 % CI", "Outright wins", "95 % CI", "Tied wins", ""],
+        rows,
+        caption=f"Intervals: {method} (win shares count a k-way tie as 1/k of a win).",
+    )
     return Section(
         "Seats and ties",
         "seats",
@@ -69,6 +74,7 @@ def seats(result: MatchResult, turn_order: str) -> Section:
             "seats": data,
             "shared_win_rate": shared / games,
             "tie_sizes": {str(k): c for k, c in sorted(tie_sizes.items())},
+            "interval": method,
         },
     )
 
@@ -196,7 +202,7 @@ def tempo(result: MatchResult, round_name: str = "lap") -> Section | None:
     for k in range(n_rounds):
         everyone = [s for game in rounds if k < len(game) for s in game[k]]
         leaders = [max(game[k]) for game in rounds if k < len(game)]
-        winners = [game[k][_winner(r["scores"])] for game, r in zip(rounds, result.records) if k < len(game)]
+        winners = [_winners_points(game[k], r["returns"]) for game, r in zip(rounds, result.records) if k < len(game)]
         m_all, m_win = stats.mean(everyone), stats.mean(winners)
         rows.append(
             [
@@ -224,7 +230,14 @@ def tempo(result: MatchResult, round_name: str = "lap") -> Section | None:
         rows,
     )
     return Section(
-        f"Points per {round_name}", "tempo", [f"Mean points at the end of each {round_name}."], [table], data
+        f"Points per {round_name}",
+        "tempo",
+        [
+            f"Mean points at the end of each {round_name}. The eventual winner is whoever the game's result "
+            "names (its tie-breaks included); a shared win averages its winners."
+        ],
+        [table],
+        data,
     )
 
 
@@ -271,5 +284,8 @@ def _margin(scores: Sequence[float]) -> float:
     return ordered[0] - ordered[1] if len(ordered) > 1 else ordered[0]
 
 
-def _winner(scores: Sequence[float]) -> int:
-    return max(range(len(scores)), key=lambda i: scores[i])
+def _winners_points(points: Sequence[float], returns: Sequence[float]) -> float:
+    """Return the points of the game's eventual winner(s), by the game's own result (its tie-breaks
+    included): the mean over the seats with a share of the win."""
+    won = [points[i] for i, share in enumerate(returns) if share > 0]
+    return sum(won) / len(won) if won else max(points)

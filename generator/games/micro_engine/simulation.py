@@ -130,9 +130,8 @@ class MicroEngineSim:
         for card in self.model.cards:
             out.append(Measure("Cards: plays per game", card.id, card.name, len(extra["plays"].get(card.id, ()))))
         for core in self.model.cores:
-            held = [returns[p] for p in range(n) if extra["cores"][p] == core.id]
-            value = mine(held) if held else None
-            out.append(Measure("Cores: win share of the player who kept it", core.id, core.name, value, True))
+            held = tuple(returns[p] for p in range(n) if extra["cores"][p] == core.id)  # per player, as `simulate`
+            out.append(Measure("Cores: win share when kept (per player)", core.id, core.name, held, True))
         order = [returns[(extra["first"] + k) % n] for k in range(n)]
         for k, share in enumerate(order):
             out.append(

@@ -130,10 +130,8 @@ class PocketFoundrySim:
             builds = [b for b in extra["builds"] if b[2] == m]
             owners = {b[1] for b in builds}
             out.append(Measure("Machines: builds per game", machine.id, machine.name, len(builds)))
-            share = stats.mean([returns[p] for p in owners]) if owners else None
-            out.append(
-                Measure("Machines: win share of the players who built it", machine.id, machine.name, share, True)
-            )
+            shares = tuple(returns[p] for p in sorted(owners))  # one per builder: the same definition as `simulate`
+            out.append(Measure("Machines: win share when built (per player)", machine.id, machine.name, shares, True))
         return out
 
     def follows(self, card: str) -> bool:
