@@ -188,6 +188,16 @@ GENERIC: dict[str, Code] = {
             "U019": "`compare` given two different games (only editions of one game compare)",
         },
     ),
+    **_codes(
+        "replay",
+        {
+            "R001": "a game log line that is not a game record (bad JSON, a missing field, another format)",
+            "R002": "`replay --game N` names no game in the log",
+            "R003": "the game's card files changed since the log was written (the replay may disagree)",
+            "R004": "the engine disagrees with the log: an illegal action, another player to act, another "
+            "name, a run `explain` tells otherwise, or other final scores",
+        },
+    ),
 }
 
 

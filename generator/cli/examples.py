@@ -33,6 +33,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress simulate pocket-foundry --players 3 --games 500 --bots planner",
         "cardpress simulate micro-engine --list-bots",
         "cardpress simulate micro-engine --variant quick --scheduler local:2",
+        "cardpress simulate pocket-foundry --games 50 --log games.jsonl   # every game, one JSON line each",
+    ),
+    "replay": (
+        "cardpress replay games.jsonl --game 3   # game 3, move by move through the engine",
+        "cardpress replay games.jsonl --game 3 --quiet",
     ),
     "proof": (
         "cardpress proof pocket-foundry          # every face, and contact.png",

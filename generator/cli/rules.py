@@ -17,9 +17,10 @@ import typer
 
 from .. import registry as rulesets
 from ..contract import Capability, GameCommand
+from ..diagnostics import CardpressError
 from .examples import epilog, examples, split_examples
 from .gamecli import SchedulerOpt, usage, workers
-from .lab import check_scheduler, interruptible, lineup, load_game, playing, simulation_of
+from .lab import check_scheduler, interruptible, lineup, load_game, playing, simulation_of, stamp
 from .options import OneGameArg, RootOpt
 from .sweep import sweep
 
@@ -51,6 +52,13 @@ def simulate(
         "--out",
         help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
     ),
+    log: Optional[Path] = typer.Option(
+        None,
+        "--log",
+        help="Also write every game (seed, actions, scores) to this file, one JSON line per game "
+        "(`cardpress replay LOG --game N` replays one).",
+        show_default=False,
+    ),
     list_bots: bool = typer.Option(False, "--list-bots", help="List the bots this game has and exit."),
     variant: List[str] = typer.Option(
         [], "--variant", help="Play a rulebook variant (repeatable); `cardpress list` shows each game's."
@@ -59,7 +67,9 @@ def simulate(
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Play many seeded games with bots and write a designer report (HTML with charts, Markdown and JSON)."""
-    from ..sim import publish
+    from ..project.output import write_all
+    from ..sim import gamelog, publish
+    from ..sim import provenance as sources
     from ..sim.executors import executor_for
     from ..sim.simulate import simulate as run
 
@@ -74,16 +84,21 @@ def simulate(
     executor = executor_for(count, scheduler)
     began = time.perf_counter()
     with playing(executor):
-        result = run(plugin, n, specs, games, seed, count, skill_games, executor)
+        result = run(plugin, n, specs, games, seed, count, skill_games, executor, log=log is not None)
         where = (
             f"Dask cluster {scheduler}, {executor.workers} workers"
             if scheduler
             else f"{count} process" + ("es" if count > 1 else "")
         )
     wall = time.perf_counter() - began
+    stamp(result.document, [loaded], specs, {"seed": seed, "matches": [m.match.label for m in (result.main, *result.skill)]})
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     try:
         paths = publish.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
+        if log is not None:
+            inputs = sources.inputs(loaded.dir)["sha256"]
+            lines = gamelog.text([result.main, *result.skill], loaded.dir.id, variant, inputs)
+            paths.append(write_all({log if log.is_absolute() else Path.cwd() / log: lines.encode()})[0])
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
@@ -94,6 +109,56 @@ def simulate(
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:
         typer.echo(f"wrote {path}")
+
+
+def replay(
+    log: Path = typer.Argument(..., help="A game log written by `cardpress simulate … --log FILE`.", show_default=False),
+    game_number: int = typer.Option(1, "--game", min=1, help="Which game: its line in the log (1 = the first)."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only the verdict, not every move."),
+    root: Optional[Path] = RootOpt,
+) -> None:
+    """Replay one logged game move by move through the engine (Pocket Foundry's runs told as `explain` tells
+    them); fail, pointing at the log line, where the engine disagrees with the log.
+
+    Example: cardpress replay output/pocket-foundry/games.jsonl --game 3
+    """
+    from ..diagnostics import Report
+    from ..sim import gamelog
+    from ..sim import provenance as sources
+    from .options import echo_report
+
+    shown_log = str(log)
+    try:
+        content = log.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        report = Report()
+        report.error("Y004", f"cannot read the game log {shown_log}: {getattr(exc, 'strerror', None) or exc}")
+        raise CardpressError(report) from None
+    where = gamelog.line(content, shown_log, game_number)
+    record = gamelog.parse(where)
+    loaded = load_game(record["game"], root)
+    plugin = simulation_of(loaded, record["game"], list(record["variant"]))
+    if record["inputs_sha256"] != sources.inputs(loaded.dir)["sha256"]:
+        warning = Report()
+        warning.warning(
+            "R003",
+            f"the card files of {record['game']} changed since this log was written",
+            loc=where.at(where.text.find('"inputs_sha256"') + 1 or 1),
+            hint="the replay checks the log against today's files",
+        )
+        echo_report(warning)
+    replayed = gamelog.replay(plugin, where, record)
+    if not quiet:
+        typer.echo(
+            f"{record['game']}, {record['players']} players ({', '.join(record['bots'])}), match {record['match']} "
+            f"game {record['index']}, seed {record['seed']}"
+        )
+        for move in replayed.moves:
+            typer.echo(move)
+    typer.echo(
+        f"{shown_log}:{game_number}: replays exactly: {len(record['actions'])} actions, scores "
+        f"{replayed.record['scores']}, the line rebuilt byte for byte"
+    )
 
 
 def offered_by(command: str) -> list[str]:
@@ -152,6 +217,7 @@ def register(app: typer.Typer) -> None:
         help=f"{sweep.__doc__}\n\nOnly for games whose ruleset has a rules engine: {', '.join(engines)}.",
         epilog=examples("sweep"),
     )(interruptible(sweep))
+    app.command(epilog=examples("replay"))(replay)
     declared: dict[str, list[tuple[str, GameCommand]]] = {}
     for registration in rulesets.registrations():
         ruleset = registration.plugin

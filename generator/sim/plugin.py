@@ -23,6 +23,10 @@ class Measure:
     share: bool = False  # a proportion, shown in per cent
 
 
+class Disagreement(Exception):
+    """A game's own account of a replayed move (Pocket Foundry's `explain` of a run) disagrees with the engine."""
+
+
 class BotSpecError(ValueError):
     """A bot specification names no bot this game has (a user mistake, reported without a traceback)."""
 
@@ -84,3 +88,7 @@ class Plugin(Protocol):
 
     def holders(self, record: dict[str, Any], card: str) -> list[int]:
         """Return the seats that built, kept, played or claimed `card` in one game's record (a sweep's owner)."""
+
+    def narrate(self, before: Any, player: int, action: int, after: Any) -> list[str]:
+        """Return lines explaining a replayed move from the state `before` it to the one `after` (none needed);
+        raise Disagreement when that account and the engine's `after` differ."""

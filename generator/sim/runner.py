@@ -62,8 +62,16 @@ def play(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = 
     return play_counted(game, bots, seed, recorder)[0]
 
 
-def play_counted(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = None) -> tuple[State, int]:
-    """Play one game to the end; return the final state and the number of player decisions."""
+def play_counted(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int,
+    recorder: Watcher | None = None,
+    log: list[list[Any]] | None = None,
+) -> tuple[State, int]:
+    """Play one game to the end; return the final state and the number of player decisions.
+
+    With `log`, every action is appended to it as [player (CHANCE for a deal), action, its name]."""
     rng = random.Random(derive_seed(seed, "chance"))
     for seat, bot in enumerate(bots):
         restart = getattr(bot, "restart", None)
@@ -88,6 +96,8 @@ def play_counted(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher |
             return state, decisions
         else:
             raise RuntimeError(f"unexpected current player {p}")
+        if log is not None:  # named before it is applied: a name may depend on the position
+            log.append([p, action, state.action_to_string(action, p)])
         apply(action)
         if after is not None:
             after(state, p, action)
@@ -96,9 +106,10 @@ def play_counted(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher |
 class _Worker:
     """The engine and bots of one match, built once per process."""
 
-    def __init__(self, plugin: Plugin, match: Match):
+    def __init__(self, plugin: Plugin, match: Match, log: bool = False):
         self.plugin = plugin
         self.match = match
+        self.log = log
         self.game = plugin.new_game(match.players)
         self.bots = [plugin.make_bot(spec, seat) for seat, spec in enumerate(match.bots)]
 
@@ -108,34 +119,36 @@ class _Worker:
         for index in range(start, stop):
             seed = derive_seed(self.match.seed, self.match.label, index)
             recorder = self.plugin.recorder(self.game)
-            state, decisions = play_counted(self.game, self.bots, seed, recorder)
-            out.append(
-                {
-                    "index": index,
-                    "seed": seed,
-                    "scores": state.scores(),
-                    "returns": state.returns(),
-                    "decisions": decisions,
-                    "extra": recorder.finish(state),
-                }
-            )
+            actions: list[list[Any]] | None = [] if self.log else None
+            state, decisions = play_counted(self.game, self.bots, seed, recorder, actions)
+            record = {
+                "index": index,
+                "seed": seed,
+                "scores": state.scores(),
+                "returns": state.returns(),
+                "decisions": decisions,
+                "extra": recorder.finish(state),
+            }
+            if actions is not None:
+                record["actions"] = actions
+            out.append(record)
         return out
 
 
 # Engines and bots already built in this process, by (plugin token, match): a worker process (local or
 # Dask) builds each once and reuses it for every chunk it plays. Bounded, since Dask workers live long.
-_WORKERS: dict[tuple[str, Match], _Worker] = {}
+_WORKERS: dict[tuple[str, Match, bool], _Worker] = {}
 _MAX_WORKERS = 32
 
 
-def _play_chunk(shared: tuple[str, Plugin], task: tuple[Match, int, int]) -> list[dict[str, Any]]:
-    token, plugin = shared
+def _play_chunk(shared: tuple[str, Plugin, bool], task: tuple[Match, int, int]) -> list[dict[str, Any]]:
+    token, plugin, log = shared
     match, start, stop = task
-    worker = _WORKERS.get((token, match))
+    worker = _WORKERS.get((token, match, log))
     if worker is None:
         if len(_WORKERS) >= _MAX_WORKERS:
             _WORKERS.clear()
-        worker = _WORKERS[(token, match)] = _Worker(plugin, match)
+        worker = _WORKERS[(token, match, log)] = _Worker(plugin, match, log)
     return worker.play_range(start, stop)
 
 
@@ -152,8 +165,11 @@ def run_matches(
     jobs: int = 1,
     executor: Executor | None = None,
     label: str | None = None,
+    log: bool = False,
 ) -> list[MatchResult]:
     """Play every game of every match, here, in `jobs` local processes or on `executor`; results never differ.
+
+    With `log`, each record also holds `actions`: every action of the game (see `play_counted`), for a game log.
 
     Progress goes to the running command's display (see `progress.reporting`). Ctrl-C raises
     `Interrupted` with the number of games finished, once every worker has stopped.
@@ -183,7 +199,7 @@ def run_matches(
 
     token = hashlib.blake2b(pickle.dumps(plugin), digest_size=8).hexdigest()
     try:
-        chunks = executor.run(_play_chunk, (token, plugin), tasks, on_result, shown.poll)
+        chunks = executor.run(_play_chunk, (token, plugin, log), tasks, on_result, shown.poll)
     except Interrupted:
         raise Interrupted(finished, total, "games") from None
     finally:

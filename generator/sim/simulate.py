@@ -49,10 +49,12 @@ def simulate(
     jobs: int = 1,
     skill_games: int | None = None,
     executor: Executor | None = None,
+    log: bool = False,
 ) -> Simulation:
     """Play `games` games with `bots` (one spec per seat) and the skill-gap match; return the report.
 
-    `executor` (local processes or a Dask cluster) overrides `jobs`; the report is the same either way."""
+    `executor` (local processes or a Dask cluster) overrides `jobs`; the report is the same either way. With
+    `log`, every record holds the game's actions (for `gamelog`)."""
     matches = [Match("main", players, tuple(bots), games, seed)]
     skill_games = games if skill_games is None else skill_games
     if skill_games > 0:
@@ -60,7 +62,7 @@ def simulate(
         for seat in range(players):
             seats = tuple(plugin.strong_bot if i == seat else "random" for i in range(players))
             matches.append(Match(f"skill-{seat + 1}", players, seats, per_seat, seed))
-    main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}")
+    main, *skill = run_matches(plugin, matches, jobs, executor, label=f"simulate {plugin.game_id}", log=log)
     sections = match_sections(plugin, main)
     if skill:
         sections.append(summary.skill_gap(skill, plugin.strong_bot, "random"))

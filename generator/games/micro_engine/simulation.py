@@ -154,6 +154,11 @@ class MicroEngineSim:
         return sorted(seats)
 
 
+    def narrate(self, before, player: int, action: int, after) -> list[str]:
+        """Return nothing: every Micro-Engine action's name already says what it does."""
+        return []
+
+
 class Recorder(GameRecorder):
     """The game's recorder, plus who played each card and which Cores each player was offered."""
 

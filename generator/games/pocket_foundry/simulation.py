@@ -10,7 +10,7 @@ from typing import Any
 from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
 from ...sim import stats
 from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError, Measure
+from ...sim.plugin import BotSpecError, Disagreement, Measure
 from ...sim.protocol import CHANCE
 from ...sim.report import Section, Table, bar, interval, pct
 from ...sim.runner import MatchResult
@@ -19,8 +19,10 @@ from .botconfig import BotConfig
 from .bots import LookaheadBot, PlannerBot, PriorityBot, solver_for
 from .deadend import dead_ends_for
 from .engine import Game, State
+from .explain import purse, step_lines
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
+from .trace import mask_slots, trace_run
 
 BUILTIN_BOTS = {
     "random": "a uniformly random legal action (every run mask counts as one action)",
@@ -145,6 +147,21 @@ class PocketFoundrySim:
             return list(range(players))
         index = next((i for i, m in enumerate(self.model.machines) if m.id == card), None)
         return sorted({b[1] for b in record["extra"]["builds"] if b[2] == index})
+
+
+    def narrate(self, before: State, player: int, action: int, after: State) -> list[str]:
+        """Return a run explained slot by slot as `cardpress explain` tells it, held to the engine's result."""
+        t = tables_for(self.model)
+        if player < 0 or action < t.n_build_actions:
+            return []
+        trace = trace_run(t, before.row[player], before.res[player], mask_slots(action - t.n_build_actions, t.slots))
+        end, points = t.encode(trace.end), before.pts[player] + trace.points
+        if (after.res[player], after.pts[player]) != (end, points):
+            raise Disagreement(
+                f"explain ends the run on {purse(t, trace.end)} and {points} points; the engine on "
+                f"{purse(t, t.values[after.res[player]])} and {after.pts[player]} points"
+            )
+        return step_lines(t, trace)
 
 
 class Recorder:
