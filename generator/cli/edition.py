@@ -147,7 +147,9 @@ def compare(
     executor = executor_for(count, scheduler)
     with playing(executor):
         result = run(plugins[0], plugins[1], (a, b), n, specs, games, seed, count, executor, replicate)
-    stamp(result.document, loaded, specs, {"seed": seed, "blocks": [vars(blk) for blk in result.blocks], "games": games})
+    stamp(
+        result.document, loaded, specs, {"seed": seed, "blocks": [vars(blk) for blk in result.blocks], "games": games}
+    )
     folder = out if out is not None else Path("output") / b / "compare" / f"{a}-vs-{b}"
     folder = folder if folder.is_absolute() else Path.cwd() / folder
     try:

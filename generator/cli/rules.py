@@ -91,7 +91,12 @@ def simulate(
             else f"{count} process" + ("es" if count > 1 else "")
         )
     wall = time.perf_counter() - began
-    stamp(result.document, [loaded], specs, {"seed": seed, "matches": [m.match.label for m in (result.main, *result.skill)]})
+    stamp(
+        result.document,
+        [loaded],
+        specs,
+        {"seed": seed, "matches": [m.match.label for m in (result.main, *result.skill)]},
+    )
     folder = out if out is not None else Path("output") / loaded.dir.id / "simulation"
     try:
         paths = publish.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
@@ -112,7 +117,9 @@ def simulate(
 
 
 def replay(
-    log: Path = typer.Argument(..., help="A game log written by `cardpress simulate … --log FILE`.", show_default=False),
+    log: Path = typer.Argument(
+        ..., help="A game log written by `cardpress simulate … --log FILE`.", show_default=False
+    ),
     game_number: int = typer.Option(1, "--game", min=1, help="Which game: its line in the log (1 = the first)."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only the verdict, not every move."),
     root: Optional[Path] = RootOpt,

@@ -10,7 +10,7 @@ import typer
 
 from ..diagnostics import CardpressError, Report, did_you_mean
 from .gamecli import SchedulerOpt, usage, workers
-from .lab import check_scheduler, lineup, simulation_of
+from .lab import check_scheduler, lineup, simulation_of, stamp
 from .options import OneGameArg, RootOpt
 
 
@@ -25,6 +25,14 @@ def sweep(
     ),
     games: int = typer.Option(200, "--games", min=1, max=1_000_000, help="Games per point (the same seeds at each)."),
     seed: int = typer.Option(1, "--seed", help="Seed: the same seed gives the same report."),
+    replicate: int = typer.Option(
+        0,
+        "--replicate",
+        min=0,
+        max=10,
+        help="Also play K fresh seed blocks at every point (disjoint from every --seed): the report pools them, "
+        "and says whether the closest point and each step replicate.",
+    ),
     players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4 if supported)."),
     bots: Optional[str] = typer.Option(
         None, "--bots", help="One bot for every seat, or one per seat, comma-separated (default: the game's)."
@@ -117,6 +125,7 @@ def sweep(
                 count,
                 executor,
                 meta,
+                replicate,
             )
     except ClusterError as exc:
         raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
@@ -143,6 +152,12 @@ def sweep(
         report.error("U017", "every point of the sweep is rejected by the game's checks; nothing written")
         raise CardpressError(report)
     if valid:
+        stamp(
+            result.document,
+            [loaded],
+            specs,
+            {"seed": seed, "blocks": [vars(blk) for blk in sweeping.blocks(seed, replicate)], "games per point": games},
+        )
         folder = out if out is not None else sweeping.default_folder(loaded.dir.id, axes)
         try:
             paths = publish.write(
@@ -151,7 +166,7 @@ def sweep(
         except KeyboardInterrupt:
             typer.echo(f"interrupted: {len(result.points)} points finished, but no report written", err=True)
             raise typer.Exit(130) from None
-    played = len(valid) * games
+    played = len(valid) * games * (1 + replicate)
     typer.echo(f"{len(result.points)} of {result.total} points, {played} games in {wall:.1f} s")
     for line in next((s.text for s in result.document.sections if s.key == "verdict"), []):
         typer.echo(line.replace("**", ""))

@@ -16,6 +16,7 @@ from typing import Any
 INTERVALS = "intervals"  # one row per category: a point per series with its 95 % interval
 HISTOGRAM = "histogram"  # one bar per bin (grouped when there are several series)
 CURVE = "curve"  # a line over numeric x values, with an interval band when known
+HEATMAP = "heatmap"  # a grid of two swept values: one series per row (second value), one cell per category
 
 
 @dataclass(frozen=True)
@@ -375,6 +376,31 @@ def sweep(curve: dict[str, Any], key: str = "sweep", section: str = "sweep", sou
     )
 
 
+def heatmap(data: dict[str, Any], key: str = "heatmap", section: str = "heatmap") -> Chart:
+    """Return a measure over two swept values as a heatmap: the first value across, the second down.
+
+    `data` is JSON data: {"heatmap": true, "measure": …, "parameter": …, "group_parameter": …, "percent": …,
+    "target": …, "x": [values], "y": [values], "values": [[one per x] per y]} (None: a refused point)."""
+    label = data["measure"][:1].upper() + data["measure"][1:]
+    return Chart(
+        key,
+        f"{label} by {data['parameter']} and {data['group_parameter']}",
+        HEATMAP,
+        section,
+        f"sections.{section}.data.values",
+        [f"{x:g}" for x in data["x"]],
+        [Series(f"{data['group_parameter']} = {y:g}", list(row)) for y, row in zip(data["y"], data["values"])],
+        label,
+        data["parameter"][:1].upper() + data["parameter"][1:],
+        percent=bool(data.get("percent")),
+        reference=data.get("target"),
+        reference_label="target (white)",
+        x_values=[float(x) for x in data["x"]],
+        caption="Each cell is a point, every seed block pooled; colour runs from below the target (blue) to above "
+        "it (orange), white at the target.",
+    )
+
+
 def for_report(report: dict[str, Any]) -> list[Chart]:
     """Return the charts of any report, found by the shape of its sections' data.
 
@@ -388,6 +414,8 @@ def for_report(report: dict[str, Any]) -> list[Chart]:
             continue
         if {"points", "parameter", "measure"} <= data.keys():
             out.append(sweep(data, key=f"sweep-{key}", section=key))
+        elif data.get("heatmap") and {"x", "y", "values"} <= data.keys():
+            out.append(heatmap(data, key=f"sweep-{key}", section=key))
         elif {"labels", "a", "b"} <= data.keys():
             for chart in comparison(data["a"], data["b"], data["labels"]):
                 out.append(replace(chart, section=key, source=f"sections.{key}.data.{{a,b}}." + chart.source))

@@ -205,7 +205,12 @@ def compare(
     reports = (_report(a, ra, labels[0]), _report(b, rb, labels[1]))
     tables: list[tuple[str, str, list[Row], list[str]]] = [
         ("Seats", "seats", _rows(_seat_measures(ra), a, b, ra_blocks, rb_blocks), _seats_text(ra)),
-        ("First player, points and length", "general", _rows(_general_measures(ra, rb), a, b, ra_blocks, rb_blocks), []),
+        (
+            "First player, points and length",
+            "general",
+            _rows(_general_measures(ra, rb), a, b, ra_blocks, rb_blocks),
+            [],
+        ),
     ]
     groups = _game_groups(a, b, ra_blocks, rb_blocks)
     for title, (rows, note) in groups.items():
@@ -271,7 +276,12 @@ def _rows(
 ) -> list[Row]:
     """Return a table's rows from per-game measures, each block corrected on its own."""
     per_block = [
-        correct([delta(k, label, [f(r) for r in xa.records], [f(r) for r in xb.records], share) for k, label, f, share in measures])
+        correct(
+            [
+                delta(k, label, [f(r) for r in xa.records], [f(r) for r in xb.records], share)
+                for k, label, f, share in measures
+            ]
+        )
         for xa, xb in zip(ra, rb)
     ]
     pooled = correct(
@@ -280,9 +290,7 @@ def _rows(
             for k, label, f, share in measures
         ]
     )
-    return [
-        Row(m[0], m[1], m[3], tuple(block[i] for block in per_block), pooled[i]) for i, m in enumerate(measures)
-    ]
+    return [Row(m[0], m[1], m[3], tuple(block[i] for block in per_block), pooled[i]) for i, m in enumerate(measures)]
 
 
 def _game_groups(
@@ -369,7 +377,10 @@ def _seat_measures(ra: MatchResult) -> list[Measurer]:
     def returns(seat: int) -> Callable[[dict[str, Any]], float | None]:
         return lambda r: r["returns"][seat]
 
-    return [(str(seat + 1), f"seat {seat + 1} ({ra.bot_names[seat]})", returns(seat), True) for seat in range(ra.match.players)]
+    return [
+        (str(seat + 1), f"seat {seat + 1} ({ra.bot_names[seat]})", returns(seat), True)
+        for seat in range(ra.match.players)
+    ]
 
 
 def _seats_text(ra: MatchResult) -> list[str]:
@@ -504,13 +515,19 @@ def replication_section(rows: Sequence[Row], plan: Sequence[Block]) -> Section:
     if lost:
         text.append(
             "**Does not replicate**: "
-            + "; ".join(f"{_where(r)}{r.label} ({_signed(r.per_block[0].delta, r.share)} on {plan[0].name})" for r in lost)
+            + "; ".join(
+                f"{_where(r)}{r.label} ({_signed(r.per_block[0].delta, r.share)} on {plan[0].name})" for r in lost
+            )
             + ". Treat these as luck of the explored seeds until more games say otherwise."
         )
     if held:
         text.append("Replicates: " + "; ".join(f"{_where(r)}{r.label}" for r in held) + ".")
     if new:
-        text.append("Differs on every fresh block but not on the explored one: " + "; ".join(f"{_where(r)}{r.label}" for r in new) + ".")
+        text.append(
+            "Differs on every fresh block but not on the explored one: "
+            + "; ".join(f"{_where(r)}{r.label}" for r in new)
+            + "."
+        )
     data = {
         "blocks": [{"name": blk.name, "label": blk.label, "seed": blk.seed, "fresh": blk.fresh} for blk in plan],
         "differs_explored": len(found),

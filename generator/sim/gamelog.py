@@ -129,9 +129,13 @@ def parse(where: Line) -> dict[str, Any]:
         report.error("R001", f"not a {FORMAT} record (format: {record.get('format')!r})", loc=where.at())
     missing = [k for k in KEYS if k not in record]
     if missing:
-        report.error("R001", "the record has no " + ", ".join(missing), loc=where.at(), hint=f"see {FORMAT} in docs/lab.md")
+        report.error(
+            "R001", "the record has no " + ", ".join(missing), loc=where.at(), hint=f"see {FORMAT} in docs/lab.md"
+        )
     elif not _well_formed(record):
-        report.error("R001", "the record's players, actions, scores or returns are not of the documented types", loc=where.at())
+        report.error(
+            "R001", "the record's players, actions, scores or returns are not of the documented types", loc=where.at()
+        )
     if not report.ok():
         raise CardpressError(report)
     return dict(record)
@@ -188,9 +192,15 @@ def replay(plugin: Plugin, where: Line, record: dict[str, Any], explain: bool = 
     for k, (player, action, name) in enumerate(actions):
         current = state.current_player()
         if current == TERMINAL:
-            raise fail(k, f"action {k + 1} ({_who(player)}: {name!r}) comes after the game has ended", "the log has moves the game never played")
+            raise fail(
+                k,
+                f"action {k + 1} ({_who(player)}: {name!r}) comes after the game has ended",
+                "the log has moves the game never played",
+            )
         if current != player:
-            raise fail(k, f"action {k + 1}: the log says {_who(player)} acts ({name!r}); the engine says {_who(current)}")
+            raise fail(
+                k, f"action {k + 1}: the log says {_who(player)} acts ({name!r}); the engine says {_who(current)}"
+            )
         if current == CHANCE:
             possible = [o for o, _ in state.chance_outcomes()]
             if action not in possible:
@@ -199,7 +209,9 @@ def replay(plugin: Plugin, where: Line, record: dict[str, Any], explain: bool = 
             raise fail(k, f"action {k + 1}: {_who(player)} cannot play {action} ({name!r}) here: it is not legal")
         engine_name = state.action_to_string(action, player)
         if engine_name != name:
-            raise fail(k, f"action {k + 1}: the log names it {name!r}; the engine calls action {action} {engine_name!r}")
+            raise fail(
+                k, f"action {k + 1}: the log names it {name!r}; the engine calls action {action} {engine_name!r}"
+            )
         before = state.clone() if explain else state
         state.apply_action(action)
         moves.append(f"{k + 1:4d} {_who(player)}: {name}")
@@ -210,7 +222,9 @@ def replay(plugin: Plugin, where: Line, record: dict[str, Any], explain: bool = 
                 raise fail(k, f"action {k + 1} ({name!r}): {exc}") from None
     if not state.is_terminal():
         raise fail(
-            None, f"the log ends after {len(actions)} actions, before the game does ({_who(state.current_player())} to act)", col=len(where.text)
+            None,
+            f"the log ends after {len(actions)} actions, before the game does ({_who(state.current_player())} to act)",
+            col=len(where.text),
         )
     rebuilt = {**record, "scores": list(state.scores()), "returns": list(state.returns())}
     for key in ("scores", "returns"):
@@ -247,4 +261,3 @@ def _action_columns(text: str, actions: Sequence[Any]) -> list[int]:
 
 def _who(player: int) -> str:
     return "chance" if player == CHANCE else "nobody (the game is over)" if player == TERMINAL else f"P{player + 1}"
-

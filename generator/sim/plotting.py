@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .charts import CURVE, HISTOGRAM, INTERVALS, Chart
+from .charts import CURVE, HEATMAP, HISTOGRAM, INTERVALS, Chart
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -68,18 +68,20 @@ def figure(chart: Chart) -> Any:
     with rc_context(_rc()):
         if chart.kind == INTERVALS:
             height = 1.0 + 0.32 * len(chart.categories) * max(1, len(chart.series) * 0.75)
+        elif chart.kind == HEATMAP:
+            height = 1.6 + 0.42 * len(chart.series)
         else:
             height = 3.2
         fig = Figure(figsize=(WIDTH_IN, max(2.2, height)), dpi=DPI, layout="constrained")
         ax = fig.add_subplot()
-        {INTERVALS: _intervals, HISTOGRAM: _histogram, CURVE: _curve}[chart.kind](ax, chart)
+        {INTERVALS: _intervals, HISTOGRAM: _histogram, CURVE: _curve, HEATMAP: _heatmap}[chart.kind](ax, chart)
         ax.set_title(chart.title, color=INK, pad=10)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
         handles, labels = ax.get_legend_handles_labels()
         if handles:  # below the plot, so it never hides a point
             fig.legend(handles, labels, loc="outside lower center", ncol=len(handles), frameon=False, fontsize=8.5)
-        if chart.percent:
+        if chart.percent and chart.kind != HEATMAP:
             from matplotlib.ticker import PercentFormatter
 
             (ax.xaxis if chart.kind == INTERVALS else ax.yaxis).set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -197,6 +199,35 @@ def _curve(ax: Any, chart: Chart) -> None:
     ax.set_axisbelow(True)
     if len(xs) <= 16:
         ax.set_xticks(xs, chart.categories)
+
+
+def _heatmap(ax: Any, chart: Chart) -> None:
+    """One cell per point (vector quads, so the SVG has no raster); each cell printed with its value."""
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    grid = np.array([[np.nan if v is None else v for v in s.values] for s in chart.series], dtype=float)
+    known = grid[~np.isnan(grid)]
+    centre = chart.reference if chart.reference is not None else (float(known.mean()) if known.size else 0.0)
+    lo = float(known.min()) if known.size else centre - 1
+    hi = float(known.max()) if known.size else centre + 1
+    spread = max(centre - lo, hi - centre, 1e-9)
+    norm = TwoSlopeNorm(vcenter=centre, vmin=centre - spread, vmax=centre + spread)
+    mesh = ax.pcolormesh(np.ma.masked_invalid(grid), cmap="PuOr_r", norm=norm, edgecolors="white", linewidth=1.5)
+    mesh.set_gid("series-0")
+    for i, s in enumerate(chart.series):
+        for j, v in enumerate(s.values):
+            if v is None:
+                continue
+            text = f"{100 * v:.1f} %" if chart.percent else f"{v:.2f}"
+            strong = abs(float(norm(v)) - 0.5) > 0.3  # dark cells get white text, so it stays readable
+            ax.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=8, color="white" if strong else INK)
+    ax.set_xticks([j + 0.5 for j in range(len(chart.categories))], chart.categories)
+    ax.set_yticks([i + 0.5 for i in range(len(chart.series))], [s.name.split(" = ")[-1] for s in chart.series])
+    ax.set_xlabel(chart.category_label)
+    ax.set_ylabel(chart.series[0].name.split(" = ")[0] if chart.series else "")
+    for side in ("left", "bottom"):
+        ax.spines[side].set_visible(False)
 
 
 def render(chart: Chart) -> tuple[bytes, bytes]:

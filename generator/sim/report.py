@@ -87,7 +87,11 @@ def to_markdown(doc: Document, images: dict[str, list[tuple[str, str]]] | None =
 def reproduce(provenance: dict[str, Any]) -> list[str]:
     """Return how to make this report again, in words: the command, the version and commit, the inputs' hash."""
     commit = provenance.get("git_commit")
-    state = f"git commit `{commit}`" + (" with local changes" if provenance.get("git_dirty") else "") if commit else "no git commit known"
+    state = (
+        f"git commit `{commit}`" + (" with local changes" if provenance.get("git_dirty") else "")
+        if commit
+        else "no git commit known"
+    )
     lines = [
         f"`{' '.join(provenance.get('command', []))}` with cardpress {provenance.get('cardpress')} ({state}).",
     ]

@@ -60,7 +60,10 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, 10_000):
         m2 = 2 * m
-        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)), -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+        for num in (
+            m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+            -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)),
+        ):
             d = 1.0 + num * d
             d = 1.0 / (d if abs(d) > tiny else tiny)
             c = 1.0 + num / c
@@ -267,20 +270,29 @@ CORRECTIONS: dict[str, Callable[[Sequence[float | None]], list[float | None]]] =
 
 
 def closest_bootstrap(
-    per_point: Sequence[Sequence[float]], target: float, resamples: int = 1000, seed: int = 0
+    per_point: Sequence[Sequence[tuple[float, int]]], target: float, resamples: int = 1000, seed: int = 0
 ) -> list[float]:
-    """Return, per point, the share of bootstrap resamples in which its mean is the closest to `target`.
+    """Return, per point, the share of bootstrap resamples in which its estimate is the closest to `target`.
 
-    Every point played the same seeded games, so a resample draws game indices once and applies them to
-    every point (a paired bootstrap); ties go to the first point, as the point estimate's do."""
+    Each point's games are (sum, count) pairs (a game counts once, or once per player a measure applies to;
+    the estimate is Σsum / Σcount). Every point played the same seeded games, so a resample draws game indices
+    once and applies them to every point (a paired bootstrap); ties go to the first point, as the point
+    estimate's do."""
+    import numpy as np  # matplotlib's dependency: the resampled sums would take minutes in pure Python
+
     n = min((len(v) for v in per_point), default=0)
     wins = [0] * len(per_point)
-    if n == 0 or not per_point:
+    if n == 0:
         return [0.0] * len(per_point)
-    rng = random.Random(seed)
+    sums = [np.array([x for x, _ in v[:n]], dtype=float) for v in per_point]
+    counts = [np.array([c for _, c in v[:n]], dtype=np.int64) for v in per_point]
+    rng = random.Random(seed)  # the indices come from Python's generator: the same on every numpy version
     for _ in range(resamples):
-        idx = [rng.randrange(n) for _ in range(n)]
-        gaps = [abs(math.fsum(v[i] for i in idx) / n - target) for v in per_point]
+        idx = np.array([rng.randrange(n) for _ in range(n)], dtype=np.int64)
+        gaps = []
+        for total_of, count_of in zip(sums, counts):
+            count = int(count_of[idx].sum())
+            gaps.append(abs(float(total_of[idx].sum()) / count - target) if count else math.inf)
         wins[min(range(len(gaps)), key=lambda j: (gaps[j], j))] += 1
     return [w / resamples for w in wins]
 

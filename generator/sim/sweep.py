@@ -18,7 +18,8 @@ from typing import Any
 from ..contract import LoadedGame
 from ..diagnostics import Diagnostic
 from ..source import edits as edit_tools
-from . import stats
+from . import glossary, stats
+from .compare import Block, Row, blocks, correct, delta
 from .plugin import Plugin
 from .report import Document, Section, Table, interval, pct
 from .runner import Match, MatchResult, run_matches
@@ -61,7 +62,8 @@ class Point:
     values: tuple[Number, ...]
     problems: list[Diagnostic] = field(default_factory=list)  # why the game refused it (schema, load)
     notes: list[Diagnostic] = field(default_factory=list)  # what its rules check said, when that does not stop it
-    measures: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {estimate, ci95, n}
+    measures: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {estimate, ci95, n, blocks}
+    series: list[list[Value]] = field(default_factory=list, repr=False)  # the chosen measure per game, per block
 
     @property
     def valid(self) -> bool:
@@ -106,34 +108,64 @@ def resolve(name: str, measures: dict[str, Measure]) -> str | None:
     return next((n for n, m in measures.items() if m.kind == kind and m.card == card and card), None)
 
 
+Value = float | tuple[float, ...] | None  # one game's value: a number, one per player (owners), or none
+
+
+def per_game(m: Measure, record: dict[str, Any], plugin: Plugin, players: int) -> Value:
+    """Return one game's value of a measure: a float, a tuple (one per player it applies to) or None."""
+    if m.kind == "owner":
+        return tuple(record["returns"][s] for s in plugin.holders(record, m.card or ""))
+    if m.kind == "seat":
+        share: float = record["returns"][(m.seat or 1) - 1]
+        return share
+    if m.kind == "first-seat":
+        first: float = record["returns"][record["extra"].get("first", 0)]
+        return first
+    if m.kind == "score":
+        return stats.mean(record["scores"])
+    if m.kind == "winner-score":
+        top: float = max(record["scores"])
+        return top
+    if m.kind == "used":
+        return len(plugin.holders(record, m.card or "")) / players
+    if m.kind == "ties":
+        return float(sum(1 for x in record["returns"] if x > 0) > 1)
+    length: float = record.get("decisions", 0)
+    return length
+
+
+def flat(values: Sequence[Value]) -> list[float]:
+    """Return every number of per-game values (a tuple's each), in order."""
+    out: list[float] = []
+    for v in values:
+        if isinstance(v, tuple):
+            out += v
+        elif v is not None:
+            out.append(v)
+    return out
+
+
+def estimate(m: Measure, values: Sequence[Value], players: int) -> dict[str, Any]:
+    """Return {estimate, ci95, n} of a measure from its per-game values (estimate None when nothing to measure).
+
+    Win shares and `ties` are proportions (the lab's proportion interval); `used` is the share of player-games
+    (a proportion over games × players); the rest are means (Student's t)."""
+    numbers = flat(values)
+    if not numbers:
+        return {"estimate": None, "ci95": None, "n": 0}
+    if m.kind == "used":
+        k, total = sum(numbers) * players, len(numbers) * players
+        return {"estimate": k / total, "ci95": list(stats.proportion_ci(k, total)), "n": total}
+    if m.kind in ("owner", "seat", "first-seat", "ties"):
+        return {"estimate": stats.mean(numbers), "ci95": list(stats.share_ci(numbers)), "n": len(numbers)}
+    ci = stats.mean_ci(numbers)
+    return {"estimate": stats.mean(numbers), "ci95": list(ci) if ci else None, "n": len(numbers)}
+
+
 def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
     """Return {estimate, ci95, n} of one measure over a point's games (estimate None when nothing to measure)."""
-    records = result.records
     n = result.match.players
-    if m.kind in ("owner", "seat", "first-seat", "score", "winner-score", "length"):
-        if m.kind == "owner":
-            values = [r["returns"][s] for r in records for s in plugin.holders(r, m.card or "")]
-        elif m.kind == "seat":
-            values = [r["returns"][(m.seat or 1) - 1] for r in records]
-        elif m.kind == "first-seat":
-            values = [r["returns"][r["extra"].get("first", 0)] for r in records]
-        elif m.kind == "score":
-            values = [s for r in records for s in r["scores"]]
-        elif m.kind == "winner-score":
-            values = [max(r["scores"]) for r in records]
-        else:
-            values = [r.get("decisions", 0) for r in records]
-        if not values:
-            return {"estimate": None, "ci95": None, "n": 0}
-        shares = m.kind in ("owner", "seat", "first-seat")
-        lo, hi = stats.share_ci(values) if shares else stats.mean_ci(values)
-        return {"estimate": stats.mean(values), "ci95": [lo, hi], "n": len(values)}
-    if m.kind == "used":
-        k, total = sum(len(plugin.holders(r, m.card or "")) for r in records), len(records) * n
-    else:  # ties
-        k, total = sum(1 for r in records if sum(1 for x in r["returns"] if x > 0) > 1), len(records)
-    lo, hi = stats.wilson(k, total)
-    return {"estimate": k / total if total else None, "ci95": [lo, hi], "n": total}
+    return estimate(m, [per_game(m, r, plugin, n) for r in result.records], n)
 
 
 # edits -> (the game, or None when it is refused; the problems that refuse it; rules-check findings that do not)
@@ -172,14 +204,17 @@ def sweep(
     jobs: int = 1,
     executor: Executor | None = None,
     meta: dict[str, Any] | None = None,
+    replicate: int = 0,
 ) -> Sweep:
     """Load, check and simulate every point of the grid; return the report (partial if Ctrl-C stopped it).
 
     `load(edits)` loads the game with a point's edits and returns it (or None), the problems that refuse the
     point and the rules check's findings that do not (a rulebook printing the shipped value, say);
-    `simulation(game)` returns its plugin. Every point plays `games` games seeded by `seed`; `measures` (from
-    `measures_for`) are read from each point's games, and `chosen` is the one the verdict is about."""
+    `simulation(game)` returns its plugin. Every point plays `games` games seeded by `seed` (and as many in
+    each of `replicate` fresh seed blocks); `measures` (from `measures_for`) are read from each point's games,
+    and `chosen` is the one the verdict is about."""
     combos = grid(axes)
+    plan = blocks(seed, replicate)
     done: list[Point] = []
     stopped: Interrupted | None = None
     for values in combos:
@@ -190,8 +225,9 @@ def sweep(
                     simulation,
                     axes,
                     values,
-                    Match("main", players, tuple(bots), games, seed),
+                    [Match(blk.label, players, tuple(bots), games, blk.seed) for blk in plan],
                     measures,
+                    chosen,
                     jobs,
                     executor,
                 )
@@ -202,7 +238,7 @@ def sweep(
         except KeyboardInterrupt:  # between the games: loading or measuring a point
             stopped = Interrupted(0, games, "games")
             break
-    document = report(axes, done, len(combos), measures, chosen, players, target, meta or {}, stopped)
+    document = report(axes, done, len(combos), measures, chosen, players, target, meta or {}, stopped, plan)
     return Sweep(axes, done, len(combos), document, stopped)
 
 
@@ -211,21 +247,31 @@ def _point(
     simulation: Callable[[LoadedGame], Plugin],
     axes: list[Axis],
     values: tuple[Number, ...],
-    match: Match,
+    matches: list[Match],
     measures: dict[str, Measure],
+    chosen: str,
     jobs: int,
     executor: Executor | None,
 ) -> Point:
-    """Load one point with its values set; play its match (the same seeds at every point) unless it is refused."""
+    """Load one point with its values set; play its matches (one per seed block, the same seeds at every point)
+    unless it is refused. Each measure is estimated per block and pooled (its top-level numbers)."""
     edits = point_edits(axes, values)
     game, problems, notes = load(edits)
     if game is None or problems:
         return Point(values, edit_tools.blame(problems, edits) or _unknown(axes, values))
     plugin = simulation(game)
     label = ", ".join(f"{a.label} = {v:g}" for a, v in zip(axes, values))
-    [result] = run_matches(plugin, [match], jobs, executor, label=label)
+    results = run_matches(plugin, matches, jobs, executor, label=label)
     point = Point(values, notes=edit_tools.blame(notes, edits))
-    point.measures = {name: measure(m, result, plugin) for name, m in measures.items()}
+    n = matches[0].players
+    for name, m in measures.items():
+        per_block = [[per_game(m, r, plugin, n) for r in result.records] for result in results]
+        pooled = estimate(m, [v for block in per_block for v in block], n)
+        if len(per_block) > 1:
+            pooled["blocks"] = [estimate(m, block, n) for block in per_block]
+        point.measures[name] = pooled
+        if name == chosen:
+            point.series = per_block
     return point
 
 
@@ -255,8 +301,11 @@ def report(
     target: float | None,
     meta: dict[str, Any],
     stopped: Interrupted | None,
+    plan: Sequence[Block] | None = None,
 ) -> Document:
-    """Return the sweep's report: the verdict, one curve per measure, and every point with its problems."""
+    """Return the sweep's report: the verdict, the steps between neighbouring points, one curve per measure (a
+    heatmap too for two swept values), and every point with its problems."""
+    plan = list(plan or blocks(int(meta.get("seed", 1))))
     fair = 1 / players
     charted, tabled = shown_measures(measures, chosen)
     valid = [p for p in points if p.valid]
@@ -269,22 +318,36 @@ def report(
         "measure": chosen,
         "points": f"{len(points)} of {total}" + (" (interrupted)" if stopped else ""),
         "invalid points": sum(1 for p in points if not p.valid),
+        "seed blocks": "; ".join(f"{blk.name} (label {blk.label})" for blk in plan),
     }
     if chosen in measures:
-        sections.append(verdict(axes, points, measures[chosen], chosen, fair, target))
+        sections.append(verdict(axes, points, measures[chosen], chosen, fair, target, plan))
+        steps = steps_section(axes, valid, measures[chosen], chosen, plan)
+        if steps is not None:
+            sections.append(steps)
     for name in charted:
         m = measures[name]
         goal = target if name == chosen and target is not None else fair if m.fair else None
         sections.append(curve_section(name, m, axes, valid, goal, "fair share" if goal == fair else "target"))
+    if len(axes) == 2 and chosen in measures:
+        m = measures[chosen]
+        goal = target if target is not None else fair if m.fair else None
+        sections.append(heatmap_section(chosen, m, axes, valid, goal))
     if tabled:
         sections.append(table_section(tabled, measures, axes, valid))
     sections.append(points_section(axes, points, charted + tabled, measures))
+    sections.append(glossary.section(glossary.SWEEP))
     intro = [
         f"Balance sweep of {meta.get('game', 'the game')}: {' and '.join(a.label for a in axes)} varied; every "
         f"point plays the same seeded games ({players} players).",
         "Intervals are 95 %. Win rates describe these bots, not people: read the curve's direction and where it "
         "crosses the target, then playtest the values it points to.",
     ]
+    if len(plan) > 1:
+        intro.append(
+            f"Every point also plays {len(plan) - 1} fresh seed block(s) that no `--seed` deals: the curves and "
+            "tables pool every block; the verdict and the steps are given per block too, and say what replicates."
+        )
     if stopped:
         intro.insert(0, f"Interrupted: {len(points)} of {total} points finished; the rest are not in this report.")
     title = f"{meta.get('game', 'sweep')}: sweep of {' × '.join(a.label for a in axes)}"
@@ -295,8 +358,45 @@ def _values(axes: Sequence[Axis], values: Sequence[Number]) -> str:
     return ", ".join(f"{a.label} = {v:g}" for a, v in zip(axes, values))
 
 
-def verdict(axes: list[Axis], points: list[Point], m: Measure, name: str, fair: float, target: float | None) -> Section:
-    """Return which point brings the chosen measure closest to its target, and which points are consistent with it."""
+def _pairs(values: Sequence[Value]) -> list[tuple[float, int]]:
+    """Return per-game (sum, count): a tuple's numbers are pooled over player-games, a number counts once."""
+    out = []
+    for v in values:
+        if isinstance(v, tuple):
+            out.append((sum(v), len(v)))
+        elif v is not None:
+            out.append((v, 1))
+        else:
+            out.append((0.0, 0))
+    return out
+
+
+def closest(measured: Sequence[Point], block: int | None, goal: float, seed: int) -> tuple[int, list[float], list[int]]:
+    """Return the index (in `measured`) of the point nearest `goal`, each point's bootstrap support and the 95 %
+    set, from one block's games (`block`) or every block pooled (None)."""
+
+    def games(p: Point) -> list[Value]:
+        return p.series[block] if block is not None else [v for b in p.series for v in b]
+
+    series = [_pairs(games(p)) for p in measured]
+    means = [sum(x for x, _ in s) / max(1, sum(c for _, c in s)) for s in series]
+    best = min(range(len(measured)), key=lambda j: (abs(means[j] - goal), j))
+    support = stats.closest_bootstrap(series, goal, seed=seed)
+    return best, support, stats.support_set(support)
+
+
+def verdict(
+    axes: list[Axis],
+    points: list[Point],
+    m: Measure,
+    name: str,
+    fair: float,
+    target: float | None,
+    plan: Sequence[Block] | None = None,
+) -> Section:
+    """Return which point brings the chosen measure closest to its target, with its interval: the points that
+    win 95 % of paired bootstrap resamples, pooled and (with fresh blocks) per block; and whether it replicates."""
+    plan = list(plan or [Block("seed", "main", 1, False)])
     goal = target if target is not None else fair if m.fair else None
     measured = [p for p in points if p.valid and p.measures.get(name, {}).get("estimate") is not None]
     base = tuple(a.base for a in axes)
@@ -310,28 +410,172 @@ def verdict(axes: list[Axis], points: list[Point], m: Measure, name: str, fair: 
     elif not measured:
         text.append("No point could be measured.")
     else:
-        best = min(measured, key=lambda p: (abs(p.measures[name]["estimate"] - goal), points.index(p)))
-        est = best.measures[name]
-        consistent = [p for p in measured if p.measures[name]["ci95"][0] <= goal <= p.measures[name]["ci95"][1]]
         fmt = pct if m.percent else (lambda v: f"{v:.2f}")
-        span = interval(*est["ci95"]) if m.percent else f"[{est['ci95'][0]:.2f}, {est['ci95'][1]:.2f}]"
+        seed = plan[0].seed
+        j, support, chosen_set = closest(measured, None, goal, seed)
+        best = measured[j]
+        est = best.measures[name]
+        ci = est["ci95"]
+        span = "" if ci is None else " " + (interval(*ci) if m.percent else f"[{ci[0]:.2f}, {ci[1]:.2f}]")
         what = "fair" if goal == fair and m.fair and target is None else "the target"
+        pooled = " (every seed block pooled)" if len(plan) > 1 else ""
         text.append(
             f"**{m.label[:1].upper() + m.label[1:]}** comes closest to {what} ({fmt(goal)}) at "
-            f"**{_values(axes, best.values)}**: {fmt(est['estimate'])} {span}."
+            f"**{_values(axes, best.values)}**{pooled}: {fmt(est['estimate'])}{span}."
         )
         text.append(
-            "Points whose interval holds it: "
+            "Its 95 % interval (the points closest in 95 % of 1,000 paired bootstrap resamples of the games): "
+            + "; ".join(f"{_values(axes, measured[k].values)} ({support[k]:.0%})" for k in chosen_set)
+            + "."
+        )
+        consistent = [
+            p
+            for p in measured
+            if p.measures[name]["ci95"] and p.measures[name]["ci95"][0] <= goal <= p.measures[name]["ci95"][1]
+        ]
+        text.append(
+            "Points whose own interval holds the target: "
             + ("; ".join(_values(axes, p.values) for p in consistent) if consistent else "none")
             + "."
         )
+        per_block = []
+        if len(plan) > 1:
+            for k, blk in enumerate(plan):
+                bj, bsupport, bset = closest(measured, k, goal, seed)
+                per_block.append(
+                    {
+                        "block": blk.name,
+                        "best": list(measured[bj].values),
+                        "set": [list(measured[x].values) for x in bset],
+                        "support": [bsupport[x] for x in range(len(measured))],
+                    }
+                )
+            explored = per_block[0]["best"]
+            held = all(explored in b["set"] for b in per_block[1:])
+            text.append(
+                "Per seed block: "
+                + "; ".join(f"{b['block']}: {_values(axes, b['best'])}" for b in per_block)
+                + ". "
+                + (
+                    f"The explored block's choice ({_values(axes, explored)}) replicates: it is in every fresh "
+                    "block's 95 % set."
+                    if held
+                    else f"The explored block's choice ({_values(axes, explored)}) **does not replicate**: a fresh "
+                    "block's 95 % set leaves it out."
+                )
+            )
+            data["replicates"] = held
         if at_base is not None and at_base is not best:
             b = at_base.measures[name]
             text.append(f"As printed ({_values(axes, base)}) it is {fmt(b['estimate'])}.")
         data["best"] = {"values": list(best.values), **est}
+        data["interval"] = [list(measured[k].values) for k in chosen_set]
+        data["bootstrap_support"] = [{"values": list(p.values), "support": support[k]} for k, p in enumerate(measured)]
+        data["per_block"] = per_block
         data["consistent"] = [list(p.values) for p in consistent]
         data["as_printed"] = {"values": list(base), **at_base.measures[name]} if at_base else None
     return Section("Closest to fair" if goal == fair else "Closest to the target", "verdict", text, [], data)
+
+
+def steps_section(axes: list[Axis], valid: list[Point], m: Measure, name: str, plan: Sequence[Block]) -> Section | None:
+    """Return the chosen measure's change between neighbouring values of the first swept value (paired: the
+    same seeds), per block and pooled, Holm-corrected over the steps; None when there is no step."""
+    pairs = []
+    for p in valid:
+        for q in valid:
+            if q is p or q.values[1:] != p.values[1:]:
+                continue
+            xs = axes[0].values
+            if xs.index(q.values[0]) == xs.index(p.values[0]) + 1:
+                pairs.append((p, q))
+    if not pairs:
+        return None
+
+    def label(p: Point, q: Point) -> str:
+        rest = f" ({_values(axes[1:], p.values[1:])})" if len(axes) > 1 else ""
+        return f"{p.values[0]:g} → {q.values[0]:g}{rest}"
+
+    per_block = [
+        correct([delta(label(p, q), label(p, q), p.series[k], q.series[k], m.percent) for p, q in pairs])
+        for k in range(len(plan))
+    ]
+    pooled = correct(
+        [
+            delta(
+                label(p, q), label(p, q), [v for b in p.series for v in b], [v for b in q.series for v in b], m.percent
+            )
+            for p, q in pairs
+        ]
+    )
+    rows = [Row(d.key, d.label, m.percent, tuple(b[i] for b in per_block), d) for i, d in enumerate(pooled)]
+    fmt = _delta_cell(m.percent)
+    if len(plan) == 1:
+        headers = [f"{axes[0].label} step", "Δ", "95 % CI", "Holm p", ""]
+        body = [[r.label, *fmt(r.pooled), _p(r.pooled.p_holm), r.verdict()] for r in rows]
+    else:
+        headers = [f"{axes[0].label} step"] + [f"Δ {blk.name}" for blk in plan] + ["Δ pooled", ""]
+        body = [[r.label, *(" ".join(fmt(d)) for d in r.per_block), " ".join(fmt(r.pooled)), r.verdict()] for r in rows]
+    unpaired = any(not r.pooled.paired for r in rows)
+    text = [
+        f"How {m.label} moves from one value of {axes[0].label} to the next. Neighbouring points play the same "
+        "seeds, so each step is a paired difference"
+        + (" (player-level measures are compared unpaired, Welch's t)" if unpaired else "")
+        + f"; **differs** is {stats.HOLM}-corrected over the {len(rows)} steps."
+    ]
+    return Section(
+        "Steps between neighbouring points",
+        "steps",
+        text,
+        [Table(headers, body, caption=f"Flags: {stats.HOLM}-corrected over the {len(rows)} steps, per seed block.")],
+        [r.to_json() for r in rows],
+    )
+
+
+def _delta_cell(percent: bool) -> Callable[[Any], list[str]]:
+    def cell(d: Any) -> list[str]:
+        if d.delta is None:
+            return ["–", "–"]
+        lo, hi = d.ci95 if d.ci95 else (None, None)
+        if percent:
+            span = f"[{100 * lo:+.1f}, {100 * hi:+.1f}] pp" if lo is not None else "–"
+            return [f"{100 * d.delta:+.1f} pp", span]
+        return [f"{d.delta:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]" if lo is not None else "–"]
+
+    return cell
+
+
+def _p(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def heatmap_section(name: str, m: Measure, axes: list[Axis], valid: list[Point], goal: float | None) -> Section:
+    """Return the chosen measure over the grid of two swept values (JSON shaped for `charts.heatmap`)."""
+    xs, ys = axes[0].values, axes[1].values
+    at = {p.values: p.measures[name] for p in valid}
+    values = [[(at.get((x, y)) or {}).get("estimate") for x in xs] for y in ys]
+    fmt = (lambda v: pct(v)) if m.percent else (lambda v: f"{v:.2f}")
+    rows = [[f"{y:g}", *("–" if v is None else fmt(v) for v in row)] for y, row in zip(ys, values)]
+    data = {
+        "heatmap": True,
+        "measure": m.label,
+        "parameter": axes[0].label,
+        "group_parameter": axes[1].label,
+        "percent": m.percent,
+        "target": goal,
+        "x": list(xs),
+        "y": list(ys),
+        "values": values,
+    }
+    headers = [f"{axes[1].label} \\ {axes[0].label}", *(f"{x:g}" for x in xs)]
+    return Section(
+        f"{m.label[:1].upper() + m.label[1:]} over both values",
+        "heatmap",
+        ["Each cell is one point (every seed block pooled); a blank cell is a point the game refused."],
+        [Table(headers, rows)],
+        data,
+    )
 
 
 def curve_section(

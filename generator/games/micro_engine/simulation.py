@@ -153,7 +153,6 @@ class MicroEngineSim:
         seats |= {claim[1] for claim in extra["claims"] if claim[2] == card}
         return sorted(seats)
 
-
     def narrate(self, before, player: int, action: int, after) -> list[str]:
         """Return nothing: every Micro-Engine action's name already says what it does."""
         return []

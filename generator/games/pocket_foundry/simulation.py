@@ -148,7 +148,6 @@ class PocketFoundrySim:
         index = next((i for i, m in enumerate(self.model.machines) if m.id == card), None)
         return sorted({b[1] for b in record["extra"]["builds"] if b[2] == index})
 
-
     def narrate(self, before: State, player: int, action: int, after: State) -> list[str]:
         """Return a run explained slot by slot as `cardpress explain` tells it, held to the engine's result."""
         t = tables_for(self.model)
