@@ -77,7 +77,9 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
     (package / "a").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "a" / "__init__.py").write_text("")
-    (package / "a" / "one.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import two\n")
+    (package / "a" / "one.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import two\n"
+    )
     (package / "a" / "two.py").write_text("def f():\n    from ..a.one import x\n")
     (package / "three.py").write_text("from .a import one\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", package)

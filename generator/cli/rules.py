@@ -47,6 +47,13 @@ def simulate(
     skill_games: Optional[int] = typer.Option(
         None, "--skill-games", min=0, help="Games of strong bot against random bots (default: --games)."
     ),
+    count_games: Optional[int] = typer.Option(
+        None,
+        "--count-games",
+        min=0,
+        help="Games at every other supported player count, for the first-player table and the ratings "
+        "(default: a fifth of --games; 0 skips them).",
+    ),
     out: Optional[Path] = typer.Option(
         None,
         "--out",
@@ -84,7 +91,10 @@ def simulate(
     executor = executor_for(count, scheduler)
     began = time.perf_counter()
     with playing(executor):
-        result = run(plugin, n, specs, games, seed, count, skill_games, executor, log=log is not None)
+        others = games // 5 if count_games is None else count_games
+        result = run(
+            plugin, n, specs, games, seed, count, skill_games, executor, log=log is not None, count_games=others
+        )
         where = (
             f"Dask cluster {scheduler}, {executor.workers} workers"
             if scheduler
@@ -102,14 +112,18 @@ def simulate(
         paths = publish.write(result.document, folder if folder.is_absolute() else Path.cwd() / folder)
         if log is not None:
             inputs = sources.inputs(loaded.dir)["sha256"]
-            lines = gamelog.text([result.main, *result.skill], loaded.dir.id, variant, inputs)
+            lines = gamelog.text(result.matches, loaded.dir.id, variant, inputs)
             paths.append(write_all({log if log.is_absolute() else Path.cwd() / log: lines.encode()})[0])
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
     main = len(result.main.records)
-    extra = f" ({main} with your line-up, {result.games - main} of the skill-gap match)" if result.games > main else ""
+    extra = (
+        f" ({main} with your line-up, {result.games - main} more: skill gap, other player counts)"
+        if result.games > main
+        else ""
+    )
     typer.echo(f"{result.games} games{extra} in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:

@@ -249,7 +249,37 @@ def tempo_chart(report: dict[str, Any]) -> Chart | None:
     )
 
 
-SIMULATION = (seats_chart, cards_chart, cores_chart, scores_chart, length_chart, tempo_chart)
+def player_counts_chart(report: dict[str, Any]) -> Chart | None:
+    """Return the first player's advantage over a fair share at every player count, with its 95 % interval."""
+    data = _data(report, "player_counts")
+    if not data or not data.get("counts"):
+        return None
+    counts = data["counts"]
+    return Chart(
+        "first-player-by-count",
+        "First player's advantage at every player count",
+        INTERVALS,
+        "player_counts",
+        "sections.player_counts.data.counts",
+        [f"{c['players']} players" for c in counts],
+        [
+            Series(
+                "advantage",
+                [c["advantage"] for c in counts],
+                [c["advantage_ci95"][0] for c in counts],
+                [c["advantage_ci95"][1] for c in counts],
+            )
+        ],
+        "Win share above fair",
+        "Players",
+        percent=True,
+        reference=0.0,
+        reference_label="fair (first player's share = 1/players)",
+        caption="The first player's win share minus 1/players. Bars: 95 % intervals.",
+    )
+
+
+SIMULATION = (seats_chart, cards_chart, cores_chart, scores_chart, length_chart, tempo_chart, player_counts_chart)
 
 
 def simulation(report: dict[str, Any]) -> list[Chart]:

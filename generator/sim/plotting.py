@@ -131,7 +131,13 @@ def _intervals(ax: Any, chart: Chart) -> None:
     known = [v for s in chart.series for v in (s.high or s.values) if v is not None]
     right = max([*known, chart.reference or 0, 0.05])
     right = min(1.0, right * 1.08) if chart.percent else right * 1.08
-    ax.set_xlim(-0.02 * right, right * 1.02)  # a little room, so points at 0 % or 100 % show whole
+    lows = [v for s in chart.series for v in (s.low or s.values) if v is not None]
+    left = min([*lows, chart.reference or 0, 0.0])
+    if left < 0:  # differences (an advantage over fair) can be negative: leave room on both sides
+        pad = 0.06 * (right - left)
+        ax.set_xlim(left - pad, right + pad)
+    else:
+        ax.set_xlim(-0.02 * right, right * 1.02)  # a little room, so points at 0 % or 100 % show whole
     for i, note in enumerate(chart.notes):
         if note:
             ax.annotate(

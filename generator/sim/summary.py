@@ -289,3 +289,47 @@ def _winners_points(points: Sequence[float], returns: Sequence[float]) -> float:
     included): the mean over the seats with a share of the win."""
     won = [points[i] for i, share in enumerate(returns) if share > 0]
     return sum(won) / len(won) if won else max(points)
+
+
+def player_counts(by_count: dict[int, MatchResult]) -> Section:
+    """Return the first player's win share at every player count played, against each count's fair share."""
+    rows, data = [], []
+    for players, result in sorted(by_count.items()):
+        shares = [r["returns"][r.get("extra", {}).get("first", 0)] for r in result.records]
+        share = stats.mean(shares)
+        lo, hi = stats.share_ci(shares)
+        fair = 1 / players
+        verdict = "none detected" if lo <= fair <= hi else "an advantage" if lo > fair else "a disadvantage"
+        rows.append(
+            [
+                players,
+                len(shares),
+                ", ".join(dict.fromkeys(result.bot_names)),
+                pct(share),
+                interval(lo, hi),
+                pct(fair),
+                f"{100 * (share - fair):+.1f}",
+                verdict,
+            ]
+        )
+        data.append(
+            {
+                "players": players,
+                "games": len(shares),
+                "bots": list(result.bot_names),
+                "first_share": share,
+                "ci95": [lo, hi],
+                "fair": fair,
+                "advantage": share - fair,
+                "advantage_ci95": [lo - fair, hi - fair],
+            }
+        )
+    text = [
+        "The first player's win share at each player count, every seat played by the same bot, against that "
+        f"count's fair share; intervals: {stats.WILSON} ({stats.CLOPPER_PEARSON} below {stats.SMALL_N} games). "
+        "The main line-up's count uses its games; the others play their own seeded games."
+    ]
+    table = Table(
+        ["Players", "Games", "Bots", "First player's share", "95 % CI", "Fair", "Advantage (pp)", "At 95 %"], rows
+    )
+    return Section("First player at every player count", "player_counts", text, [table], {"counts": data})

@@ -353,6 +353,8 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
             note = f"never played by {_who(result)}: held {held[c.id]:,} times in {games:,} games"
         else:
             note = f"never drawn by {_who(result)} in {games:,} games"
+        picked = min(plays[c.id], legal[c.id])  # a card made playable mid-phase can be played without counting
+        plo, phi = stats.proportion_ci(picked, legal[c.id]) if legal[c.id] else (0.0, 0.0)
         rows.append(
             [
                 c.name,
@@ -361,6 +363,8 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
                 f"{rate:.2f}",
                 f"{stats.mean(first[c.id]):.1f}" if first[c.id] else "–",
                 pct(playable, 0) if held[c.id] else "–",
+                pct(picked / legal[c.id]) if legal[c.id] else "–",
+                interval(plo, phi) if legal[c.id] else "–",
                 pct(stats.mean(with_)) if with_ else "–",
                 interval(lo, hi) if with_ else note,
             ]
@@ -372,6 +376,8 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
                 "plays_per_copy_per_game": rate,
                 "first_round": stats.mean(first[c.id]),
                 "playable_when_held": playable,
+                "pick_rate": picked / legal[c.id] if legal[c.id] else None,
+                "pick_ci95": [plo, phi] if legal[c.id] else None,
                 "players_with": len(with_),
                 "win_share_with": stats.mean(with_) if with_ else None,
                 "with_ci95": [lo, hi] if with_ else None,
@@ -382,7 +388,8 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
     unplayed = [c.name for c in model.cards if not plays[c.id]]
     text = [
         "Rarest plays first. *Playable when held*: of the Play phases that began with the card in hand, the "
-        "share in which it could legally be played. *Win share when played*: the share of the win of "
+        "share in which it could legally be played. *Pick rate*: of those Play phases, the share in which it "
+        "was played (the glossary's pick rate). *Win share when played*: the share of the win of "
         f"players who played the card at least once (a fair share is {pct(1 / n)}); winners play more cards, "
         "so read it as a lead, not a verdict.",
         "Dead cards (held but never playable): " + (", ".join(dead) if dead else "none") + ". "
@@ -401,10 +408,13 @@ def cards_section(model: MicroEngine, result: MatchResult) -> Section:
                     "Plays per copy per game",
                     "First played (round)",
                     "Playable when held",
+                    "Pick rate",
+                    "95 % CI",
                     "Win share when played",
                     "95 % CI",
                 ],
                 rows,
+                caption="Intervals: Wilson (Clopper–Pearson below 30); win share when played is per player-game.",
             )
         ],
         {"cards": data, "dead": dead, "never_played": unplayed},

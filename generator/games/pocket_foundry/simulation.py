@@ -174,6 +174,10 @@ class Recorder:
         self.dead_end: dict[str, Any] | None = None
         self.deck_out_lap: int | None = None
         self.setup = True
+        n_types = len(game.tables.names)
+        self.offered = [0] * n_types  # decisions at which the machine was face up and its builder could pay for it
+        self.picked = [0] * n_types  # …and the player built it
+        self.pending: set[int] = set()  # the machines the player to act can build now
 
     def after(self, state: State, player: int, action: int) -> None:
         """Note what the action did."""
@@ -181,14 +185,20 @@ class Recorder:
         t = self.game.tables
         if player >= 0:
             self.setup = False
+            for m in self.pending:
+                self.offered[m] += 1
             if action < t.n_build_actions:
                 m, slot = t.decode_build(action)
                 lap = (state.turn - 1) // n + 1
                 self.builds.append([lap, player, m, slot])
+                self.picked[m] += 1
             if state.turn % n == 0:
                 self.score_by_round.append(list(state.pts))
         elif player == CHANCE and not state.deck_size and self.deck_out_lap is None:
             self.deck_out_lap = 0 if self.setup else (state.turn - 1) // n + 1
+        if state.cur >= 0:  # the next decision: what it could build
+            builds = state.game.builds(state.market_mask, state.res[state.cur])
+            self.pending = {t.decode_build(a)[0] for a in builds}
         if self.dead_end is None and state.cur >= 0 and self.dead.is_dead_end(state):
             self.dead_end = {
                 "lap": state.lap,
@@ -207,6 +217,8 @@ class Recorder:
             "deck_out_lap": self.deck_out_lap,
             "market_left": sum(state.market),
             "installed": [[m for m in state.slots(p) if m != EMPTY] for p in range(state.num_players)],
+            "offered": self.offered,
+            "picked": self.picked,
         }
 
 
@@ -228,6 +240,9 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
             for seat in range(n):
                 (with_ if seat in owners else without).append(r["returns"][seat])
         installed = sum(row.count(m) for r in records for row in r["extra"]["installed"])
+        offered = sum(r["extra"]["offered"][m] for r in records)
+        picked = sum(r["extra"]["picked"][m] for r in records)
+        plo, phi = stats.proportion_ci(picked, offered) if offered else (0.0, 0.0)
         note = "" if with_ else f"never built by {who} bots: 0 of {games * n:,} player-games"
         w, wo = stats.mean(with_), stats.mean(without)
         lo, hi = stats.share_ci(with_) if with_ else (0.0, 0.0)
@@ -242,6 +257,8 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
                 interval(lo, hi) if with_ else "–",
                 pct(wo) if without else "–",
                 f"{100 * (w - wo):+.1f}" if with_ and without else "–",
+                pct(picked / offered) if offered else "–",
+                interval(plo, phi) if offered else "never affordable",
             ]
         )
         data.append(
@@ -256,13 +273,19 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
                 "with_ci95": [lo, hi] if with_ else None,
                 "players_with": len(with_),
                 "win_share_without": wo if without else None,
+                "offered": offered,
+                "picked": picked,
+                "pick_rate": picked / offered if offered else None,
+                "pick_ci95": [plo, phi] if offered else None,
                 "note": note,
             }
         )
     first = Counter(r["extra"]["builds"][0][2] for r in records if r["extra"]["builds"])
     never = [f"{d['machine']} ({d['note']})" for d in data if d["note"]]
     text = [
-        "*With* counts a player who built the machine at least once; *without*, every other player. "
+        "*With* counts a player who built the machine at least once (per player-game); *without*, every other "
+        "player. *Pick rate*: of the turns on which the machine was face up and the player could pay for it, the "
+        "share on which the player built it. "
         f"A fair share is {pct(1 / n)}. Deltas mix cause and effect (winners build more), so read them as "
         "leads to playtest, not verdicts.",
         "First build of the game: " + ", ".join(f"{t.names[m]} {pct(c / games)}" for m, c in first.most_common()) + ".",
@@ -280,8 +303,12 @@ def machines_section(model: PocketFoundry, result: MatchResult) -> Section:
             "95 % CI",
             "Without",
             "Δ (pp)",
+            "Pick rate",
+            "95 % CI",
         ],
         rows,
+        caption="Intervals: Wilson (Clopper–Pearson below 30). Win share with: per player-game, as the glossary "
+        "defines it.",
     )
     return Section("Machines", "machines", text, [table], data)
 
