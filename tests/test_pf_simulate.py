@@ -53,6 +53,8 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
         "dead_ends",
         "market",
         "skill_gap",
+        "ratings",
+        "glossary",
     ]
     seats = data["sections"]["seats"]["data"]
     assert sum(s["win_share"] for s in seats["seats"]) == pytest.approx(1.0)
@@ -118,7 +120,7 @@ def test_cli_writes_the_report(tmp_path):
         cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr
-    assert "36 games (30 with your line-up, 6 of the skill-gap match) in " in result.stdout
+    assert "80 games (30 with your line-up, 6 of the skill-gap match, 44 at other player counts) in " in result.stdout
     report = (tmp_path / "report.md").read_text()
     assert report.startswith("# pocket-foundry: simulated playtest")
     assert "| 1 | planner |" in report and "## Dead ends" in report

@@ -52,8 +52,17 @@ def _at(data: dict, source: str):
     return data
 
 
+def _rounded(rows: list[list[float | None]]) -> list[list[float | None]]:
+    """Round to 12 decimals: an error bar is drawn as value − error, which may differ from the low end in the last bit."""
+    return [[None if v is None else round(v, 12) for v in row] for row in rows]
+
+
 def expected(report: dict, key: str) -> list[list[float | None]]:
     """Return, straight from report.json, the numbers each chart must plot: per series, values (and intervals)."""
+    return _rounded(_expected(report, key))
+
+
+def _expected(report: dict, key: str) -> list[list[float | None]]:
     s = report["sections"]
     if key == "win-share-by-seat":
         rows = s["seats"]["data"]["seats"]
@@ -80,6 +89,10 @@ def expected(report: dict, key: str) -> list[list[float | None]]:
 
 def plotted(chart: charts.Chart) -> list[list[float | None]]:
     """Return the numbers the matplotlib artists of `chart` actually hold, in the shape of `expected`."""
+    return _rounded(_plotted(chart))
+
+
+def _plotted(chart: charts.Chart) -> list[list[float | None]]:
     fig = plotting.figure(chart)
     ax = fig.axes[0]
     n = len(chart.categories)
@@ -172,7 +185,7 @@ def test_the_html_shows_each_chart_beside_a_table_of_the_same_json_numbers(which
         header, *body = rows
         want = expected(report, key)
         numeric = [j for j, h in enumerate(header) if h != "Note" and j > 0]
-        columns = [[_number(row[j]) for row in body] for j in numeric]
+        columns = _rounded([[_number(row[j]) for row in body] for j in numeric])
         assert columns == want, key
         assert [row[0] for row in body] == built[key].categories
         assert f'id="chart-{key}"' in page

@@ -8,12 +8,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 
-import click
 import typer
 
 from ..contract import Capability, LoadedGame
 from ..sim import provenance
-from .gamecli import usage
+from .gamecli import command_line, usage
 
 if TYPE_CHECKING:
     from ..sim.plugin import Plugin
@@ -24,43 +23,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def command_line() -> list[str]:
-    """Return the running command as a canonical command line: `cardpress`, the command, then every argument and
-    every option given (not defaults), less those that never change a result (`--jobs`, `--scheduler`).
-
-    Read from Click's parsed context, so it is the same however the options were spelled or ordered, and the
-    same in tests (which do not set sys.argv)."""
-    ctx = click.get_current_context(silent=True)
-    if ctx is None:
-        return provenance.command()
-    names = []
-    at: click.Context | None = ctx
-    while at is not None and at.parent is not None:
-        names.append(at.info_name or "")
-        at = at.parent
-    words = ["cardpress", *reversed([n for n in names if n])]
-    for param in ctx.command.params:
-        if param.name is None or ctx.get_parameter_source(param.name) in (None, click.core.ParameterSource.DEFAULT):
-            continue
-        value = ctx.params.get(param.name)
-        if isinstance(param, click.Argument):
-            words += [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
-            continue
-        opt = max(param.opts, key=len)
-        if opt in provenance.NEUTRAL:
-            continue
-        if isinstance(param, click.Option) and param.is_flag:
-            if value:
-                words.append(opt)
-            continue
-        for v in value if isinstance(value, list | tuple) else [value]:
-            words += [opt, str(v)]
-    return words
-
-
 def stamp(document: Document, games: Sequence[LoadedGame], bots: Sequence[str], seeds: dict[str, Any]) -> None:
     """Set the report's provenance: version, commit, every input file's hash, bots, seeds and this command."""
-    document.provenance = provenance.collect([g.dir for g in games], bots, seeds, command_line())
+    document.provenance = provenance.collect([g.dir for g in games], bots, seeds, command_line()[1:])
 
 
 def interruptible(command: Callable[P, R]) -> Callable[P, R]:

@@ -204,11 +204,11 @@ def compare(
     ra, rb = _pooled(ra_blocks), _pooled(rb_blocks)
     reports = (_report(a, ra, labels[0]), _report(b, rb, labels[1]))
     tables: list[tuple[str, str, list[Row], list[str]]] = [
-        ("Seats", "seats", _rows(_seat_measures(ra), a, b, ra_blocks, rb_blocks), _seats_text(ra)),
+        ("Seats", "seats", _rows("Seats", _seat_measures(ra), ra_blocks, rb_blocks), _seats_text(ra)),
         (
             "First player, points and length",
             "general",
-            _rows(_general_measures(ra, rb), a, b, ra_blocks, rb_blocks),
+            _rows("First player, points and length", _general_measures(ra, rb), ra_blocks, rb_blocks),
             [],
         ),
     ]
@@ -271,9 +271,7 @@ def _pooled(results: Sequence[MatchResult]) -> MatchResult:
 Measurer = tuple[str, str, Callable[[dict[str, Any]], float | None], bool]  # key, label, per-game value, share
 
 
-def _rows(
-    measures: Sequence[Measurer], a: Plugin, b: Plugin, ra: Sequence[MatchResult], rb: Sequence[MatchResult]
-) -> list[Row]:
+def _rows(group: str, measures: Sequence[Measurer], ra: Sequence[MatchResult], rb: Sequence[MatchResult]) -> list[Row]:
     """Return a table's rows from per-game measures, each block corrected on its own."""
     per_block = [
         correct(
@@ -290,7 +288,9 @@ def _rows(
             for k, label, f, share in measures
         ]
     )
-    return [Row(m[0], m[1], m[3], tuple(block[i] for block in per_block), pooled[i]) for i, m in enumerate(measures)]
+    return [
+        Row(m[0], m[1], m[3], tuple(block[i] for block in per_block), pooled[i], group) for i, m in enumerate(measures)
+    ]
 
 
 def _game_groups(
@@ -319,7 +319,12 @@ def _game_groups(
     for title, rows in groups.items():
         keys = list(rows)
         per_block = [
-            correct([delta(key, _label(rows[key][0], rows[key][1]), *rows[key][3][k], rows[key][2]) for key in keys])
+            correct(
+                [
+                    delta(key, _label(rows[key][0], rows[key][1]), rows[key][3][k][0], rows[key][3][k][1], rows[key][2])
+                    for key in keys
+                ]
+            )
             for k in range(nblocks)
         ]
         pooled = correct(

@@ -249,7 +249,7 @@ def _action_columns(text: str, actions: Sequence[Any]) -> list[int]:
     if start < 0:
         return [1] * len(actions)
     col = start + len('"actions":[')
-    out = []
+    out: list[int] = []
     for a in actions:
         piece = json.dumps(a, separators=(",", ":"), ensure_ascii=False)
         if text[col : col + len(piece)] != piece:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .report import Section, Table
@@ -32,7 +32,7 @@ def rate(results: Sequence[MatchResult]) -> dict[str, dict[str, float]]:
             current.setdefault(name, model.rating(name=name))
         for record in result.records:
             teams = [[current[name]] for name in names]
-            new = model.rate(teams, ranks=ranks(record["returns"]))
+            new = model.rate(teams, ranks=[float(x) for x in ranks(record["returns"])])
             by_bot: dict[str, list[Any]] = {}
             for name, (rating,) in zip(names, new):
                 by_bot.setdefault(name, []).append(rating)
@@ -47,7 +47,7 @@ def rate(results: Sequence[MatchResult]) -> dict[str, dict[str, float]]:
     }
 
 
-def section(by_count: dict[int, Sequence[MatchResult]]) -> Section | None:
+def section(by_count: Mapping[int, Sequence[MatchResult]]) -> Section | None:
     """Return the ratings of the bots at each player count (from the matches that mix bots), or None."""
     rows, data = [], []
     for players, results in sorted(by_count.items()):

@@ -85,7 +85,7 @@ def simulate(
         if players not in firsts:
             firsts[players] = main
         sections.append(summary.player_counts(firsts))
-    by_count: dict[int, list[MatchResult]] = {}
+    by_count: dict[int, list[MatchResult]] = {}  # the matches that mix bots are rated, at each player count
     for result in [main, *skill, *extra]:
         by_count.setdefault(result.match.players, []).append(result)
     rated = ratings.section(by_count)

@@ -19,7 +19,8 @@ from ..contract import LoadedGame
 from ..diagnostics import Diagnostic
 from ..source import edits as edit_tools
 from . import glossary, stats
-from .compare import Block, Row, blocks, correct, delta
+from .compare import Block, Row, correct, delta
+from .compare import blocks as blocks
 from .plugin import Plugin
 from .report import Document, Section, Table, interval, pct
 from .runner import Match, MatchResult, run_matches
@@ -438,7 +439,7 @@ def verdict(
             + ("; ".join(_values(axes, p.values) for p in consistent) if consistent else "none")
             + "."
         )
-        per_block = []
+        per_block: list[dict[str, Any]] = []
         if len(plan) > 1:
             for k, blk in enumerate(plan):
                 bj, bsupport, bset = closest(measured, k, goal, seed)
@@ -535,11 +536,10 @@ def _delta_cell(percent: bool) -> Callable[[Any], list[str]]:
     def cell(d: Any) -> list[str]:
         if d.delta is None:
             return ["–", "–"]
-        lo, hi = d.ci95 if d.ci95 else (None, None)
         if percent:
-            span = f"[{100 * lo:+.1f}, {100 * hi:+.1f}] pp" if lo is not None else "–"
+            span = f"[{100 * d.ci95[0]:+.1f}, {100 * d.ci95[1]:+.1f}] pp" if d.ci95 else "–"
             return [f"{100 * d.delta:+.1f} pp", span]
-        return [f"{d.delta:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]" if lo is not None else "–"]
+        return [f"{d.delta:+.2f}", f"[{d.ci95[0]:+.2f}, {d.ci95[1]:+.2f}]" if d.ci95 else "–"]
 
     return cell
 
@@ -555,8 +555,10 @@ def heatmap_section(name: str, m: Measure, axes: list[Axis], valid: list[Point],
     xs, ys = axes[0].values, axes[1].values
     at = {p.values: p.measures[name] for p in valid}
     values = [[(at.get((x, y)) or {}).get("estimate") for x in xs] for y in ys]
-    fmt = (lambda v: pct(v)) if m.percent else (lambda v: f"{v:.2f}")
-    rows = [[f"{y:g}", *("–" if v is None else fmt(v) for v in row)] for y, row in zip(ys, values)]
+    rows = [
+        [f"{y:g}", *("–" if v is None else pct(v) if m.percent else f"{v:.2f}" for v in row)]
+        for y, row in zip(ys, values)
+    ]
     data = {
         "heatmap": True,
         "measure": m.label,

@@ -25,7 +25,7 @@ def analyze(
     from . import commands  # the engine and its analyses load only when a command runs
 
     document = analysis(lambda: commands.analyze(game, turns, restricted=not quick, jobs=workers(jobs)))
-    emit(document, as_json, out, "analysis")
+    emit(document, as_json, out, "analysis", [game.dir])
 
 
 COMMANDS = (GameCommand("analyze", "Card-set tables and seeded balance experiments.", analyze),)
