@@ -10,7 +10,7 @@ from pf_common import ROOT, loaded
 
 from generator.diagnostics import CardpressError
 from generator.games.pocket_foundry.commands import simulation
-from generator.sim import publish
+from generator.sim import provenance, publish
 from generator.sim import report as writer
 from generator.sim.runner import Match, run_match, run_matches
 from generator.sim.simulate import simulate
@@ -66,7 +66,9 @@ def test_report_has_every_section_and_is_deterministic(plugin, tmp_path):
     assert data["sections"]["skill_gap"]["data"]["games"] == 8
     paths = publish.write(docs[0], tmp_path)
     assert [p.name for p in paths] == ["report.html", "report.md", "report.json"]
-    assert json.loads(paths[2].read_text()) == json.loads(json.dumps(data))
+    written = json.loads(paths[2].read_text())
+    assert set(provenance.FIELDS) <= written.pop("provenance").keys()  # the writer says what made the report
+    assert written == json.loads(json.dumps(data))
 
 
 def test_dead_ends_are_recorded_from_setup(plugin):
