@@ -14,7 +14,7 @@ from pdfinspect import text_in
 
 from generator import pipeline
 from generator.diagnostics import CardpressError, sort_diagnostics
-from generator.sim.compare import delta
+from generator.sim.compare import correct, delta
 
 PF, ME = "pocket-foundry", "micro-engine"
 
@@ -347,11 +347,12 @@ def test_a_broken_edition_and_an_edition_of_a_broken_base_fail_alone(both):
 def test_a_paired_difference_uses_the_games_pairs_and_an_unpaired_one_welch():
     d = delta("x", "x", [1, 2, 3, 4], [2, 3, 4, 5])
     assert (d.a, d.b, d.delta, d.paired, d.ci95) == (2.5, 3.5, 1.0, True, (1.0, 1.0))  # every game moved by 1
-    assert d.differs
+    assert not d.differs and correct([d])[0].differs  # a flag is a corrected p-value's (one row: Holm is p)
     d = delta("x", "x", [1, None, 3, 5], [2, 2, None, None])
     assert (d.a, d.b, d.delta, d.paired, d.games) == (3.0, 2.0, -1.0, False, (3, 2))
-    assert d.ci95 == pytest.approx((-1 - 1.959963984540054 * 2 / 3**0.5, -1 + 1.959963984540054 * 2 / 3**0.5))
-    assert not d.differs
+    # Welch's t: B has no spread, so its Welch–Satterthwaite df is A's, 2: t(0.975, 2) = 4.302652729749464
+    assert d.ci95 == pytest.approx((-1 - 4.302652729749464 * 2 / 3**0.5, -1 + 4.302652729749464 * 2 / 3**0.5))
+    assert not correct([d])[0].differs
     d = delta("x", "x", [None, None], [1, 2])
     assert (d.a, d.delta, d.ci95) == (None, None, None)
 

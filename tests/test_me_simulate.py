@@ -42,6 +42,9 @@ def test_simulate_writes_the_micro_engine_sections(tmp_path):
         "cores",
         "vp_sources",
         "skill_gap",
+        "player_counts",
+        "ratings",
+        "glossary",
     ]
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "The player drawn to go first wins" in md and "Seat 1 starts lap 1" not in md

@@ -105,7 +105,19 @@ def interrupt_with_workers(cmd: list[str]) -> tuple[subprocess.Popen, str, str]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_path):
     out = tmp_path / "report"
-    cmd = [sys.executable, "-m", "generator", "simulate", "pocket-foundry", "--bots", "planner", "--games", "200000"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "generator",
+        "simulate",
+        "pocket-foundry",
+        "--bots",
+        "planner",
+        "--games",
+        "200000",
+        "--count-games",
+        "0",
+    ]
     cmd += ["--skill-games", "0", "--jobs", "2", "--out", str(out)]
     proc, stdout, stderr = interrupt_with_workers(cmd)
     assert proc.returncode == 130, stderr

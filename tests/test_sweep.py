@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
-from test_sim_charts import Tables, _number, plotted
+from test_sim_charts import Tables, _number, _rounded, plotted
 
 from generator import pipeline
 from generator.diagnostics import CardpressError
@@ -267,11 +267,13 @@ def test_each_chart_plots_the_numbers_of_the_json_beside_it(pf_sweep):
     parser.feed((pf_sweep / "sweep.html").read_text())
     for chart in built:
         points = data["sections"][chart.section]["data"]["points"]
-        assert plotted(chart) == [[p["estimate"] for p in points]], chart.key
+        assert plotted(chart) == _rounded([[p["estimate"] for p in points]]), chart.key
         assert chart.x_values == [float(p["value"]) for p in points]
         source, (header, *rows) = parser.tables[chart.key]
         assert source == f"sections.{chart.section}.data"
-        assert [[_number(c) for c in row[1:]] for row in rows] == [[p["estimate"], *p["ci95"]] for p in points]
+        assert _rounded([[_number(c) for c in row[1:]] for row in rows]) == _rounded(
+            [[p["estimate"], *p["ci95"]] for p in points]
+        )
         assert (pf_sweep / "charts" / f"{chart.key}.png").is_file()  # sweep-owner.png: the stem once
     md = (pf_sweep / "sweep.md").read_text()
     assert "![Ticket Stamp owner's win share by Ticket Stamp points](charts/sweep-owner.png)" in md

@@ -119,11 +119,10 @@ def simulate(
         raise typer.Exit(130) from None
     seats = result.document.sections[0].data["seats"]
     main = len(result.main.records)
-    extra = (
-        f" ({main} with your line-up, {result.games - main} more: skill gap, other player counts)"
-        if result.games > main
-        else ""
-    )
+    skill = sum(len(r.records) for r in result.skill)
+    others = result.games - main - skill
+    extra = f" ({main} with your line-up, {skill} of the skill-gap match" if result.games > main else ""
+    extra += f", {others} at other player counts)" if others else (")" if extra else "")
     typer.echo(f"{result.games} games{extra} in {wall:.1f} s ({result.games / wall:.0f} games/s, {where})")
     typer.echo("win share by seat: " + ", ".join(f"{s['seat']} {s['bot']} {100 * s['win_share']:.1f} %" for s in seats))
     for path in paths:

@@ -599,7 +599,7 @@ def curve_section(
             (pct(est["estimate"]) if m.percent else f"{est['estimate']:.2f}") if est["estimate"] is not None else "–"
         )
         ci = est["ci95"]
-        span = "–" if est["estimate"] is None else interval(*ci) if m.percent else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+        span = "–" if est["estimate"] is None or ci is None else interval(*ci) if m.percent else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
         rows.append([*(f"{v:g}" for v in p.values), shown, span, est["n"]])
     data: dict[str, Any] = {
         "parameter": x.label,
@@ -622,6 +622,8 @@ def _estimate(m: Measure, est: dict[str, Any]) -> tuple[str, str]:
     """Return an estimate and its interval as the tables print them."""
     if est.get("estimate") is None:
         return "–", "–"
+    if est.get("ci95") is None:  # one game: a mean has no interval
+        return (pct(est["estimate"]) if m.percent else f"{est['estimate']:.2f}"), "–"
     lo, hi = est["ci95"]
     if m.percent:
         return pct(est["estimate"]), interval(lo, hi)
