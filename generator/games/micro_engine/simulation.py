@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...sdk import (
     BotSpecError,
@@ -24,6 +24,9 @@ from .bots import HeuristicBot, RolloutBot, value_model
 from .game import MicroEngineGame
 from .model import Card, Core, MicroEngine, Patent
 from .record import Recorder as GameRecorder
+
+if TYPE_CHECKING:
+    from ...sdk import Bot
 
 BOTS = {
     "random": "a uniformly random legal action",
@@ -76,7 +79,7 @@ class MicroEngineSim:
         hint = did_you_mean(name, BOTS)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(BOTS)})")
 
-    def make_bot(self, spec: str, seat: int):
+    def make_bot(self, spec: str, seat: int) -> Bot:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         if name == "random":
