@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ...contract import LoadedGame
-from ...sdk import CardpressError, Document, Match, Report, Section, Table, pct, run_match, stats
+from ...sdk import CardpressError, Document, Match, MatchResult, Report, Section, Table, pct, run_match, stats
 from .model import MicroEngine
 from .simulation import MicroEngineSim, cores_section, first_player_section
 
@@ -126,7 +126,7 @@ def _match(
     games: int,
     jobs: int,
     **variant: bool,
-):
+) -> MatchResult:
     plugin = MicroEngineSim(model, game_id, **variant)  # type: ignore[arg-type]  # variant: the bool flags quick, travel
     return run_match(plugin, Match(label, players, bots, games, 1), jobs)
 

@@ -27,6 +27,7 @@ from .record import Recorder as GameRecorder
 
 if TYPE_CHECKING:
     from ...sdk import Bot
+    from .engine import State
 
 BOTS = {
     "random": "a uniformly random legal action",
@@ -79,7 +80,7 @@ class MicroEngineSim:
         hint = did_you_mean(name, BOTS)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(BOTS)})")
 
-    def make_bot(self, spec: str, seat: int) -> Bot:
+    def make_bot(self, spec: str, seat: int) -> Bot[State]:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         if name == "random":
@@ -168,7 +169,7 @@ class MicroEngineSim:
 class Recorder(GameRecorder):
     """The game's recorder, plus who played each card and which Cores each player was offered."""
 
-    def finish(self, state) -> dict:
+    def finish(self, state: State) -> dict[str, Any]:
         """Return the game's facts with `played_by` (card id -> seats) and `offers` (per seat, Core ids)."""
         facts = super().finish(state)
         T = state.tables
@@ -186,7 +187,7 @@ def _who(result: MatchResult) -> str:
     return " and ".join(dict.fromkeys(result.bot_names)) + " bots"
 
 
-def _records(result: MatchResult) -> list[dict]:
+def _records(result: MatchResult) -> list[dict[str, Any]]:
     return result.records
 
 

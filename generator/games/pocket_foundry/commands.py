@@ -21,7 +21,7 @@ def explain_run(
     return render_text(e), to_json(e)
 
 
-def simulation(loaded: Any) -> PocketFoundrySim:
+def simulation(loaded: LoadedGame[PocketFoundry]) -> PocketFoundrySim:
     """Return the simulation plugin with the scripted bots of bots.yaml; a broken bot fails only when named."""
     found = read_bots(loaded.dir, loaded.model)
     return PocketFoundrySim(loaded.model, found.bots, game_id=loaded.dir.id, broken=found.broken)
