@@ -12,7 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .kit import Kit
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "cardpress.rulesets"
 ART_POLICIES = ("placeholder", "warn", "error")  # what missing art is: stood in for quietly, a warning, an error
 DEFAULT_ART_POLICY = "warn"
+
+M = TypeVar("M")  # a ruleset's model: what its load returns and its kit, rules check and simulation read
 
 
 class Capability(StrEnum):
@@ -69,6 +72,15 @@ class Header:
 
 
 @dataclass(frozen=True)
+class Pack:
+    """A ruleset's own files, found through the ruleset (package resources for an installed plugin)."""
+
+    schemas: Path | None = None  # its JSON Schemas: YAML files whose $id is cardpress:<name>, loaded with the core's
+    layouts: Path | None = None  # its templates and icons.yaml: after a game's own folders, before the shared ones
+    games: Path | None = None  # games it ships, a folder each: any project can build or extend them by id
+
+
+@dataclass(frozen=True)
 class GameCommand:
     """An extra command a ruleset offers, e.g. `explain`: `run(game, **options)` with Typer-annotated options.
 
@@ -82,13 +94,13 @@ class GameCommand:
 
 
 @dataclass(frozen=True)
-class LoadedGame:
+class LoadedGame(Generic[M]):
     """A game folder, its header, its ruleset and the model its card files describe."""
 
     dir: GameDir
     header: Header
-    ruleset: Ruleset
-    model: Any
+    ruleset: Ruleset[M]
+    model: M
 
     def new_kit(self, players: int, **contents: Any) -> Kit:
         """Return an empty kit for this game with what its header says (id, title, the byline on every page)."""
@@ -114,8 +126,8 @@ class LoadedGame:
         )
 
 
-class Ruleset(ABC):
-    """A game family cardpress can print: subclass it, declare its capabilities, register it as an entry point."""
+class Ruleset(ABC, Generic[M]):
+    """A game family cardpress can print: subclass Ruleset[Model], declare its capabilities, register an entry point."""
 
     name: ClassVar[str]  # the value of `ruleset:` in game.yaml
     summary: ClassVar[str]  # one line for `cardpress list`
@@ -124,24 +136,28 @@ class Ruleset(ABC):
     variants: ClassVar[tuple[str, ...]] = ()  # rulebook variants `simulate --variant` accepts
 
     @abstractmethod
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> M | None:
         """Read the game folder into a model; report every problem and return None if there was an error."""
 
     @abstractmethod
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[M], players: int) -> Kit:
         """Return everything the game prints for `players`, in print order."""
 
-    def check_rules(self, game: LoadedGame, report: Report) -> None:
+    def check_rules(self, game: LoadedGame[M], report: Report) -> None:
         """Hold the cards to the rules (Capability.RULES)."""
         raise NotImplementedError(f"{self.name} declares no rules check")
 
-    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> Plugin:
+    def simulation(self, game: LoadedGame[M], variants: Sequence[str] = ()) -> Plugin:
         """Return the simulation plugin for the chosen variants (Capability.SIMULATE)."""
         raise NotImplementedError(f"{self.name} declares no simulation")
 
     def commands(self) -> Sequence[GameCommand]:
         """Return the extra commands this ruleset offers (Capability.COMMANDS)."""
         raise NotImplementedError(f"{self.name} declares no commands")
+
+    def pack(self) -> Pack:
+        """Return where this ruleset's own schemas, templates and games are (none by default)."""
+        return Pack()
 
     def codes(self) -> Mapping[str, str]:
         """Return the diagnostic codes this ruleset's own checks report: {code: one-line meaning}."""

@@ -23,7 +23,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def stamp(document: Document, games: Sequence[LoadedGame], bots: Sequence[str], seeds: dict[str, Any]) -> None:
+def stamp(document: Document, games: Sequence[LoadedGame[Any]], bots: Sequence[str], seeds: dict[str, Any]) -> None:
     """Set the report's provenance: version, commit, every input file's hash, bots, seeds and this command."""
     document.provenance = provenance.collect([g.dir for g in games], bots, seeds, command_line()[1:])
 
@@ -42,7 +42,7 @@ def interruptible(command: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def load_game(game: str, root: Optional[Path]) -> LoadedGame:
+def load_game(game: str, root: Optional[Path]) -> LoadedGame[Any]:
     """Load a game through the schema layer, or raise the diagnostics that stop it."""
     from .. import pipeline
     from ..project.folders import find_root
@@ -60,7 +60,7 @@ def check_scheduler(scheduler: Optional[str]) -> None:
         )
 
 
-def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
+def simulation_of(loaded: LoadedGame[Any], game: str, variant: List[str]) -> Plugin:
     """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
     ruleset = loaded.ruleset
     if not ruleset.offers(Capability.SIMULATE):
@@ -76,7 +76,9 @@ def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
     return ruleset.simulation(loaded, variant)
 
 
-def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
+def lineup(
+    plugin: Plugin, loaded: LoadedGame[Any], players: Optional[int], bots: Optional[str]
+) -> tuple[int, list[str]]:
     """Return the player count and one checked bot spec per seat for --players and --bots."""
     from ..sim.plugin import BotSpecError
 

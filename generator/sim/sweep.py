@@ -170,7 +170,9 @@ def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
 
 
 # edits -> (the game, or None when it is refused; the problems that refuse it; rules-check findings that do not)
-LoadPoint = Callable[[dict[str, list[edit_tools.Edit]]], tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]]
+LoadPoint = Callable[
+    [dict[str, list[edit_tools.Edit]]], tuple[LoadedGame[Any] | None, list[Diagnostic], list[Diagnostic]]
+]
 
 
 def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
@@ -178,7 +180,9 @@ def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
     references, the ruleset's own load); the rules check's findings are noted, or refuse the point when `strict`."""
     from ..pipeline import Pipeline
 
-    def load(edits: dict[str, list[edit_tools.Edit]]) -> tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]:
+    def load(
+        edits: dict[str, list[edit_tools.Edit]],
+    ) -> tuple[LoadedGame[Any] | None, list[Diagnostic], list[Diagnostic]]:
         point = Pipeline(root, game_id, edits=edits)
         loaded = point.load()
         refused = list(point.report.errors)
@@ -193,7 +197,7 @@ def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
 
 def sweep(
     load: LoadPoint,
-    simulation: Callable[[LoadedGame], Plugin],
+    simulation: Callable[[LoadedGame[Any]], Plugin],
     axes: list[Axis],
     players: int,
     bots: Sequence[str],
@@ -245,7 +249,7 @@ def sweep(
 
 def _point(
     load: LoadPoint,
-    simulation: Callable[[LoadedGame], Plugin],
+    simulation: Callable[[LoadedGame[Any]], Plugin],
     axes: list[Axis],
     values: tuple[Number, ...],
     matches: list[Match],
@@ -599,7 +603,13 @@ def curve_section(
             (pct(est["estimate"]) if m.percent else f"{est['estimate']:.2f}") if est["estimate"] is not None else "–"
         )
         ci = est["ci95"]
-        span = "–" if est["estimate"] is None or ci is None else interval(*ci) if m.percent else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+        span = (
+            "–"
+            if est["estimate"] is None or ci is None
+            else interval(*ci)
+            if m.percent
+            else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+        )
         rows.append([*(f"{v:g}" for v in p.values), shown, span, est["n"]])
     data: dict[str, Any] = {
         "parameter": x.label,

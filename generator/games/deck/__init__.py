@@ -3,32 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...contract import Header, LoadedGame, Ruleset
+from ...contract import Header, LoadedGame, Pack, Ruleset
+from .model import DeckGame
 
 if TYPE_CHECKING:
-    from ...diagnostics import Report
-    from ...kit import Kit
-    from ...project.folders import GameDir
+    from ...sdk import GameDir, Kit, Report
 
 
-class DeckRuleset(Ruleset):
+class DeckRuleset(Ruleset[DeckGame]):
     """Any card game: decks of cards whose fields reach the templates, each deck with its size and backs."""
 
     name = "deck"
     summary = "any card game from data and templates: decks from CSV or YAML, free fields, no rules engine"
     game_schema = "deck-game"
 
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> DeckGame | None:
         from .load import load
 
         return load(game, header, report, icons)
 
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[DeckGame], players: int) -> Kit:
         from .kit import kit
 
         return kit(game, players)
+
+    def pack(self) -> Pack:
+        """Return where its schemas and templates are: this package's schemas/ (each game brings its own templates)."""
+        return Pack(schemas=Path(__file__).parent / "schemas")
 
 
 RULESET = DeckRuleset()

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...diagnostics import Location
-from ...impose.sizes import CardSize
+from ...sdk import CardSize, Location
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class DeckCard:
     template: str  # front
     back: Back
     fields: dict[str, Any]  # every field as written (strings from CSV; YAML keeps its types)
-    art: dict  # {src, fit, focus}, art/<id>.png when the card names none
+    art: dict[str, Any]  # {src, fit, focus}, art/<id>.png when the card names none
     rich: dict[str, str] = field(default_factory=dict)  # text fields as markup, :icon: made <icon icon>
 
 

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...source import rulebook as rulebook_text
-from ...source.rulebook import NUM, Rulebook, Stated, number
+from ...sdk import NUM, Rulebook, Stated, number
+from ...sdk import rulebook as rulebook_text
 
 NAME = r"(?P<name>[^\s(.:,;][^(.:,;]{0,59}?)"  # a card name (at most 60 characters, as the schemas allow)
 SYM = r"[^\s()→]+"  # a connection symbol as printed, e.g. ⚡ or ♨️
@@ -38,7 +38,7 @@ class Form(rulebook_text.Form):
     subject: str | None = None
 
     @property
-    def rx(self) -> re.Pattern:
+    def rx(self) -> re.Pattern[str]:
         """Return the compiled pattern."""
         return re.compile(self.pattern.replace("{N}", NUM).replace("{NAME}", NAME).replace("{SYM}", SYM), re.I)
 
@@ -371,7 +371,7 @@ def read_facts(rulebook: Rulebook) -> Facts:
     return facts
 
 
-def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
+def _record(facts: Facts, form: Form, line: int, m: re.Match[str]) -> None:
     rb = facts.rulebook
     groups = {k: v for k, v in m.groupdict().items() if v is not None}
     if form is CONNECTION:
@@ -418,7 +418,7 @@ def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
         card.add("played", where)
 
 
-def _card(facts: Facts, form: Form, line: int, m: re.Match) -> NamedCard | None:
+def _card(facts: Facts, form: Form, line: int, m: re.Match[str]) -> NamedCard | None:
     """Return the card a form's match is about: the one it names, or its subject's on the same line."""
     rb = facts.rulebook
     if m.groupdict().get("name"):

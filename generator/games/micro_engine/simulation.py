@@ -5,18 +5,29 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...diagnostics import did_you_mean
-from ...sim import stats
-from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError, Measure
-from ...sim.report import Section, Table, bar, interval, pct
-from ...sim.runner import MatchResult
+from ...sdk import (
+    BotSpecError,
+    MatchResult,
+    Measure,
+    RandomBot,
+    Section,
+    Table,
+    bar,
+    did_you_mean,
+    interval,
+    pct,
+    stats,
+)
 from .bots import HeuristicBot, RolloutBot, value_model
 from .game import MicroEngineGame
 from .model import Card, Core, MicroEngine, Patent
 from .record import Recorder as GameRecorder
+
+if TYPE_CHECKING:
+    from ...sdk import Bot
+    from .engine import State
 
 BOTS = {
     "random": "a uniformly random legal action",
@@ -69,7 +80,7 @@ class MicroEngineSim:
         hint = did_you_mean(name, BOTS)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(BOTS)})")
 
-    def make_bot(self, spec: str, seat: int):
+    def make_bot(self, spec: str, seat: int) -> Bot[State]:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         if name == "random":
@@ -153,7 +164,7 @@ class MicroEngineSim:
         seats |= {claim[1] for claim in extra["claims"] if claim[2] == card}
         return sorted(seats)
 
-    def narrate(self, before, player: int, action: int, after) -> list[str]:
+    def narrate(self, before: Any, player: int, action: int, after: Any) -> list[str]:
         """Return nothing: every Micro-Engine action's name already says what it does."""
         return []
 
@@ -161,7 +172,7 @@ class MicroEngineSim:
 class Recorder(GameRecorder):
     """The game's recorder, plus who played each card and which Cores each player was offered."""
 
-    def finish(self, state) -> dict:
+    def finish(self, state: State) -> dict[str, Any]:
         """Return the game's facts with `played_by` (card id -> seats) and `offers` (per seat, Core ids)."""
         facts = super().finish(state)
         T = state.tables
@@ -179,7 +190,7 @@ def _who(result: MatchResult) -> str:
     return " and ".join(dict.fromkeys(result.bot_names)) + " bots"
 
 
-def _records(result: MatchResult) -> list[dict]:
+def _records(result: MatchResult) -> list[dict[str, Any]]:
     return result.records
 
 

@@ -5,15 +5,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
-from ...sim import stats
-from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError, Disagreement, Measure
-from ...sim.protocol import CHANCE
-from ...sim.report import Section, Table, bar, interval, pct
-from ...sim.runner import MatchResult
+from ...sdk import (
+    CHANCE,
+    BotSpecError,
+    CardpressError,
+    Diagnostic,
+    Disagreement,
+    MatchResult,
+    Measure,
+    RandomBot,
+    Report,
+    Section,
+    Table,
+    bar,
+    did_you_mean,
+    interval,
+    pct,
+    stats,
+)
 from .analysis import opening_stall_probability
 from .botconfig import BotConfig
 from .bots import LookaheadBot, PlannerBot, PriorityBot, solver_for
@@ -23,6 +34,9 @@ from .explain import purse, step_lines
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
 from .trace import mask_slots, trace_run
+
+if TYPE_CHECKING:
+    from ...sdk import Bot
 
 BUILTIN_BOTS = {
     "random": "a uniformly random legal action (every run mask counts as one action)",
@@ -82,7 +96,7 @@ class PocketFoundrySim:
         hint = did_you_mean(name, known)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(known)})")
 
-    def make_bot(self, spec: str, seat: int):
+    def make_bot(self, spec: str, seat: int) -> Bot[State]:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         t = tables_for(self.model)
