@@ -8,6 +8,7 @@ STAMP  := $(VENV)/.cardpress-installed
 
 build: $(STAMP)
 	$(BIN)/cardpress build
+	@echo "cardpress is installed in $(VENV)/: run '. $(VENV)/bin/activate' to type cardpress commands (or use $(BIN)/cardpress)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
