@@ -1,0 +1,228 @@
+"""The manual: its reference pages are the code's (a test fails when they drift), its links resolve, its examples run."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import unicodedata
+from pathlib import Path
+
+import typer.main
+from conftest import ROOT
+from pypdf import PdfReader
+
+from generator import codes
+from generator.cli.main import app
+from generator.docs import PAGES
+from generator.docs.__main__ import main as write_pages
+from generator.export.target import registrations
+from generator.source.schema import load_schema
+
+DOCS = ROOT / "docs"
+EXAMPLES = ROOT / "examples"
+
+
+def test_every_generated_page_is_what_the_code_makes_now():
+    stale = [name for name, make in PAGES.items() if (DOCS / name).read_text(encoding="utf-8") != make()]
+    assert stale == [], "run `python -m generator.docs` (or `make docs`) and commit the pages"
+
+
+def test_a_stale_page_is_found_and_rewritten(tmp_path, capsys):
+    shutil.copytree(DOCS / "reference", tmp_path / "reference")
+    cli = tmp_path / "reference" / "cli.md"
+    cli.write_text(cli.read_text(encoding="utf-8").replace("| `--players` |", "| `--player` |"), encoding="utf-8")
+    assert write_pages([str(tmp_path), "--check"]) == 1
+    assert f"out of date: {cli}" in capsys.readouterr().err
+    assert "`--player`" in cli.read_text(encoding="utf-8")  # --check writes nothing
+    assert write_pages([str(tmp_path)]) == 0
+    assert cli.read_text(encoding="utf-8") == (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    assert write_pages([str(tmp_path), "--check"]) == 0
+
+
+def test_the_cli_page_has_every_command_and_every_option():
+    text = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+    group = typer.main.get_command(app)
+    visible = {name: c for name, c in group.commands.items() if not c.hidden}
+    assert len(visible) == 17
+    for name, command in visible.items():
+        section = text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
+        assert f"cardpress {name} [OPTIONS]" in section, name
+        for param in command.params:
+            shown = f"`{param.opts[0]}`" if param.param_type_name == "option" else f"`{param.name.upper()}`"
+            assert shown in section, (name, shown)
+    assert "| `--games` | integer, 1–1,000,000 | `1000` | Games in the main line-up. |" in text
+    assert "| `--paper` | one of `a4`, `letter`, `both` | `both` |" in text
+    assert "### explain for pocket-foundry games" in text and "| `--skip` | integer, repeatable |" in text
+    assert "cardpress export hedgerow --to all      # every target, and the bundle zip" in text
+    assert "Also `cardpress games`." in text
+
+
+def test_the_export_page_lists_every_shipped_target():
+    text = (DOCS / "reference" / "exports.md").read_text(encoding="utf-8")
+    targets = [r.plugin for r in registrations() if r.origin.startswith("generator.") and r.plugin]
+    assert [t.name for t in targets] == [
+        "pnp",
+        "cards",
+        "drivethrucards",
+        "makeplayingcards",
+        "thegamecrafter",
+        "tts",
+        "bundle",
+    ]
+    for target in targets:
+        assert f"| `{target.name}` |" in text and target.summary in text
+
+
+def test_the_layout_page_has_every_element_and_key_of_the_schema():
+    text = (DOCS / "reference" / "layout-elements.md").read_text(encoding="utf-8")
+    schema = load_schema("layout").schema
+    for element in schema["$defs"]["element"]["properties"]:
+        section = text.split(f"\n### {element}\n", 1)[1].split("\n### ", 1)[0]
+        for key in schema["$defs"][element]["properties"]:
+            assert f"| `{key}` |" in section, (element, key)
+    assert "| `stroke_width` | length |  | The outline's width (default 0.25 mm). |" in text
+    assert "Give exactly one of `text` and `rich`." in text
+
+
+def test_the_code_page_is_every_registered_code():
+    text = (DOCS / "reference" / "codes.md").read_text(encoding="utf-8")
+    assert "## The pocket-foundry ruleset's codes" in text and "## The micro-engine ruleset's codes" in text
+    assert all(f"| {code} |" in text for code in codes.registry())
+
+
+def test_the_readme_is_a_front_door():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 300, len(lines)
+    text = "\n".join(lines)
+    for must in ("pipx install .", "make build", "make test", ". .venv/bin/activate", "docs/images/"):
+        assert must in text, must
+
+
+# A link or image: [text](target) or ![alt](target); code spans and fenced blocks are left out first.
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
+CODE_SPAN = re.compile(r"`[^`\n]*`")
+HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
+
+
+def slug(heading: str) -> str:
+    """Return the anchor the manual's Markdown (Python-Markdown's toc) gives a heading."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def anchors(path: Path) -> set[str]:
+    """Return the anchors of a Markdown file's headings (a repeated heading gets _1, _2, … as toc gives it)."""
+    found: set[str] = set()
+    for _, heading in HEADING.findall(FENCE.sub("", path.read_text(encoding="utf-8"))):
+        base = slug(heading)
+        name, n = base, 0
+        while name in found:
+            n += 1
+            name = f"{base}_{n}"
+        found.add(name)
+    return found
+
+
+def links(path: Path) -> list[str]:
+    """Return every link target in a Markdown file, outside code."""
+    text = CODE_SPAN.sub("", FENCE.sub("", path.read_text(encoding="utf-8")))
+    return LINK.findall(text)
+
+
+def test_every_relative_link_in_the_readme_and_the_manual_resolves():
+    pages = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    broken = []
+    checked = 0
+    for page in pages:
+        for target in links(page):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target):  # https:, mailto: …: not ours to check
+                continue
+            checked += 1
+            file, _, anchor = target.partition("#")
+            resolved = (page.parent / file).resolve() if file else page
+            if not resolved.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert broken == []
+    assert checked > 100
+
+
+def test_the_link_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# A `cardpress` page\n\n## Two words\n\n[ok](#two-words) [gone](#three) [file](nothing.md)\n")
+    assert anchors(page) == {"a-cardpress-page", "two-words"}
+    assert links(page) == ["#two-words", "#three", "nothing.md"]
+
+
+def hello_site(tmp_path: Path) -> Path:
+    """Return a folder holding cardpress-hello's dist-info, its entry points read from the example's pyproject.toml."""
+    project = tomllib.loads((EXAMPLES / "cardpress-hello" / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    site = tmp_path / "site"
+    info = site / f"cardpress_hello-{project['version']}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
+    groups = [
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items())
+        for group, points in project["entry-points"].items()
+    ]
+    (info / "entry_points.txt").write_text("\n".join(groups))
+    return site
+
+
+def project_with(tmp_path: Path, cards: Path) -> Path:
+    """Return a project of the example's cards/ with cardpress's fonts and shared layouts."""
+    project = tmp_path / "project"
+    shutil.copytree(cards, project / "cards")
+    shutil.copytree(ROOT / "fonts", project / "fonts")
+    shutil.copytree(ROOT / "layouts" / "common", project / "layouts" / "common")
+    return project
+
+
+def cardpress(*args: str, cwd: Path, path: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """Run cardpress with `path` in front of the module search path, as if those packages were installed."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*map(str, path), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+    )
+
+
+def test_the_worked_plugin_adds_a_ruleset_and_an_export_target(tmp_path):
+    site, source = hello_site(tmp_path), EXAMPLES / "cardpress-hello" / "src"
+    project = project_with(tmp_path, EXAMPLES / "cardpress-hello" / "game" / "cards")
+    built = cardpress("build", "hello", "--paper", "a4", cwd=project, path=(site, source))
+    assert built.returncode == 0, built.stderr
+    pages = PdfReader(project / "output" / "hello" / "hello-a4.pdf").pages
+    assert len(pages) == 4 and all(name in pages[2].extract_text() for name in ("Ant", "Bee", "Cat"))
+
+    exported = cardpress("export", "hello", "--to", "checklist", cwd=project, path=(site, source))
+    assert exported.returncode == 0, exported.stderr
+    assert (project / "output" / "hello" / "checklist" / "checklist.md").read_text(encoding="utf-8") == (
+        "# Hello Deck: 4 cards for 2 players\n\n## hello cards\n\n- [ ] Ant\n- [ ] Bee × 2\n- [ ] Cat\n"
+    )
+    listed = cardpress("codes", "HE001", cwd=project, path=(site, source))
+    assert listed.stdout == "HE001  hello  a card without a name, or whose name is not text\n"
+
+    (project / "cards" / "hello" / "cards.yaml").write_text("- name: Ant\n- title: Bee\n")
+    refused = cardpress("export", "hello", "--to", "checklist", cwd=project, path=(site, source))
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "cards/hello/cards.yaml:2:3: error[HE001] [1]: every card needs a name" in refused.stderr
+    assert "  = hint: write `- name: Ant`" in refused.stderr
+
+
+def test_the_tutorials_small_game_builds_six_cards_with_one_back(tmp_path):
+    project = project_with(tmp_path, EXAMPLES / "tiny-deck" / "cards")
+    built = cardpress("build", "tiny", "--paper", "a4", cwd=project)
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.splitlines()[-1] == "tiny: built (0 errors, 0 warnings)"
+    pages = PdfReader(project / "output" / "tiny" / "tiny-a4.pdf").pages
+    assert len(pages) == 4  # cover, duplex check, one sheet of fronts and its backs
+    fronts = pages[2].extract_text()
+    assert [fronts.count(name) for name in ("Ant", "Bee", "Cat")] == [2, 1, 3]
