@@ -88,6 +88,25 @@ def test_the_layout_page_has_every_element_and_key_of_the_schema():
     assert "Give exactly one of `text` and `rich`." in text
 
 
+def test_the_macro_page_has_every_shared_macro():
+    text = (DOCS / "reference" / "macros.md").read_text(encoding="utf-8")
+    source = (ROOT / "layouts" / "common" / "macros.j2").read_text(encoding="utf-8")
+    names = re.findall(r"\{% macro (\w+)\(", source)
+    assert len(names) == 8 and all(f"| `{name}(" in text for name in names)
+    assert (
+        '| `circle(cx, cy, r, fill=none, stroke=none, width=0.3, bleed=false, opacity=1)` | '
+        "[`ellipse`](layout-elements.md#ellipse) | `r` sets `rx`; `r` sets `ry`; `width` sets `stroke_width`. |"
+    ) in text
+
+
+def test_the_template_page_names_every_filter_cardpress_adds():
+    source = (ROOT / "generator" / "layout" / "templates.py").read_text(encoding="utf-8")
+    added = re.findall(r'self\.env\.filters\["(\w+)"\]', source)
+    assert len(added) >= 6
+    text = (DOCS / "reference" / "layouts.md").read_text(encoding="utf-8")
+    assert [name for name in added if f"`{name}" not in text] == []
+
+
 def test_the_code_page_is_every_registered_code():
     text = (DOCS / "reference" / "codes.md").read_text(encoding="utf-8")
     assert "## The pocket-foundry ruleset's codes" in text and "## The micro-engine ruleset's codes" in text
@@ -106,6 +125,7 @@ def test_the_readme_is_a_front_door():
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 CODE_SPAN = re.compile(r"`[^`\n]*`")
+HTML_LINK = re.compile(r'(?:src|href)="([^"]+)"')
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
 
 
@@ -131,9 +151,9 @@ def anchors(path: Path) -> set[str]:
 
 
 def links(path: Path) -> list[str]:
-    """Return every link target in a Markdown file, outside code."""
+    """Return every link and image target in a Markdown file (HTML `src` and `href` too), outside code."""
     text = CODE_SPAN.sub("", FENCE.sub("", path.read_text(encoding="utf-8")))
-    return LINK.findall(text)
+    return LINK.findall(text) + HTML_LINK.findall(text)
 
 
 def test_every_relative_link_in_the_readme_and_the_manual_resolves():
@@ -157,9 +177,12 @@ def test_every_relative_link_in_the_readme_and_the_manual_resolves():
 
 def test_the_link_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# A `cardpress` page\n\n## Two words\n\n[ok](#two-words) [gone](#three) [file](nothing.md)\n")
+    page.write_text(
+        "# A `cardpress` page\n\n## Two words\n\n[ok](#two-words) [gone](#three) [file](nothing.md)\n"
+        '<img src="gone.png" alt="">\n\n```\n[not a link](in-code.md)\n```\n'
+    )
     assert anchors(page) == {"a-cardpress-page", "two-words"}
-    assert links(page) == ["#two-words", "#three", "nothing.md"]
+    assert links(page) == ["#two-words", "#three", "nothing.md", "gone.png"]
 
 
 def hello_site(tmp_path: Path) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import cli, codes, exports, layout
+from . import cli, codes, exports, layout, macros
 
 # Each generated page of docs/, by its path there, and the function that writes its Markdown.
 PAGES: dict[str, Callable[[], str]] = {
@@ -12,4 +12,5 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/codes.md": codes.page,
     "reference/exports.md": exports.page,
     "reference/layout-elements.md": layout.page,
+    "reference/macros.md": macros.page,
 }
