@@ -14,8 +14,8 @@ test: $(STAMP)
 
 # The code-quality gate CI runs before the tests.
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests benchmarks
-	$(BIN)/ruff format --check generator tests benchmarks
+	$(BIN)/ruff check generator tests benchmarks examples docs/images
+	$(BIN)/ruff format --check generator tests benchmarks examples docs/images
 	$(BIN)/mypy
 
 # The manual: its generated reference pages made from the code (in CI only checked: a stale page fails),

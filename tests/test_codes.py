@@ -92,7 +92,7 @@ def test_the_manuals_code_page_is_the_registry():
     text = (ROOT / "docs" / "reference" / "codes.md").read_text(encoding="utf-8")
     rows = [line.split(" | ")[0].removeprefix("| ") for line in text.splitlines() if CODE.match(line[2:])]
     assert rows == list(registry())  # every code once, in the registry's order
-    assert "| S003 | schema | unknown key (with \"did you mean\")" in text
+    assert '| S003 | schema | unknown key (with "did you mean")' in text
     assert "| PF014 | `rulebook.txt` is missing," in text and "| ME020 | the rulebook gives another number" in text
 
 

@@ -94,7 +94,7 @@ def test_the_macro_page_has_every_shared_macro():
     names = re.findall(r"\{% macro (\w+)\(", source)
     assert len(names) == 8 and all(f"| `{name}(" in text for name in names)
     assert (
-        '| `circle(cx, cy, r, fill=none, stroke=none, width=0.3, bleed=false, opacity=1)` | '
+        "| `circle(cx, cy, r, fill=none, stroke=none, width=0.3, bleed=false, opacity=1)` | "
         "[`ellipse`](layout-elements.md#ellipse) | `r` sets `rx`; `r` sets `ry`; `width` sets `stroke_width`. |"
     ) in text
 

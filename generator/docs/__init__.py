@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import cli, codes, exports, layout, macros
+from . import cli, codes, exports, layout, macros, sizes
 
 # Each generated page of docs/, by its path there, and the function that writes its Markdown.
 PAGES: dict[str, Callable[[], str]] = {
@@ -13,4 +13,5 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/exports.md": exports.page,
     "reference/layout-elements.md": layout.page,
     "reference/macros.md": macros.page,
+    "reference/card-sizes.md": sizes.page,
 }

@@ -18,10 +18,7 @@ KINDS = {
 def page() -> str:
     """Return docs/reference/exports.md."""
     targets = [r.plugin for r in shipped(registrations()) if r.plugin is not None]
-    rows = [
-        [f"`{t.name}`", KINDS.get(t.kind, t.kind), "yes" if t.bundled else "", t.summary]
-        for t in targets
-    ]
+    rows = [[f"`{t.name}`", KINDS.get(t.kind, t.kind), "yes" if t.bundled else "", t.summary] for t in targets]
     order = ", ".join(f"`{kind}`" for kind in RANKS)
     return "\n".join(
         [

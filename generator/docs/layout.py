@@ -35,7 +35,7 @@ def page() -> str:
         table(["Value", "What it is"], [[f"`{name}`", defs[name]["description"]] for name in SHARED]),
         "## Elements\n",
         "Each item of `elements` is a mapping of one key, the element's kind, to its settings: "
-        "`- rect: {x: 0, y: 0, w: 10, h: 5, fill: \"#224466\"}`. Every element takes `id` and `bleed`.\n",
+        '`- rect: {x: 0, y: 0, w: 10, h: 5, fill: "#224466"}`. Every element takes `id` and `bleed`.\n',
         table(["Element", "What it draws"], [[f"[`{name}`](#{name})", defs[name]["description"]] for name in elements]),
     ]
     for name in elements:

@@ -29,7 +29,8 @@ def page() -> str:
         renamed = [f"`{arg}` sets `{key}`" for key, arg in dict.fromkeys(_SETS.findall(body)) if key != arg]
         about = " ".join(x for x in (_about(source, macro.name), "; ".join(renamed) + "." if renamed else "") if x)
         rows.append([f"`{_signature(macro)}`", link if kind else "", about])
-    intro = " ".join(_COMMENT.match(source.lstrip()).group(1).split()) if source.lstrip().startswith("{#") else ""
+    opening = _COMMENT.match(source.lstrip())
+    intro = " ".join(opening.group(1).split()) if opening else ""
     return "\n".join(
         [
             banner("the shared macros template, `layouts/common/macros.j2`"),
@@ -75,7 +76,9 @@ def _body(source: str, name: str) -> str:
 
 def _about(source: str, name: str) -> str:
     """Return the comment just before a macro's opening tag (nothing when a blank line or code comes between)."""
-    head = re.search(r"\{#-?\s*(?P<text>(?:(?!#\}).)*?)\s*-?#\}\s*\{%-?\s*macro\s+" + re.escape(name) + r"\(", source, re.S)
+    head = re.search(
+        r"\{#-?\s*(?P<text>(?:(?!#\}).)*?)\s*-?#\}\s*\{%-?\s*macro\s+" + re.escape(name) + r"\(", source, re.S
+    )
     if head is None or source.lstrip().startswith(head.group(0)):
         return ""
     return " ".join(head.group("text").split())

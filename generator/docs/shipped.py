@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
-from ..registry import Registration
+from ..registry import Named, Registration
 
-T = TypeVar("T")
+T = TypeVar("T", bound=Named)
 
 
 def shipped(registrations: Iterable[Registration[T]]) -> list[Registration[T]]:
