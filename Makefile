@@ -23,7 +23,7 @@ lint: $(STAMP)
 DOCS_STAMP := $(VENV)/.cardpress-docs-installed
 docs: $(DOCS_STAMP)
 	$(BIN)/python -m generator.docs $(if $(CI),--check,)
-	$(BIN)/mkdocs build --strict --quiet -d site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -d site
 
 $(DOCS_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,docs]'

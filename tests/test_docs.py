@@ -113,6 +113,17 @@ def test_the_code_page_is_every_registered_code():
     assert all(f"| {code} |" in text for code in codes.registry())
 
 
+def test_every_code_the_manual_names_is_registered():
+    not_codes = {"HE001": "the example plugin's own code", "K100": "100 % black ink"}
+    named = {
+        (page.relative_to(ROOT).as_posix(), code)
+        for page in [ROOT / "README.md", *DOCS.rglob("*.md")]
+        for code in re.findall(r"\b[A-Z]{1,2}\d{3}\b", page.read_text(encoding="utf-8"))
+    }
+    assert len(named) > 100
+    assert sorted((page, code) for page, code in named if code not in codes.registry() and code not in not_codes) == []
+
+
 def test_the_readme_is_a_front_door():
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert len(lines) <= 300, len(lines)
