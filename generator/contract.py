@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .kit import Kit
@@ -66,6 +67,15 @@ class Header:
             return ""
         names = list(self.authors)
         return "by " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A ruleset's own files, found through the ruleset (package resources for an installed plugin)."""
+
+    schemas: Path | None = None  # its JSON Schemas: YAML files whose $id is cardpress:<name>, loaded with the core's
+    layouts: Path | None = None  # its templates and icons.yaml: after a game's own folders, before the shared ones
+    games: Path | None = None  # games it ships, a folder each: any project can build or extend them by id
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,10 @@ class Ruleset(ABC):
     def commands(self) -> Sequence[GameCommand]:
         """Return the extra commands this ruleset offers (Capability.COMMANDS)."""
         raise NotImplementedError(f"{self.name} declares no commands")
+
+    def pack(self) -> Pack:
+        """Return where this ruleset's own schemas, templates and games are (none by default)."""
+        return Pack()
 
     def codes(self) -> Mapping[str, str]:
         """Return the diagnostic codes this ruleset's own checks report: {code: one-line meaning}."""

@@ -21,7 +21,8 @@ from .impose.sizes import size_conflicts
 from .kit import Card, Face, Kit, Page
 from .layout import lint
 from .layout.studio import RenderCache, Studio, page_safe
-from .project.folders import GameDir, list_games
+from .project.folders import GameDir
+from .project.locate import list_games
 from .render.draw import Prepared
 from .source import schema, yamlsrc
 from .source.edits import Edits
@@ -84,8 +85,10 @@ class Pipeline:
         ruleset = self._ruleset(game, source)
         if ruleset is None:
             return None
+        layouts = ruleset.pack().layouts
         for level in game.chain:
             level.ruleset = ruleset.name
+            level.ruleset_layouts = (layouts,) if layouts is not None else ()
         schema.check(source, ruleset.game_schema or "game-header", self.report)
         header = read_header(source, self.report, edition.based_on(game))
         if game.bases:  # a fan edition's credits add to those of the games it is based on

@@ -95,21 +95,26 @@ def test_no_generic_module_imports_a_game_package():
 TINY_RULESET = '''
 """A third-party ruleset: a deck of plain cards from cards.yaml, printed with its own two templates."""
 
-from generator.contract import LoadedGame, Ruleset
+from pathlib import Path
+
+from generator.contract import LoadedGame, Pack, Ruleset
 from generator.kit import Card, Face, Kit
-from generator.source.yamlsrc import format_path, load_file
+from generator.source.yamlsrc import format_path
 
 
 class Tiny(Ruleset):
     name = "tiny"
     summary = "plain cards with a name and a line of text"
 
+    def pack(self):
+        return Pack(schemas=Path(__file__).parent / "schemas")  # shipped in the package, found through the ruleset
+
     def load(self, game, header, report, icons):
-        source = load_file(game.folder / "cards.yaml", game.display("cards.yaml"), report)
+        source = game.load("cards.yaml", "tiny-cards", report)  # checked against its own schema
         cards = source.data if isinstance(source.data, list) else []
         for i, card in enumerate(cards):
-            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
-                report.error("T901", "every card needs a name", path=format_path((i,)), loc=source.loc((i,)))
+            if isinstance(card, dict) and "name" in card and card["name"] == card.get("text"):
+                report.error("T901", "a card's text repeats its name", path=format_path((i,)), loc=source.loc((i,)))
         return cards if report.ok() else None
 
     def kit(self, game: LoadedGame, players: int) -> Kit:
@@ -125,11 +130,27 @@ RULESET = Tiny()
 '''
 
 
+TINY_SCHEMA = """\
+$id: cardpress:tiny-cards
+type: array
+maxItems: 100
+items:
+  type: object
+  additionalProperties: false
+  required: [name]
+  properties:
+    name: {type: string, maxLength: 40}
+    text: {type: string, maxLength: 200}
+"""
+
+
 def tiny_project(tmp_path: Path) -> tuple[Path, Path]:
     """Return (project, site): a project using the `tiny` ruleset, and a folder holding its installed package."""
     site = tmp_path / "site"
     (site / "tinygame").mkdir(parents=True)
     (site / "tinygame" / "__init__.py").write_text(TINY_RULESET)
+    (site / "tinygame" / "schemas").mkdir()
+    (site / "tinygame" / "schemas" / "tiny-cards.yaml").write_text(TINY_SCHEMA)
     info = site / "tinygame-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tinygame\nVersion: 0.1\n")
@@ -174,10 +195,13 @@ def test_a_separately_installed_ruleset_adds_a_game_without_touching_cardpress(t
     assert "Ant" in reader.pages[2].extract_text() and "Cat" in reader.pages[2].extract_text()
 
     broken = project / "cards" / "tiny" / "cards.yaml"
-    broken.write_text("- name: Ant\n- title: Bee\n")
+    broken.write_text("- name: Ant\n- nmae: Bee\n- name: Cat\n  text: Cat\n")
     result = run_with(site, "validate", "tiny", cwd=project)
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert "cards/tiny/cards.yaml:2:3: error[T901] [1]: every card needs a name" in result.stderr
+    assert "cards/tiny/cards.yaml:2:3: error[S003] [1].nmae: unknown key 'nmae'" in result.stderr  # its own schema
+    assert "did you mean 'name'" in result.stderr
+    assert "cards/tiny/cards.yaml:3:3: error[T901] [2]: a card's text repeats its name" in result.stderr
+    assert result.stderr.count("error[") == 2
 
     # Without the package on the path, the game's ruleset is unknown: a located error, not a crash.
     result = run_cli("validate", "tiny", cwd=project)

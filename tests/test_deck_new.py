@@ -57,7 +57,7 @@ def test_new_then_build_at_once_with_no_warnings(tmp_path):
     assert digests(again / "cards" / "star-port") == digests(game)
 
 
-def test_new_outside_any_project_starts_one_here_with_cardpress_fonts_and_layouts(tmp_path):
+def test_new_outside_any_project_starts_one_here_that_uses_cardpress_fonts_and_layouts(tmp_path):
     from conftest import ROOT
 
     here = tmp_path / "mine"
@@ -65,16 +65,12 @@ def test_new_outside_any_project_starts_one_here_with_cardpress_fonts_and_layout
     result = run_cli("new", "star-port", cwd=here)
     assert result.returncode == 0, result.stderr
     assert not (ROOT / "cards" / "star-port").exists()  # never into the checkout cardpress runs from
-    fonts = {p.name for p in (here / "fonts").iterdir()}
-    assert {"fonts.yaml", "LICENSE-Lato.txt", "Lato-Regular.ttf"} <= fonts
-    assert (here / "layouts" / "common" / "macros.j2").read_bytes() == (
-        ROOT / "layouts" / "common" / "macros.j2"
-    ).read_bytes()
+    assert sorted(p.name for p in here.iterdir()) == ["cards"]  # the shared fonts and templates stay cardpress's
     built = run_cli("build", "star-port", cwd=here)
     assert (built.returncode, built.stderr) == (0, ""), built.stderr
     assert (here / "output" / "star-port" / "star-port-a4.pdf").is_file()
-    second = run_cli("new", "moon-base", cwd=here)  # now a project: its own fonts are kept as they are
-    assert second.returncode == 0 and "wrote fonts/" not in second.stdout
+    second = run_cli("new", "moon-base", cwd=here)  # now a project of two games, still nothing but cards/
+    assert second.returncode == 0 and sorted(p.name for p in (here / "cards").iterdir()) == ["moon-base", "star-port"]
 
 
 def test_new_refuses_an_existing_folder_and_a_bad_name(tmp_path):

@@ -1,4 +1,8 @@
-"""The package's shape: no import cycle (type-only imports included), a small root, every import at the top."""
+"""The package's shape: no import cycle, a small root, every import at the top.
+
+An import cycle is one that runs: module-level and function-level imports count; imports under
+`if TYPE_CHECKING:` do not, since they name types for the checker and never execute.
+"""
 
 from __future__ import annotations
 
@@ -19,10 +23,19 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """Return the project modules `name` imports anywhere in its file (functions and TYPE_CHECKING blocks too)."""
+    """Return the project modules `name` imports when it runs: at the top and in functions, not for types only."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.ImportFrom):
             base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
@@ -77,8 +90,11 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path, monkeypatch):
     (package / "a").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "a" / "__init__.py").write_text("")
-    (package / "a" / "one.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import two\n")
-    (package / "a" / "two.py").write_text("def f():\n    from ..a.one import x\n")
+    (package / "a" / "one.py").write_text("from . import two\n")
+    (package / "a" / "four.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import two\n"
+    )
+    (package / "a" / "two.py").write_text("def f():\n    from ..a.one import x\n    from .four import y\n")
     (package / "three.py").write_text("from .a import one\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", package)
     assert cycles() == [["generator.a.one", "generator.a.two"]]
@@ -94,3 +110,22 @@ def test_the_root_holds_few_modules_and_the_stages_have_folders():
 def test_no_import_waits_below_code():
     late = [str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "noqa: E402" in p.read_text(encoding="utf-8")]
     assert late == []
+
+
+def test_games_use_only_the_toolkit_and_the_contract():
+    modules = _modules()
+    allowed = {"generator.sdk", "generator.contract"}
+    for name, path in modules.items():
+        if not name.startswith("generator.games."):
+            continue
+        game = ".".join(name.split(".")[:3])
+        outside = {m for m in _imports(name, path, modules) if not m.startswith(game)}
+        assert outside <= allowed, f"{path.relative_to(PACKAGE.parent)} imports {sorted(outside - allowed)}"
+
+
+def test_the_toolkit_names_only_what_it_can_import():
+    import generator.sdk as sdk
+
+    assert len(sdk.__all__) == len(set(sdk.__all__)) > 50
+    for name in sdk.__all__:
+        assert getattr(sdk, name) is not None, name

@@ -85,6 +85,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"wrote {shown(path)}")
         if result.failed:
             typer.echo(f"not exported: {', '.join(result.failed)}", err=True)
+        if result.failed or not result.report.ok():
             raise typer.Exit(1)
 
 

@@ -298,7 +298,7 @@ def _sessions(
 def _games(base: Path, game: str | None) -> list[str]:
     """Return the games to work on; an unknown game is a located mistake now, not a watch on nothing."""
     from ..pipeline import resolve_games
-    from ..project.folders import game_dir
+    from ..project.locate import game_dir
 
     games = resolve_games(base, game)
     for game_id in games:

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import CardpressError, Location, Report, did_you_mean
-from ..project.folders import GameDir, game_dir, list_games
+from ..project.folders import GameDir
+from ..project.locate import game_dir, installed_games, list_games
 from ..source import yamlsrc
 
 GAME_FILE = "game.yaml"
@@ -30,7 +31,7 @@ def open_game(root: Path, game_id: str, report: Report) -> GameDir | None:
     except CardpressError as exc:
         report.extend(exc.report.items)
         return None
-    games = list_games(root)
+    games = list_games(root) + installed_games(root)
     chain = [game]
     before = len(report.errors)
     own = yamlsrc.load_file(game.folder / GAME_FILE, game.display(GAME_FILE), report)
@@ -67,7 +68,7 @@ def open_game(root: Path, game_id: str, report: Report) -> GameDir | None:
         if len(chain) > MAX_DEPTH:
             report.error("E009", f"more than {MAX_DEPTH} editions extend one another", path="extends", loc=where)
             break
-        base = GameDir(root, base_id)
+        base = game_dir(root, base_id)
         own = yamlsrc.load_file(base.folder / GAME_FILE, base.display(GAME_FILE), report)
         chain.append(base)
     if len(report.errors) != before:

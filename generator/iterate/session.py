@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import resources
 from ..build import kit_path
 from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
 from ..kit import Card, Kit, Page
@@ -155,7 +156,7 @@ class Session:
         if self.contact and complete and (outcome.proofed or not (self.proofs.folder / self.proofs.contact).exists()):
             mark = time.perf_counter()
             title = f"{kit.title}: {len(outcome.entries)} faces, {self.proofs.dpi} dpi"
-            outcome.written.append(self.proofs.contact_sheet(outcome.entries, title, self.root / "fonts"))
+            outcome.written.append(self.proofs.contact_sheet(outcome.entries, title, resources.fonts(self.root)))
             outcome.seconds["contact"] = time.perf_counter() - mark
         outcome.seconds["total"] = time.perf_counter() - start
         return outcome

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import resources
 from ..art.place import ArtDesk
 from ..diagnostics import Diagnostic, Location, Report
 from ..kit import Face
@@ -145,7 +146,7 @@ class Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
         folders = game.layout_dirs()
         root = game.root
-        fonts_dir = root / "fonts"
+        fonts_dir = resources.fonts(root)
         editions = [(g.id, g.folder / "fonts") for g in game.chain if (g.folder / "fonts").is_dir()]
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
             [f / "icons.yaml" for f in folders]
@@ -154,7 +155,7 @@ class Studio:
             inputs += files_digest(sorted(own.iterdir()))
         return cls(
             root,
-            Templates(folders, root),
+            Templates(folders, root, [root, *resources.installed(game.ruleset_layouts)]),
             load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),
             report,

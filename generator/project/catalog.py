@@ -13,7 +13,7 @@ from ..diagnostics import Report
 from ..impose.sizes import size_label
 from ..pipeline import Pipeline
 from ..source import yamlsrc
-from .folders import list_games
+from .locate import list_games
 
 PAPERS = ("a4", "letter")
 

@@ -6,21 +6,19 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import CardpressError, Diagnostic, Location, Report, did_you_mean
+from ..diagnostics import CardpressError, Diagnostic, Location, Report
 from ..source import schema, yamlsrc
 from ..source.edits import Edit
 from ..source.edits import apply as apply_edits
 
-CHECKOUT = Path(__file__).resolve().parents[2]  # the checkout cardpress was installed from
 
-
-def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path = CHECKOUT) -> Path:
+def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path | None = None) -> Path:
     """Return the project root: the nearest folder at or above `start` that holds `cards/`.
 
-    Without `start` (no --root), a folder outside any project falls back to `outside`: the checkout
-    cardpress was installed from (its games), or for `new` the current folder (a new project). A `start`
-    the user named must exist and (with `needs_cards`) lie in a project: validating the installed checkout
-    instead would pass for the user's files.
+    Without `start` (no --root), a folder outside any project is a project of its own with no games yet
+    (`outside`, default the current folder): the games cardpress ships are still found by name (see
+    `generator.project.games`). A `start` the user named must exist and (with `needs_cards`) lie in a
+    project: validating the shipped games instead would pass for the user's files.
     """
     if start is not None:
         problem = None
@@ -46,7 +44,7 @@ def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path
     for folder in (here, *here.parents):
         if (folder / "cards").is_dir():
             return folder
-    return outside
+    return outside if outside is not None else here
 
 
 @dataclass
@@ -60,6 +58,8 @@ class GameDir:
     root: Path  # the project root
     id: str
     ruleset: str = ""  # the game family, read from game.yaml; its layouts serve every edition of it
+    home: Path | None = None  # the folder holding this game's folder: the project's cards/ (None), or an installed one
+    ruleset_layouts: tuple[Path, ...] = ()  # the template folders its ruleset declares (its pack), set on loading
     folder: Path = field(init=False)
     sources: dict[str, yamlsrc.Source] = field(default_factory=dict)
     bases: list[GameDir] = field(default_factory=list)  # what this edition extends, nearest first; [] for a game
@@ -68,7 +68,7 @@ class GameDir:
     edits: dict[str, list[Edit]] = field(default_factory=dict)  # values set in memory before checks (see edits)
 
     def __post_init__(self) -> None:
-        self.folder = self.root / "cards" / self.id
+        self.folder = (self.home or self.root / "cards") / self.id
 
     @property
     def chain(self) -> list[GameDir]:
@@ -88,14 +88,17 @@ class GameDir:
             return str(path)
 
     def layout_dirs(self) -> list[Path]:
-        """Return where templates are looked up, first match wins: the edition's, its bases', the family's, common."""
+        """Return where templates are looked up, first match wins: the edition's, its bases', the family's
+        (the project's layouts/<ruleset>, then the ruleset's own), then the shared ones (the project's, cardpress's)."""
+        from .. import resources
+
         folders: list[Path] = []
         for level in self.chain:
             folders += [level.folder / "layouts", self.root / "layouts" / level.id]
-        family = self.root / "layouts" / self.ruleset
-        if self.ruleset and family not in folders:
-            folders.append(family)
-        return folders + [self.root / "layouts" / "common"]
+        if self.ruleset:
+            folders.append(self.root / "layouts" / self.ruleset)
+        folders += self.ruleset_layouts
+        return list(dict.fromkeys([*folders, *resources.common_layouts(self.root)]))
 
     def find(self, relative: str) -> Path | None:
         """Return the file `relative` names in the edition, else in its nearest base that has it, else None."""
@@ -183,22 +186,3 @@ class GameDir:
                 source = merge(inherited, source, base.id, report, keep_out)
         self.merged[name] = source
         return source
-
-
-def list_games(root: Path) -> list[str]:
-    """Return the id of every game folder under `cards/` (those holding a game.yaml)."""
-    cards = root / "cards"
-    if not cards.is_dir():
-        return []
-    return sorted(p.name for p in cards.iterdir() if (p / "game.yaml").is_file())
-
-
-def game_dir(root: Path, game_id: str) -> GameDir:
-    """Return the folder of a game, or fail with a hint naming the games that exist."""
-    games = list_games(root)
-    if game_id not in games:
-        report = Report()
-        hint = did_you_mean(game_id, games) or (f"games here: {', '.join(games)}" if games else None)
-        report.error("G001", f"no game '{game_id}' in {root / 'cards'}", hint=hint)
-        raise CardpressError(report)
-    return GameDir(root, game_id)

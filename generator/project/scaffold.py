@@ -68,27 +68,13 @@ def new_game(
     files = _files(game_id, size_text, from_csv, report, tell)
     if not report.ok() or files is None:
         raise CardpressError(report)
-    written = write_all({folder / name: data for name, data in files.items()} | _project_files(root))
+    written = write_all({folder / name: data for name, data in files.items()})
     try:
         written += _stand_ins(root, game_id, from_csv)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)  # the folder did not exist before: leave nothing half made
         raise
     return written
-
-
-def _project_files(root: Path) -> dict[Path, bytes]:
-    """Return the fonts (with their licences) and shared layouts a new project lacks, from cardpress's own."""
-    from .folders import CHECKOUT
-
-    out = {}
-    for shared, marker in (("fonts", "fonts.yaml"), ("layouts/common", "macros.j2")):
-        if (root / shared / marker).exists() or root.resolve() == CHECKOUT:
-            continue
-        for file in sorted((CHECKOUT / shared).rglob("*")):
-            if file.is_file() and "__pycache__" not in file.parts:
-                out[root / file.relative_to(CHECKOUT)] = file.read_bytes()
-    return out
 
 
 def _size(value: str, report: Report) -> str:

@@ -224,7 +224,8 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
         return _LOADED[key]
     report = Report()
     display = _rel(config, root)
-    source = yamlsrc.load_file(config, display, report, [root])
+    allowed = list(dict.fromkeys([root, folder]))  # the shipped fonts live in the installed package
+    source = yamlsrc.load_file(config, display, report, allowed)
     homes = {display: (folder, "")}  # which folder (and edition) the files a fonts.yaml names are in
     for gid, own in editions:
         shown = _rel(own / "fonts.yaml", root)
@@ -236,7 +237,7 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
                 hint="families: {display: {regular: MyFont.ttf}} (only the families the edition adds or replaces)",
             )
             continue
-        over = yamlsrc.load_file(own / "fonts.yaml", shown, report, [root])
+        over = yamlsrc.load_file(own / "fonts.yaml", shown, report, [root, own])
         if report.ok() and source.data is not None and over.data is not None:
             source = merge(source, over, "the project's fonts.yaml", report)
         homes[shown] = (own, gid)
@@ -255,7 +256,7 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
             if not os.path.lexists(path):
                 report.error("F001", f"font file {filename} is not in {_rel(home, root)}/", **located)
                 continue
-            problem = font_problem(path, [root])
+            problem = font_problem(path, allowed)
             if problem:
                 report.error("F001", f"cannot use font file {filename}: {problem}", hint=_FONT_HINT, **located)
                 continue

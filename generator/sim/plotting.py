@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import io
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import resources
 from .charts import CURVE, HISTOGRAM, INTERVALS, Chart
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
-FONTS = Path(__file__).resolve().parents[2] / "fonts"
+FONTS = resources.shipped() / "fonts"
 INK = "#1f2933"
 MUTED = "#6b7785"
 GRID = "#e4e7eb"

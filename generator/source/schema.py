@@ -10,6 +10,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
@@ -37,17 +38,16 @@ _TYPE_NAMES = {
 
 @functools.cache
 def _registry() -> Registry:
-    """Load every schema in `generator/schemas/` so that they can `$ref` each other by `$id`."""
+    """Load every schema (the core's and each ruleset's) so that they can `$ref` each other by `$id`."""
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
-    folder = resources.files("generator.source").joinpath("schemas")
     schemas = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            # The schemas ship with cardpress and a test checks them against the metaschema.
-            schema = yaml.load(entry.read_text(encoding="utf-8"), Loader=LOADER)
-            schemas[schema["$id"]] = schema
+    for _, text in _schema_files():
+        # The core's and the rulesets' own schemas: code that cardpress runs, not user input (a test checks
+        # every one against the metaschema).
+        schema = yaml.load(text, Loader=LOADER)
+        schemas[schema["$id"]] = schema
     found = [(sid, DRAFT202012.create_resource(_extended(s, schemas))) for sid, s in schemas.items()]
     return Registry().with_resources(found)
 
@@ -132,13 +132,21 @@ def _absolute(schema: Any, schema_id: str) -> Any:
 
 
 @functools.cache
+def _schema_files() -> tuple[tuple[str, str], ...]:
+    """Return (file name, text) of every schema: the core's, then each registered ruleset's pack, by file name."""
+    from .. import registry
+
+    folders = [Path(str(resources.files("generator.source").joinpath("schemas")))]
+    for registration in registry.registrations():
+        own = registration.plugin.pack().schemas if registration.plugin is not None else None
+        if own is not None:
+            folders.append(own)
+    files = {p.name: p for folder in folders if folder.is_dir() for p in folder.glob("*.yaml")}
+    return tuple((name, files[name].read_text(encoding="utf-8")) for name in sorted(files))
+
+
 def _schema_texts() -> tuple[str, ...]:
-    folder = resources.files("generator.source").joinpath("schemas")
-    return tuple(
-        e.read_text(encoding="utf-8")
-        for e in sorted(folder.iterdir(), key=lambda e: e.name)
-        if e.name.endswith(".yaml")
-    )
+    return tuple(text for _, text in _schema_files())
 
 
 def conforms(schema: str, data: Any) -> bool:

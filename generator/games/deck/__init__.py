@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...contract import Header, LoadedGame, Ruleset
+from ...contract import Header, LoadedGame, Pack, Ruleset
 
 if TYPE_CHECKING:
-    from ...diagnostics import Report
-    from ...kit import Kit
-    from ...project.folders import GameDir
+    from ...sdk import GameDir, Kit, Report
 
 
 class DeckRuleset(Ruleset):
@@ -29,6 +28,10 @@ class DeckRuleset(Ruleset):
         from .kit import kit
 
         return kit(game, players)
+
+    def pack(self) -> Pack:
+        """Return where its schemas and templates are: this package's schemas/ (each game brings its own templates)."""
+        return Pack(schemas=Path(__file__).parent / "schemas")
 
 
 RULESET = DeckRuleset()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...contract import LoadedGame
-from ...kit import Card, Face, Kit
+from ...sdk import Card, Face, Kit
 from .model import Deck, DeckCard, DeckGame
 
 

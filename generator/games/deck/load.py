@@ -9,14 +9,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...art.place import card_art
 from ...contract import Header
-from ...diagnostics import Location, Report, did_you_mean
-from ...impose.sizes import CardSize, SizeError, parse_size
-from ...layout.templates import Templates
-from ...project.folders import GameDir
-from ...source import tablesrc
-from ...source.yamlsrc import KeyPath, Source, format_path
+from ...sdk import (
+    CardSize,
+    GameDir,
+    KeyPath,
+    Location,
+    Report,
+    SizeError,
+    Source,
+    Templates,
+    card_art,
+    did_you_mean,
+    format_path,
+    parse_size,
+    tablesrc,
+)
 from .model import Back, Deck, DeckCard, DeckGame
 from .richtext import problems, to_markup
 from .uses import Uses, template_uses

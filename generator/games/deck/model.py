@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...diagnostics import Location
-from ...impose.sizes import CardSize
+from ...sdk import CardSize, Location
 
 
 @dataclass(frozen=True)

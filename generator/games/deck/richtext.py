@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
-from ...diagnostics import did_you_mean
-from ...layout.markup import MarkupError, parse
+from ...sdk import MarkupError, did_you_mean, parse
 
 SHORT_ICON = re.compile(r":([a-z][a-z0-9-]{0,47}):")
 ICON_TAG = re.compile(r"<icon\s+([^<>\s]+)\s*>")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from jinja2 import TemplateSyntaxError, meta, nodes
 
-from ...layout.templates import Templates
+from ...sdk import Templates
 
 OWNERS = ("card", "rich")
 

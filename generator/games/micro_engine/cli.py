@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from ...cli.gamecli import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
 from ...contract import GameCommand, LoadedGame
+from ...sdk import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
 
 
 def analyze(

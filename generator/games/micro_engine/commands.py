@@ -7,10 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...diagnostics import CardpressError, Report
-from ...sim import stats
-from ...sim.report import Document, Section, Table, pct
-from ...sim.runner import Match, run_match
+from ...sdk import CardpressError, Document, Match, Report, Section, Table, pct, run_match, stats
 from .model import MicroEngine
 from .simulation import MicroEngineSim, cores_section, first_player_section
 

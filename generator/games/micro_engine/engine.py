@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...sim.protocol import CHANCE, TERMINAL, IllegalActionError
+from ...sdk import CHANCE, TERMINAL, IllegalActionError
 from . import draw, play, scoring, setup, tableau, turn, views
 from .board import Board, GameStats
 from .phase import OVER, SETUP, Phase

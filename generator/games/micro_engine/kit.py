@@ -5,11 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...art.place import card_art
 from ...contract import LoadedGame
-from ...kit import Card as KitCard
-from ...kit import Face, Kit
-from ...layout.markup import escape
+from ...sdk import Card as KitCard
+from ...sdk import Face, Kit, card_art, escape
 from . import text
 from .model import Card, Core, MicroEngine, Patent, given
 

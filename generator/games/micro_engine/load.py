@@ -6,9 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...contract import Header
-from ...diagnostics import Report, did_you_mean
-from ...project.folders import GameDir
-from ...source.yamlsrc import Source, format_path
+from ...sdk import GameDir, Report, Source, did_you_mean, format_path
 from . import vocab
 from .model import (
     Back,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...sim.protocol import CHANCE
+from ...sdk import CHANCE
 from .engine import State
 from .phase import PLAY
 

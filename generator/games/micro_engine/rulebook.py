@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...source import rulebook as rulebook_text
-from ...source.rulebook import NUM, Rulebook, Stated, number
+from ...sdk import NUM, Rulebook, Stated, number
+from ...sdk import rulebook as rulebook_text
 
 NAME = r"(?P<name>[^\s(.:,;][^(.:,;]{0,59}?)"  # a card name (at most 60 characters, as the schemas allow)
 SYM = r"[^\s()→]+"  # a connection symbol as printed, e.g. ⚡ or ♨️

@@ -10,10 +10,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...diagnostics import Location, Report, did_you_mean
-from ...project.folders import GameDir
-from ...source import rulebook as rulebook_text
-from ...source.yamlsrc import format_path
+from ...sdk import GameDir, Location, Report, did_you_mean, format_path
+from ...sdk import rulebook as rulebook_text
 from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
 from .rulebook import Facts, NamedCard, read_facts, symbol

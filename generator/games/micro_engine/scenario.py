@@ -5,7 +5,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-from ...sim.protocol import IllegalActionError
+from ...sdk import IllegalActionError
 from . import rng, tableau, turn
 from .engine import State
 from .model import MicroEngine, Scenario

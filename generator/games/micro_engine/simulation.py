@@ -7,12 +7,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import did_you_mean
-from ...sim import stats
-from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError, Measure
-from ...sim.report import Section, Table, bar, interval, pct
-from ...sim.runner import MatchResult
+from ...sdk import (
+    BotSpecError,
+    MatchResult,
+    Measure,
+    RandomBot,
+    Section,
+    Table,
+    bar,
+    did_you_mean,
+    interval,
+    pct,
+    stats,
+)
 from .bots import HeuristicBot, RolloutBot, value_model
 from .game import MicroEngineGame
 from .model import Card, Core, MicroEngine, Patent

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ...sim.protocol import CHANCE
+from ...sdk import CHANCE
 from .engine import State
 from .phase import Phase
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...contract import Capability, GameCommand, Header, LoadedGame, Ruleset
+from ...contract import Capability, GameCommand, Header, LoadedGame, Pack, Ruleset
+from ...sdk import shipped
 
 if TYPE_CHECKING:
-    from ...diagnostics import Report
-    from ...kit import Kit
-    from ...project.folders import GameDir
+    from ...sdk import GameDir, Kit, Report
     from .simulation import PocketFoundrySim
 
 
@@ -51,6 +51,10 @@ class PocketFoundryRuleset(Ruleset):
         from .cli import COMMANDS
 
         return COMMANDS
+
+    def pack(self) -> Pack:
+        """Return where its schemas and templates are: this package's schemas/, the shipped layouts/pocket-foundry."""
+        return Pack(schemas=Path(__file__).parent / "schemas", layouts=shipped() / "layouts" / "pocket-foundry")
 
 
 RULESET = PocketFoundryRuleset()

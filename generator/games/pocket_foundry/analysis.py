@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from ...sim.executors import parallel_map
-from ...sim.report import Document, Section, Table
+from ...sdk import Document, Section, Table, parallel_map
 from .deadend import DeadEnds
 from .model import PocketFoundry
 from .solver import PlanStep, Solver, pareto_runs

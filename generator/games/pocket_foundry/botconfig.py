@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Diagnostic, Report, did_you_mean
-from ...project.folders import GameDir
-from ...source.yamlsrc import Source, format_path
+from ...sdk import Diagnostic, GameDir, Report, Source, did_you_mean, format_path
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...sim.protocol import CHANCE, TERMINAL
+from ...sdk import CHANCE, TERMINAL
 from .botconfig import FIRST_EMPTY, BotConfig, Conditions, Rule
 from .deadend import dead_ends_for
 from .engine import State

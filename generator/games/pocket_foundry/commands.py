@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...diagnostics import CardpressError, Report
-from ...sim.report import Document
+from ...sdk import CardpressError, Document, Report
 from . import analysis
 from .botconfig import read_bots
 from .explain import explain, render_text, to_json

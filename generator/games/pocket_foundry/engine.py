@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...sim.protocol import CHANCE, TERMINAL, IllegalActionError
+from ...sdk import CHANCE, TERMINAL, IllegalActionError
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
 

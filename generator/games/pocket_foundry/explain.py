@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import CardpressError, Report, did_you_mean
+from ...sdk import CardpressError, Report, did_you_mean
 from . import textparse
 from .model import PocketFoundry
 from .scenarios import parse_row

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ...art.place import card_art
 from ...contract import LoadedGame
-from ...kit import Card, Face, Kit, Page
-from ...layout.markup import escape, with_icons
+from ...sdk import Card, Face, Kit, Page, card_art, escape, with_icons
 from . import text
 from .model import Machine, PocketFoundry
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...diagnostics import did_you_mean
+from ...sdk import did_you_mean
 
 Amounts = tuple[tuple[str, int], ...]  # (resource id, amount) in the game's resource order
 

@@ -13,8 +13,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ...source import rulebook as rulebook_text
-from ...source.rulebook import Form, sentence
+from ...sdk import Form, sentence
+from ...sdk import rulebook as rulebook_text
 
 MATERIALS = "Printable materials"
 

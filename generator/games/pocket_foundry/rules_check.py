@@ -8,10 +8,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from ...diagnostics import Report
-from ...project.folders import GameDir
-from ...source import rulebook as rulebook_text
-from ...source.yamlsrc import Source, format_path
+from ...sdk import GameDir, Report, Source, format_path
+from ...sdk import rulebook as rulebook_text
 from . import text, textparse
 from .botconfig import load_bots
 from .model import Machine, PocketFoundry

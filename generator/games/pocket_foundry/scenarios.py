@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...diagnostics import Report, did_you_mean
-from ...project.folders import GameDir
-from ...source.yamlsrc import Source, format_path
+from ...sdk import GameDir, Report, Source, did_you_mean, format_path
 from .engine import Game
 from .model import PocketFoundry
 from .tables import EMPTY, Tables

@@ -7,13 +7,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...diagnostics import CardpressError, Diagnostic, Report, did_you_mean
-from ...sim import stats
-from ...sim.bots import RandomBot
-from ...sim.plugin import BotSpecError, Measure
-from ...sim.protocol import CHANCE
-from ...sim.report import Section, Table, bar, interval, pct
-from ...sim.runner import MatchResult
+from ...sdk import (
+    CHANCE,
+    BotSpecError,
+    CardpressError,
+    Diagnostic,
+    MatchResult,
+    Measure,
+    RandomBot,
+    Report,
+    Section,
+    Table,
+    bar,
+    did_you_mean,
+    interval,
+    pct,
+    stats,
+)
 from .analysis import opening_stall_probability
 from .botconfig import BotConfig
 from .bots import LookaheadBot, PlannerBot, PriorityBot, solver_for

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...source.rulebook import NUMBER_WORDS
+from ...sdk import NUMBER_WORDS
 from .model import Amounts, Effect, Machine, PocketFoundry, Rules
 
 BLANK = "__________"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...source import rulebook as rulebook_text
-from ...source.rulebook import NUM
+from ...sdk import NUM
+from ...sdk import rulebook as rulebook_text
 from .model import Rules
 
 
