@@ -9,8 +9,10 @@ import subprocess
 import sys
 import tomllib
 import unicodedata
+import zipfile
 from pathlib import Path
 
+import pytest
 import typer.main
 from conftest import ROOT
 from pypdf import PdfReader
@@ -24,6 +26,7 @@ from generator.source.schema import load_schema
 
 DOCS = ROOT / "docs"
 EXAMPLES = ROOT / "examples"
+HELLO = EXAMPLES / "cardpress-hello"
 
 
 def test_every_generated_page_is_what_the_code_makes_now():
@@ -196,67 +199,76 @@ def test_the_link_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
     assert links(page) == ["#two-words", "#three", "nothing.md", "gone.png"]
 
 
-def hello_site(tmp_path: Path) -> Path:
-    """Return a folder holding cardpress-hello's dist-info, its entry points read from the example's pyproject.toml."""
-    project = tomllib.loads((EXAMPLES / "cardpress-hello" / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    site = tmp_path / "site"
-    info = site / f"cardpress_hello-{project['version']}.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n")
-    groups = [
-        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in points.items())
-        for group, points in project["entry-points"].items()
-    ]
-    (info / "entry_points.txt").write_text("\n".join(groups))
-    return site
+@pytest.fixture(scope="module")
+def hello_site(tmp_path_factory) -> Path:
+    """Return a folder holding the example plugin installed from its wheel (a wheel unpacked is an install)."""
+    where = tmp_path_factory.mktemp("hello")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(HELLO)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = where.glob("cardpress_hello-*.whl")
+    zipfile.ZipFile(wheel).extractall(where / "site")
+    return where / "site"
 
 
-def project_with(tmp_path: Path, cards: Path) -> Path:
-    """Return a project of the example's cards/ with cardpress's fonts and shared layouts."""
-    project = tmp_path / "project"
-    shutil.copytree(cards, project / "cards")
-    shutil.copytree(ROOT / "fonts", project / "fonts")
-    shutil.copytree(ROOT / "layouts" / "common", project / "layouts" / "common")
-    return project
-
-
-def cardpress(*args: str, cwd: Path, path: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
-    """Run cardpress with `path` in front of the module search path, as if those packages were installed."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*map(str, path), os.environ.get("PYTHONPATH", "")])}
+def cardpress(*args: str, cwd: Path, site: Path | None = None) -> subprocess.CompletedProcess:
+    """Run cardpress, with `site` (an installed plugin) in front of the module search path."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site or ""), os.environ.get("PYTHONPATH", "")])}
     return subprocess.run(
         [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
     )
 
 
-def test_the_worked_plugin_adds_a_ruleset_and_an_export_target(tmp_path):
-    site, source = hello_site(tmp_path), EXAMPLES / "cardpress-hello" / "src"
-    project = project_with(tmp_path, EXAMPLES / "cardpress-hello" / "game" / "cards")
-    built = cardpress("build", "hello", "--paper", "a4", cwd=project, path=(site, source))
+@pytest.mark.slow
+def test_the_worked_plugin_adds_a_ruleset_and_an_export_target(hello_site, tmp_path):
+    declared = tomllib.loads((HELLO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
+    assert declared == {
+        "cardpress.rulesets": {"hello": "cardpress_hello.ruleset:RULESET"},
+        "cardpress.exports": {"checklist": "cardpress_hello.checklist:TARGET"},
+    }
+    built = cardpress("build", "hello", "--paper", "a4", cwd=tmp_path, site=hello_site)  # an empty folder
     assert built.returncode == 0, built.stderr
-    pages = PdfReader(project / "output" / "hello" / "hello-a4.pdf").pages
-    assert len(pages) == 4 and all(name in pages[2].extract_text() for name in ("Ant", "Bee", "Cat"))
+    pages = PdfReader(tmp_path / "output" / "hello" / "hello-a4.pdf").pages
+    assert len(pages) == 4 and [pages[2].extract_text().count(name) for name in ("Ant", "Bee", "Cat")] == [1, 2, 1]
 
-    exported = cardpress("export", "hello", "--to", "checklist", cwd=project, path=(site, source))
+    exported = cardpress("export", "hello", "--to", "checklist", cwd=tmp_path, site=hello_site)
     assert exported.returncode == 0, exported.stderr
-    assert (project / "output" / "hello" / "checklist" / "checklist.md").read_text(encoding="utf-8") == (
+    assert (tmp_path / "output" / "hello" / "checklist" / "checklist.md").read_text(encoding="utf-8") == (
         "# Hello Deck: 4 cards for 2 players\n\n## hello cards\n\n- [ ] Ant\n- [ ] Bee × 2\n- [ ] Cat\n"
     )
-    listed = cardpress("codes", "HE001", cwd=project, path=(site, source))
-    assert listed.stdout == "HE001  hello  a card without a name, or whose name is not text\n"
+    listed = cardpress("codes", "HE001", cwd=tmp_path, site=hello_site)
+    assert listed.stdout == "HE001  hello  two cards print the same name\n"
 
-    (project / "cards" / "hello" / "cards.yaml").write_text("- name: Ant\n- title: Bee\n")
-    refused = cardpress("export", "hello", "--to", "checklist", cwd=project, path=(site, source))
+    # A fan edition of the plugin's game: its cards merge by id, and each mistake is located in its own file.
+    assert cardpress("new-edition", "my-hello", "--from", "hello", cwd=tmp_path, site=hello_site).returncode == 0
+    cards = tmp_path / "cards" / "my-hello" / "cards.yaml"
+    cards.write_text("- {id: dog, name: Dog, add: true}\n- {id: cat, name: Ant}\n- {id: bee, copies: two}\n")
+    refused = cardpress("export", "my-hello", "--to", "checklist", cwd=tmp_path, site=hello_site)
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
-    assert "cards/hello/cards.yaml:2:3: error[HE001] [1]: every card needs a name" in refused.stderr
-    assert "  = hint: write `- name: Ant`" in refused.stderr
+    assert "cards/my-hello/cards.yaml:3:21: error[S001] [1].copies: expected a whole number" in refused.stderr
+    assert not (tmp_path / "output" / "my-hello").exists()
+    cards.write_text("- {id: dog, name: Dog, add: true}\n- {id: cat, name: Ant}\n")
+    refused = cardpress("validate", "my-hello", cwd=tmp_path, site=hello_site)
+    assert "cards/my-hello/cards.yaml:2:19: error[HE001] [2].name: 'Ant' is printed twice" in refused.stderr
+    assert "  = hint: [0] has that name too; give one card `copies: 2` instead" in refused.stderr
+    cards.write_text("- {id: dog, name: Dog, add: true}\n")
+    assert cardpress("export", "my-hello", "--to", "checklist", cwd=tmp_path, site=hello_site).returncode == 0
+    assert (
+        (tmp_path / "output" / "my-hello" / "checklist" / "checklist.md")
+        .read_text(encoding="utf-8")
+        .endswith("- [ ] Cat\n- [ ] Dog\n")
+    )
 
 
 def test_the_tutorials_small_game_builds_six_cards_with_one_back(tmp_path):
-    project = project_with(tmp_path, EXAMPLES / "tiny-deck" / "cards")
-    built = cardpress("build", "tiny", "--paper", "a4", cwd=project)
+    shutil.copytree(EXAMPLES / "tiny-deck" / "cards", tmp_path / "cards")  # no fonts or layouts: cardpress's own
+    built = cardpress("build", "tiny", "--paper", "a4", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     assert built.stdout.splitlines()[-1] == "tiny: built (0 errors, 0 warnings)"
-    pages = PdfReader(project / "output" / "tiny" / "tiny-a4.pdf").pages
+    pages = PdfReader(tmp_path / "output" / "tiny" / "tiny-a4.pdf").pages
     assert len(pages) == 4  # cover, duplex check, one sheet of fronts and its backs
     fronts = pages[2].extract_text()
     assert [fronts.count(name) for name in ("Ant", "Bee", "Cat")] == [2, 1, 3]

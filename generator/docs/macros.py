@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from jinja2 import Environment, nodes
 
+from ..resources import shipped
 from .markdown import banner, table
 
-MACROS = Path(__file__).resolve().parents[2] / "layouts" / "common" / "macros.j2"
+MACROS = shipped() / "layouts" / "common" / "macros.j2"
 _COMMENT = re.compile(r"\{#-?\s*(.*?)\s*-?#\}", re.S)
 _ELEMENT = re.compile(r"^\s*(?:-\s*\{\{\s*(\w+)\(|\{(\w+):)", re.M)  # what a macro's body makes first
 _SETS = re.compile(r"(\w+): \"?\{\{ \(?(\w+)\b")  # `stroke_width: {{ width }}`: the key an argument sets

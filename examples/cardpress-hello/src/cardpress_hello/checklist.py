@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from generator.diagnostics import Report
-from generator.export.target import ExportJob, ExportTarget
+from generator.sdk import ExportJob, ExportTarget, Report
 
 
 class Checklist(ExportTarget):

@@ -1,47 +1,55 @@
-"""The hello ruleset: a deck of plain cards, one per entry of the game's cards.yaml, each with a name and a line."""
+"""The hello ruleset: a deck of plain cards from the game's cards.yaml, each with an id, a name and its copies."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from pathlib import Path
 from typing import Any
 
-from generator.contract import Header, LoadedGame, Ruleset
-from generator.diagnostics import Report
-from generator.kit import Card, Face, Kit
-from generator.project.folders import GameDir
-from generator.source.yamlsrc import format_path, load_file
+from generator.contract import Header, LoadedGame, Pack, Ruleset
+from generator.sdk import Card, Face, GameDir, Kit, Report, format_path
+
+HERE = Path(__file__).parent
 
 
 class Hello(Ruleset):
-    """Plain cards from cards.yaml, printed with the game's hello-front and hello-back templates."""
+    """Plain cards from cards.yaml, checked by this package's schema, printed with its two templates."""
 
     name = "hello"  # what game.yaml's `ruleset:` says
-    summary = "plain cards with a name and a line of text"
+    summary = "plain cards with a name"
+
+    def pack(self) -> Pack:
+        # The package's own files: its schema, its templates, and a game any folder builds by id (`cardpress build hello`).
+        return Pack(schemas=HERE / "schemas", layouts=HERE / "layouts", games=HERE / "games")
 
     def codes(self) -> Mapping[str, str]:
-        return {"HE001": "a card without a name, or whose name is not text"}
+        return {"HE001": "two cards print the same name"}
 
     def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
-        source = load_file(game.folder / "cards.yaml", game.display("cards.yaml"), report)
-        cards = source.data if isinstance(source.data, list) else []
-        for i, card in enumerate(cards):
-            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
-                # A located problem: cardpress prints file:line:col, the line, a caret and the hint.
+        # Merged over a fan edition's bases and checked against the schema, every problem located (S001-S006).
+        source = game.load("cards.yaml", "hello-cards", report)
+        if not report.ok():
+            return None
+        seen: dict[str, int] = {}
+        for i, card in enumerate(source.data):
+            if card["name"] in seen:  # what no schema can say: the ruleset's own check, with its own code
                 report.error(
                     "HE001",
-                    "every card needs a name",
-                    path=format_path((i,)),
-                    loc=source.loc((i,)),
-                    hint="write `- name: Ant`",
+                    f"'{card['name']}' is printed twice",
+                    path=format_path((i, "name")),
+                    loc=source.loc((i, "name")),
+                    hint=f"{format_path((seen[card['name']],))} has that name too; give one card `copies: 2` instead",
                 )
-        return cards if report.ok() else None
+            seen.setdefault(card["name"], i)
+        return source.data if report.ok() else None
 
     def kit(self, game: LoadedGame, players: int) -> Kit:
         kit = game.new_kit(players, decks={"main": "hello cards"})
         back = Face("hello-back.yaml.j2", {}, "back")
-        for i, card in enumerate(game.model):
-            front = Face("hello-front.yaml.j2", {"card": card}, f"card-{i + 1}/front")
-            kit.cards.append(Card(f"card-{i + 1}", card["name"], "main", front, back))
+        for card in game.model:
+            front = Face("hello-front.yaml.j2", {"card": card}, f"{card['id']}/front")  # copies share one face
+            for n in range(1, card.get("copies", 1) + 1):
+                kit.cards.append(Card(f"{card['id']}-{n}", card["name"], "main", front, back))
         return kit
 
 
