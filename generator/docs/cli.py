@@ -16,6 +16,7 @@ from .. import registry as rulesets
 from ..cli.main import app
 from ..cli.rules import declared_app
 from ..contract import Capability
+from ..export import target as targets
 from .markdown import banner, cell, prose, table
 from .shipped import shipped
 
@@ -148,9 +149,15 @@ def _kind(annotation: Any) -> tuple[str, bool]:
     if origin is list:
         return _kind(typing.get_args(annotation)[0])[0], True
     if isinstance(annotation, type) and issubclass(annotation, Enum):
-        return "one of " + ", ".join(f"`{m.value}`" for m in annotation), False
+        ours = [m.value for m in annotation if m.value not in _foreign_targets()]  # `--to` lists what is installed
+        return "one of " + ", ".join(f"`{value}`" for value in ours), False
     names = {bool: "flag", int: "integer", float: "number", str: "text", Path: "path"}
     return names.get(annotation, "text"), False
+
+
+def _foreign_targets() -> set[str]:
+    """Return the names of installed export targets that cardpress does not ship (the manual leaves them out)."""
+    return {r.name for r in targets.registrations()} - {r.name for r in shipped(targets.registrations())}
 
 
 def _range(info: Any) -> str:
