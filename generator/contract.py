@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .kit import Kit
 
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "cardpress.rulesets"
 ART_POLICIES = ("placeholder", "warn", "error")  # what missing art is: stood in for quietly, a warning, an error
 DEFAULT_ART_POLICY = "warn"
+
+M = TypeVar("M")  # a ruleset's model: what its load returns and its kit, rules check and simulation read
 
 
 class Capability(StrEnum):
@@ -92,13 +94,13 @@ class GameCommand:
 
 
 @dataclass(frozen=True)
-class LoadedGame:
+class LoadedGame(Generic[M]):
     """A game folder, its header, its ruleset and the model its card files describe."""
 
     dir: GameDir
     header: Header
-    ruleset: Ruleset
-    model: Any
+    ruleset: Ruleset[M]
+    model: M
 
     def new_kit(self, players: int, **contents: Any) -> Kit:
         """Return an empty kit for this game with what its header says (id, title, the byline on every page)."""
@@ -124,8 +126,8 @@ class LoadedGame:
         )
 
 
-class Ruleset(ABC):
-    """A game family cardpress can print: subclass it, declare its capabilities, register it as an entry point."""
+class Ruleset(ABC, Generic[M]):
+    """A game family cardpress can print: subclass Ruleset[Model], declare its capabilities, register an entry point."""
 
     name: ClassVar[str]  # the value of `ruleset:` in game.yaml
     summary: ClassVar[str]  # one line for `cardpress list`
@@ -134,18 +136,18 @@ class Ruleset(ABC):
     variants: ClassVar[tuple[str, ...]] = ()  # rulebook variants `simulate --variant` accepts
 
     @abstractmethod
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> M | None:
         """Read the game folder into a model; report every problem and return None if there was an error."""
 
     @abstractmethod
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[M], players: int) -> Kit:
         """Return everything the game prints for `players`, in print order."""
 
-    def check_rules(self, game: LoadedGame, report: Report) -> None:
+    def check_rules(self, game: LoadedGame[M], report: Report) -> None:
         """Hold the cards to the rules (Capability.RULES)."""
         raise NotImplementedError(f"{self.name} declares no rules check")
 
-    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> Plugin:
+    def simulation(self, game: LoadedGame[M], variants: Sequence[str] = ()) -> Plugin:
         """Return the simulation plugin for the chosen variants (Capability.SIMULATE)."""
         raise NotImplementedError(f"{self.name} declares no simulation")
 

@@ -68,11 +68,11 @@ class Pipeline:
 
     # -- load: files → model (schema layer) -------------------------------------------------------------
 
-    def load(self) -> LoadedGame | None:
+    def load(self) -> LoadedGame[Any] | None:
         """Read game.yaml's header, pick the ruleset, and let it load the card files into a model."""
         return self._once("load", self._load)
 
-    def _load(self) -> LoadedGame | None:
+    def _load(self) -> LoadedGame[Any] | None:
         game = edition.open_game(self.root, self.game_id, self.report)  # a fan edition: its chain of bases
         if game is None or not self.report.ok():
             return None
@@ -98,7 +98,7 @@ class Pipeline:
             return None
         return LoadedGame(game, header, ruleset, model)
 
-    def _ruleset(self, game: GameDir, source: yamlsrc.Source) -> Ruleset | None:
+    def _ruleset(self, game: GameDir, source: yamlsrc.Source) -> Ruleset[Any] | None:
         """Return the ruleset game.yaml names, reporting a missing, misspelt or broken one."""
         data = source.data if isinstance(source.data, dict) else {}
         name = data.get("ruleset")
@@ -132,11 +132,11 @@ class Pipeline:
 
     # -- validate: the rules layer --------------------------------------------------------------------------
 
-    def validate(self) -> LoadedGame | None:
+    def validate(self) -> LoadedGame[Any] | None:
         """Load, then hold the cards to the rules when the ruleset declares a rules check."""
         return self._once("validate", self._validate)
 
-    def _validate(self) -> LoadedGame | None:
+    def _validate(self) -> LoadedGame[Any] | None:
         game = self.load()
         if game is not None and game.ruleset.offers(Capability.RULES):
             since = len(self.report.items)
@@ -313,7 +313,7 @@ def known_icons(game: GameDir) -> set[str]:
     return set(load_icons(game.layout_dirs()).names())
 
 
-def load(root: Path, game_id: str, report: Report | None = None) -> LoadedGame:
+def load(root: Path, game_id: str, report: Report | None = None) -> LoadedGame[Any]:
     """Load one game through the schema layer; raise CardpressError listing every problem."""
     pipeline = Pipeline(root, game_id)
     game = pipeline.load()
@@ -324,7 +324,7 @@ def load(root: Path, game_id: str, report: Report | None = None) -> LoadedGame:
     return game
 
 
-def validate(root: Path, game_id: str) -> tuple[LoadedGame | None, Report]:
+def validate(root: Path, game_id: str) -> tuple[LoadedGame[Any] | None, Report]:
     """Run the schema and rules layers; return the game (if it loaded) and the report."""
     pipeline = Pipeline(root, game_id)
     return pipeline.validate(), pipeline.report

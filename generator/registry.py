@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .contract import ENTRY_POINT_GROUP, Ruleset
 
@@ -50,7 +50,7 @@ def found(group: str, kind: type[T]) -> tuple[Registration[T], ...]:
 
 
 @functools.cache
-def registrations() -> tuple[Registration[Ruleset], ...]:
+def registrations() -> tuple[Registration[Ruleset[Any]], ...]:
     """Return every registered ruleset by name."""
     return found(ENTRY_POINT_GROUP, Ruleset)  # type: ignore[type-abstract]  # an isinstance check, not a call
 
@@ -60,6 +60,6 @@ def names() -> list[str]:
     return [r.name for r in registrations() if r.plugin is not None]
 
 
-def get(name: str) -> Registration[Ruleset] | None:
+def get(name: str) -> Registration[Ruleset[Any]] | None:
     """Return the registration for `name` (loaded or not), or None if nothing registers it."""
     return next((r for r in registrations() if r.name == name), None)

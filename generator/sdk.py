@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .sim.plugin import Plugin as Plugin
     from .sim.protocol import CHANCE as CHANCE
     from .sim.protocol import TERMINAL as TERMINAL
+    from .sim.protocol import Bot as Bot
     from .sim.protocol import IllegalActionError as IllegalActionError
     from .sim.report import Document as Document
     from .sim.report import Section as Section

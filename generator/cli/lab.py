@@ -6,7 +6,7 @@ import contextlib
 import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 
 import typer
 
@@ -35,7 +35,7 @@ def interruptible(command: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def load_game(game: str, root: Optional[Path]) -> LoadedGame:
+def load_game(game: str, root: Optional[Path]) -> LoadedGame[Any]:
     """Load a game through the schema layer, or raise the diagnostics that stop it."""
     from .. import pipeline
     from ..project.folders import find_root
@@ -53,7 +53,7 @@ def check_scheduler(scheduler: Optional[str]) -> None:
         )
 
 
-def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
+def simulation_of(loaded: LoadedGame[Any], game: str, variant: List[str]) -> Plugin:
     """Return the game's simulation plugin for the variants, refusing a game without one or an unknown variant."""
     ruleset = loaded.ruleset
     if not ruleset.offers(Capability.SIMULATE):
@@ -69,7 +69,9 @@ def simulation_of(loaded: LoadedGame, game: str, variant: List[str]) -> Plugin:
     return ruleset.simulation(loaded, variant)
 
 
-def lineup(plugin: Plugin, loaded: LoadedGame, players: Optional[int], bots: Optional[str]) -> tuple[int, list[str]]:
+def lineup(
+    plugin: Plugin, loaded: LoadedGame[Any], players: Optional[int], bots: Optional[str]
+) -> tuple[int, list[str]]:
     """Return the player count and one checked bot spec per seat for --players and --bots."""
     from ..sim.plugin import BotSpecError
 

@@ -62,7 +62,7 @@ class Plugin(Protocol):
     def check_spec(self, spec: str) -> str:
         """Return the canonical bot name for `spec`, or raise BotSpecError with a hint."""
 
-    def make_bot(self, spec: str, seat: int) -> Bot:
+    def make_bot(self, spec: str, seat: int) -> Bot[Any]:
         """Return a bot for `spec`, or raise BotSpecError."""
 
     def prepare(self, specs: Sequence[str]) -> None:

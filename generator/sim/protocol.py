@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 CHANCE = -1  # same values as OpenSpiel's PlayerId.CHANCE and PlayerId.TERMINAL
 TERMINAL = -4
@@ -81,13 +81,16 @@ class Game(Protocol):
         """Restore a state written by `State.to_json`."""
 
 
+S_contra = TypeVar("S_contra", contravariant=True)  # the states a bot can play: a game's bots know its own
+
+
 @runtime_checkable
-class Bot(Protocol):
+class Bot(Protocol[S_contra]):
     """A player. Bots see the whole state object but must only use what `observation` would show."""
 
     name: str
 
-    def step(self, state: State) -> int:
+    def step(self, state: S_contra) -> int:
         """Return the action to play in `state`."""
 
 

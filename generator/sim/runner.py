@@ -57,12 +57,12 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def play(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = None) -> State:
+def play(game: Game, bots: Sequence[Bot[Any]], seed: int, recorder: Watcher | None = None) -> State:
     """Play one game to the end and return the final state; chance uses its own seeded generator."""
     return play_counted(game, bots, seed, recorder)[0]
 
 
-def play_counted(game: Game, bots: Sequence[Bot], seed: int, recorder: Watcher | None = None) -> tuple[State, int]:
+def play_counted(game: Game, bots: Sequence[Bot[Any]], seed: int, recorder: Watcher | None = None) -> tuple[State, int]:
     """Play one game to the end; return the final state and the number of player decisions."""
     rng = random.Random(derive_seed(seed, "chance"))
     for seat, bot in enumerate(bots):

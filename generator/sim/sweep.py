@@ -137,7 +137,9 @@ def measure(m: Measure, result: MatchResult, plugin: Plugin) -> dict[str, Any]:
 
 
 # edits -> (the game, or None when it is refused; the problems that refuse it; rules-check findings that do not)
-LoadPoint = Callable[[dict[str, list[edit_tools.Edit]]], tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]]
+LoadPoint = Callable[
+    [dict[str, list[edit_tools.Edit]]], tuple[LoadedGame[Any] | None, list[Diagnostic], list[Diagnostic]]
+]
 
 
 def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
@@ -145,7 +147,9 @@ def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
     references, the ruleset's own load); the rules check's findings are noted, or refuse the point when `strict`."""
     from ..pipeline import Pipeline
 
-    def load(edits: dict[str, list[edit_tools.Edit]]) -> tuple[LoadedGame | None, list[Diagnostic], list[Diagnostic]]:
+    def load(
+        edits: dict[str, list[edit_tools.Edit]],
+    ) -> tuple[LoadedGame[Any] | None, list[Diagnostic], list[Diagnostic]]:
         point = Pipeline(root, game_id, edits=edits)
         loaded = point.load()
         refused = list(point.report.errors)
@@ -160,7 +164,7 @@ def point_loader(root: Path, game_id: str, strict: bool = False) -> LoadPoint:
 
 def sweep(
     load: LoadPoint,
-    simulation: Callable[[LoadedGame], Plugin],
+    simulation: Callable[[LoadedGame[Any]], Plugin],
     axes: list[Axis],
     players: int,
     bots: Sequence[str],
@@ -208,7 +212,7 @@ def sweep(
 
 def _point(
     load: LoadPoint,
-    simulation: Callable[[LoadedGame], Plugin],
+    simulation: Callable[[LoadedGame[Any]], Plugin],
     axes: list[Axis],
     values: tuple[Number, ...],
     match: Match,

@@ -4,27 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...contract import Header, LoadedGame, Pack, Ruleset
+from .model import DeckGame
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, Kit, Report
 
 
-class DeckRuleset(Ruleset):
+class DeckRuleset(Ruleset[DeckGame]):
     """Any card game: decks of cards whose fields reach the templates, each deck with its size and backs."""
 
     name = "deck"
     summary = "any card game from data and templates: decks from CSV or YAML, free fields, no rules engine"
     game_schema = "deck-game"
 
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> DeckGame | None:
         from .load import load
 
         return load(game, header, report, icons)
 
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[DeckGame], players: int) -> Kit:
         from .kit import kit
 
         return kit(game, players)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...contract import LoadedGame
 from ...sdk import Card, Face, Kit
 from .model import Deck, DeckCard, DeckGame
 
+BackKey = tuple[str, tuple[tuple[str, str], ...]]  # a back's template and the (field, text) pairs it shows
 
-def kit(loaded: LoadedGame, players: int) -> Kit:
+
+def kit(loaded: LoadedGame[DeckGame], players: int) -> Kit:
     """Return the kit: every deck in game.yaml's order, every card in its file's order, copies together."""
-    game: DeckGame = loaded.model
+    game = loaded.model
     shared = {"title": game.title, "tagline": game.tagline, "style": game.style}
     result = loaded.new_kit(players, decks={d.id: d.name for d in game.decks}, context=shared)
     for deck in game.decks:
@@ -18,7 +22,7 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
         if deck.size_at is not None:
             result.size_places[deck.id] = deck.size_at
         context = {"game": shared, "deck": _deck(deck)}
-        backs: dict[tuple, Face] = {}
+        backs: dict[BackKey, Face] = {}
         for card in deck.cards:
             front = Face(
                 card.template,
@@ -32,12 +36,12 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     return result
 
 
-def _deck(deck: Deck) -> dict:
+def _deck(deck: Deck) -> dict[str, Any]:
     w, h = deck.size
     return {"id": deck.id, "name": deck.name, "size": {"w": w, "h": h}}
 
 
-def _back(deck: Deck, card: DeckCard, context: dict, backs: dict[tuple, Face]) -> Face:
+def _back(deck: Deck, card: DeckCard, context: dict[str, Any], backs: dict[BackKey, Face]) -> Face:
     """Return the card's back; cards whose backs print the same share one face (drawn once)."""
     shown = {name: card.fields.get(name) for name in card.back.show}
     rich = {name: card.rich.get(name, "") for name in card.back.show}

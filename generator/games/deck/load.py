@@ -7,7 +7,7 @@ import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ...contract import Header
 from ...sdk import (
@@ -101,7 +101,7 @@ class _Loader:
 
     # -- decks ----------------------------------------------------------------------------------------------
 
-    def deck(self, entry: dict, path: KeyPath) -> Deck | None:
+    def deck(self, entry: dict[str, Any], path: KeyPath) -> Deck | None:
         """Return one deck, or None when it cannot even be read (its problems are reported)."""
         deck_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
         size = self._size(entry, path)
@@ -133,7 +133,7 @@ class _Loader:
             )
         required = ["name", *(f for f in _list(entry.get("required")) if isinstance(f, str))]
         if records and records[0].table:
-            self._columns(records[0].source, records, front, show, required, deck_id)
+            self._columns(cast(tablesrc.Table, records[0].source), records, front, show, required, deck_id)
         cards = []
         for record in records:
             card = self._card(record, deck_id, front, Back(back or "", show), per_card, required)
@@ -154,7 +154,7 @@ class _Loader:
         size_at = self.g.loc(path + ("size",)) if "size" in entry else None
         return Deck(deck_id, name, size, per_card, tuple(cards), size_at)
 
-    def _size(self, entry: dict, path: KeyPath) -> CardSize | None:
+    def _size(self, entry: dict[str, Any], path: KeyPath) -> CardSize | None:
         try:
             return parse_size(entry.get("size", "poker"))
         except SizeError as exc:
@@ -164,7 +164,7 @@ class _Loader:
             self.report.error("S004", exc.message, path=format_path(where), loc=self.g.loc(where), hint=exc.hint)
             return None
 
-    def _template(self, name: Any, path: KeyPath, record: Record | None = None) -> str | None:
+    def _template(self, name: object, path: KeyPath, record: Record | None = None) -> str | None:
         """Return a template name that exists on the game's layout path; report one that does not."""
         if not isinstance(name, str) or not name.strip():
             return None
@@ -221,7 +221,15 @@ class _Loader:
         rows = source.data if isinstance(source.data, list) else []
         return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
 
-    def _columns(self, table, records, front, show, required, deck_id) -> None:
+    def _columns(
+        self,
+        table: tablesrc.Table,
+        records: list[Record],
+        front: str | None,
+        show: tuple[str, ...],
+        required: list[str],
+        deck_id: str,
+    ) -> None:
         """Check a CSV's header once: every column a template reads, the deck requires or its back shows."""
         columns = set(getattr(table, "columns", ()))
         needs: dict[str, str] = {}
@@ -237,7 +245,7 @@ class _Loader:
         for name in show:
             needs.setdefault(name, "the deck's back shows it")
         reads = self._reads(templates, show)
-        known = front is not None and all(self.templates.source_of(t) is not None for t in templates)
+        known = front is not None and all(t is not None and self.templates.source_of(t) is not None for t in templates)
         for name in sorted(columns - reads if known else ()):  # an unknown template reads nothing known
             self._unread(name, reads, "column", table.column_loc(name), name)
         for name, why in needs.items():
@@ -417,5 +425,5 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:48].strip("-")
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []

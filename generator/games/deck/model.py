@@ -26,7 +26,7 @@ class DeckCard:
     template: str  # front
     back: Back
     fields: dict[str, Any]  # every field as written (strings from CSV; YAML keeps its types)
-    art: dict  # {src, fit, focus}, art/<id>.png when the card names none
+    art: dict[str, Any]  # {src, fit, focus}, art/<id>.png when the card names none
     rich: dict[str, str] = field(default_factory=dict)  # text fields as markup, :icon: made <icon icon>
 
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...contract import Capability, GameCommand, Header, LoadedGame, Pack, Ruleset
 from ...sdk import shipped
+from .model import MicroEngine
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, Kit, Report
     from .simulation import MicroEngineSim
 
 
-class MicroEngineRuleset(Ruleset):
+class MicroEngineRuleset(Ruleset[MicroEngine]):
     """Micro-Engine: chains of Parts joined by matching connections, Upgrades, Calibrations and Patents."""
 
     name = "micro-engine"
@@ -23,12 +24,12 @@ class MicroEngineRuleset(Ruleset):
     capabilities = frozenset({Capability.RULES, Capability.SIMULATE, Capability.COMMANDS})
     variants = ("quick", "travel")
 
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> MicroEngine | None:
         from .load import load
 
         return load(game, header, report, icons)
 
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[MicroEngine], players: int) -> Kit:
         from .kit import kit
 
         return kit(game, players)
@@ -38,12 +39,12 @@ class MicroEngineRuleset(Ruleset):
 
         return CODES
 
-    def check_rules(self, game: LoadedGame, report: Report) -> None:
+    def check_rules(self, game: LoadedGame[MicroEngine], report: Report) -> None:
         from .rules import check_rules
 
         check_rules(game.dir, game.model, report)
 
-    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> MicroEngineSim:
+    def simulation(self, game: LoadedGame[MicroEngine], variants: Sequence[str] = ()) -> MicroEngineSim:
         from .commands import simulation
 
         return simulation(game, variants)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain
 
 from . import tableau
 from .engine import State
 from .phase import BONUS, CHOOSE_CORE, EFFECT_DISCARD, HAND_LIMIT, OVER, PAY, PLAY, TRIGGER_ORDER, Phase
-from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, Q, Tables
+from .tables import ACTION, CALIBRATION, DISCARD, DRAW, NEXT_ANY, NEXT_COST, PART, UPGRADE, CompiledOp, Q, Tables
 from .value import ValueModel
+
+# A Patent a player may still claim: (its VP, its unmet tests as (quantity, typemask, at least, has now),
+# the kinds-played mask it needs, the Outputs of the player's chain)
+OpenPatent = tuple[float, list[tuple[int, int, int, int]], int, set[int]]
 
 
 class Knowledge:
@@ -67,7 +71,7 @@ class Knowledge:
                 row.append(v)
         return row
 
-    def ops_value(self, ops) -> float:
+    def ops_value(self, ops: Iterable[CompiledOp]) -> float:
         """Return a rough value, in cards, of resolving these ops once."""
         v = 0.0
         for code, a, _b, c in ops:
@@ -141,7 +145,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, weights: dict | None = None, random_core: bool = False):
+    def __init__(self, seed: int = 0, weights: dict[str, float] | None = None, random_core: bool = False):
         self.rng = random.Random(seed)
         self.random_core = random_core  # keep a random Core: for measuring Cores without selection bias
         self.w = {"discard": 0.8, "flex": 0.4, "patent": 1.0, "research": 0.85, "late": 0.35}
@@ -227,7 +231,7 @@ class HeuristicBot:
             return 9.0
         return max(0.1, min(min(vals.values()), 1.5)) * self.w["discard"]
 
-    def patent_bonus(self, s: State, p: int, t: int, open_patents: list | None = None) -> float:
+    def patent_bonus(self, s: State, p: int, t: int, open_patents: list[OpenPatent] | None = None) -> float:
         """Return progress toward open Patents that playing card type t makes (`open_patents`: patent_progress)."""
         T = s.tables
         if open_patents is None:
@@ -252,14 +256,14 @@ class HeuristicBot:
                 bonus += value / 3 * (1.5 if missing == 1 else 0.5)
         return bonus * self.w["patent"]
 
-    def patent_progress(self, s: State, p: int) -> list[tuple[float, list, int, set[int]]]:
+    def patent_progress(self, s: State, p: int) -> list[OpenPatent]:
         """Return, per Patent p may still claim: its value, its unmet tests with what p has, its kinds mask,
         and the Outputs of p's chain (what patent_bonus reads, gathered once per decision)."""
         T = s.tables
         owner, licensee = s.patent_owner, s.patent_licensee
         itype, outbit = T.itype, T.outbit
         outs = {outbit[itype[i]] for i in s.chains[p]}
-        found: list[tuple[float, list, int, set[int]]] = []
+        found: list[OpenPatent] = []
         for j, k in enumerate(s.patents):
             o = owner[j]
             if o == p or licensee[j] == p:
@@ -285,7 +289,7 @@ class HeuristicBot:
         dc: float,
         left: int | None = None,
         masks: list[int] | None = None,
-        patents: list | None = None,
+        patents: list[OpenPatent] | None = None,
     ) -> float:
         """Return the value of playing card type t now (for an Upgrade, under host); dc: a discard's cost.
         `left` (turns left), `masks` (the Inputs of the Parts in hand) and `patents` (patent_progress) may be
@@ -303,7 +307,7 @@ class HeuristicBot:
         dc: float,
         left: int | None = None,
         masks: list[int] | None = None,
-        patents: list | None = None,
+        patents: list[OpenPatent] | None = None,
     ) -> float:
         """Return play_score without what an Upgrade's host adds (the same under every host)."""
         T = s.tables
@@ -361,7 +365,7 @@ class HeuristicBot:
                 gain += each * ((n + 1) // every - n // every)
         return gain + before
 
-    def calibration_score(self, s: State, p: int, t: int, dc: float, patents: list | None = None) -> float:
+    def calibration_score(self, s: State, p: int, t: int, dc: float, patents: list[OpenPatent] | None = None) -> float:
         """Return the value of playing Calibration t now (it gives its action back); `patents`: patent_progress."""
         T = s.tables
         itype, kind_of = T.itype, T.kind

@@ -8,10 +8,11 @@ import typer
 
 from ...contract import GameCommand, LoadedGame
 from ...sdk import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
+from .model import MicroEngine
 
 
 def analyze(
-    game: LoadedGame,
+    game: LoadedGame[MicroEngine],
     turns: int | None = typer.Option(None, "--turns", help="Rounds to analyse (default: the game's rounds)."),
     quick: bool = typer.Option(False, "--quick", help="Play 100 games per experiment instead of 400."),
     jobs: int = JobsOpt,

@@ -5,23 +5,23 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
-from ...sdk import CardpressError, Document, Match, Report, Section, Table, pct, run_match, stats
+from ...contract import LoadedGame
+from ...sdk import CardpressError, Document, Match, MatchResult, Report, Section, Table, pct, run_match, stats
 from .model import MicroEngine
 from .simulation import MicroEngineSim, cores_section, first_player_section
 
 
-def simulation(loaded: Any, variants: Sequence[str] = ()) -> MicroEngineSim:
+def simulation(loaded: LoadedGame[MicroEngine], variants: Sequence[str] = ()) -> MicroEngineSim:
     """Return the simulation plugin for the chosen variants (quick, travel: the ruleset declares them)."""
     quick, travel = "quick" in variants, "travel" in variants
     label = ", ".join(name for name, on in (("Quick game", quick), ("Travel mode", travel)) if on)
     return MicroEngineSim(loaded.model, loaded.dir.id + (f" ({label})" if label else ""), quick, travel)
 
 
-def analyze(loaded: Any, turns: int | None, restricted: bool = True, jobs: int = 1) -> Document:
+def analyze(loaded: LoadedGame[MicroEngine], turns: int | None, restricted: bool = True, jobs: int = 1) -> Document:
     """Return the card-set analysis and the balance experiments (`restricted=False`: fewer games)."""
-    model: MicroEngine = loaded.model
+    model = loaded.model
     if turns is not None and not 3 <= turns <= 30:
         report = Report()
         report.error("U004", f"--turns {turns}: give 3 to 30 rounds")
@@ -126,7 +126,7 @@ def _match(
     games: int,
     jobs: int,
     **variant: bool,
-):
+) -> MatchResult:
     plugin = MicroEngineSim(model, game_id, **variant)  # type: ignore[arg-type]  # variant: the bool flags quick, travel
     return run_match(plugin, Match(label, players, bots, games, 1), jobs)
 

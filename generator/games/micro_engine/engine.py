@@ -229,7 +229,8 @@ class State(Board):
         data["used_this_turn"] = sorted(self.used_this_turn)
         data["pending"] = list(self.pending) if self.pending else None
         data["stats"] = self.stats.to_json()
-        return json.loads(json.dumps(data))  # deep, plain copy
+        plain: dict[str, Any] = json.loads(json.dumps(data))  # deep, plain copy
+        return plain
 
     @classmethod
     def from_json(cls, tables: Tables, data: dict[str, Any]) -> State:

@@ -9,7 +9,7 @@ from ...contract import LoadedGame
 from ...sdk import Card as KitCard
 from ...sdk import Face, Kit, card_art, escape
 from . import text
-from .model import Card, Core, MicroEngine, Patent, given
+from .model import Back, Card, Core, MicroEngine, Patent, given
 
 TIMINGS = ("When played", "Ongoing", "Once per turn", "End game", "Requirement")
 
@@ -31,12 +31,12 @@ def rich(game: MicroEngine, line: str) -> str:
     )
 
 
-def _conn(game: MicroEngine, cid: str) -> dict:
+def _conn(game: MicroEngine, cid: str) -> dict[str, str]:
     c = game.connection(cid)
     return {"id": c.id, "name": c.name, "glyph": c.glyph, "colour": c.colour, "flavour": c.flavour}
 
 
-def _shared(game: MicroEngine) -> dict:
+def _shared(game: MicroEngine) -> dict[str, Any]:
     return {
         "title": game.title,
         "tagline": game.tagline,
@@ -45,7 +45,7 @@ def _shared(game: MicroEngine) -> dict:
     }
 
 
-def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
+def card_context(game: MicroEngine, card: Card, copy: int) -> dict[str, Any]:
     """Return what a Workshop card's front template receives."""
     lines = text.card_lines(game, card)
     ctx: dict[str, Any] = {
@@ -73,9 +73,9 @@ def card_context(game: MicroEngine, card: Card, copy: int) -> dict:
     return ctx
 
 
-def kit(loaded: LoadedGame, players: int) -> Kit:
+def kit(loaded: LoadedGame[MicroEngine], players: int) -> Kit:
     """Return the kit: the Workshop deck, Cores, Patents, the round tracker and a player aid per player."""
-    game: MicroEngine = loaded.model
+    game = loaded.model
     shared = _shared(game)
     result = loaded.new_kit(
         players,
@@ -132,11 +132,11 @@ def kit(loaded: LoadedGame, players: int) -> Kit:
     return result
 
 
-def _back(back) -> dict:
+def _back(back: Back) -> dict[str, str]:
     return {"colour": back.colour, "label": back.label, "glyph": back.glyph}
 
 
-def core_context(game: MicroEngine, core: Core) -> dict:
+def core_context(game: MicroEngine, core: Core) -> dict[str, Any]:
     """Return what a Core's front template receives."""
     lines = text.core_lines(game, core)
     return {
@@ -153,7 +153,7 @@ def core_context(game: MicroEngine, core: Core) -> dict:
     }
 
 
-def patent_context(game: MicroEngine, patent: Patent) -> dict:
+def patent_context(game: MicroEngine, patent: Patent) -> dict[str, Any]:
     """Return what a Patent's front template receives."""
     lines = text.patent_lines(game, patent)
     r = game.rules
@@ -168,7 +168,7 @@ def patent_context(game: MicroEngine, patent: Patent) -> dict:
     }
 
 
-def aid_context(game: MicroEngine) -> dict:
+def aid_context(game: MicroEngine) -> dict[str, Any]:
     """Return what the player aid's two sides receive."""
     lines = text.player_aid_lines(game)
     return {

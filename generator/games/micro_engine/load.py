@@ -6,7 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...contract import Header
-from ...sdk import GameDir, Report, Source, did_you_mean, format_path
+from ...sdk import GameDir, KeyPath, Report, Source, did_you_mean, format_path
 from . import vocab
 from .model import (
     Back,
@@ -52,7 +52,7 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str] =
 class _Checker:
     """Check what one file says about another, and that effects use the vocabulary correctly."""
 
-    def __init__(self, game: GameDir, data: dict, scenarios: Any, report: Report, icons: Collection[str]):
+    def __init__(self, game: GameDir, data: dict[str, Any], scenarios: Any, report: Report, icons: Collection[str]):
         self.game, self.data, self.scenarios, self.report, self.icons = game, data, scenarios, report, icons
         self.connections = set(data["game.yaml"]["connections"])
 
@@ -60,7 +60,7 @@ class _Checker:
         return self.game.sources[name]
 
     def error(
-        self, file: str, path: tuple, code: str, message: str, hint: str | None = None, key: bool = False
+        self, file: str, path: KeyPath, code: str, message: str, hint: str | None = None, key: bool = False
     ) -> None:
         self.report.error(code, message, path=format_path(path), loc=self.src(file).loc(path, key=key), hint=hint)
 
@@ -99,7 +99,7 @@ class _Checker:
         if self.scenarios:
             self._scenarios()
 
-    def _glyph(self, file: str, path: tuple, glyph: str) -> None:
+    def _glyph(self, file: str, path: KeyPath, glyph: str) -> None:
         if self.icons and glyph not in self.icons:
             self.error(
                 file,
@@ -109,7 +109,7 @@ class _Checker:
                 did_you_mean(glyph, self.icons) or "glyphs are the icons defined in layouts/*/icons.yaml",
             )
 
-    def _connection(self, file: str, path: tuple, conn: str) -> None:
+    def _connection(self, file: str, path: KeyPath, conn: str) -> None:
         if conn not in self.connections:
             self.error(
                 file,
@@ -120,8 +120,8 @@ class _Checker:
             )
 
     def _unique_ids(self) -> None:
-        seen: dict[str, tuple] = {}
-        names: dict[str, tuple] = {}
+        seen: dict[str, tuple[str, KeyPath]] = {}  # casefolded id -> (file, key path) where it is first written
+        names: dict[str, tuple[str, KeyPath]] = {}
         entries = [
             ("workshop.yaml", (deck, i), c) for deck, _ in DECKS for i, c in enumerate(self.data["workshop.yaml"][deck])
         ]
@@ -140,7 +140,7 @@ class _Checker:
                     )
                 table.setdefault(value, (file, path))
 
-    def _condition(self, file: str, path: tuple, cond: dict) -> None:
+    def _condition(self, file: str, path: KeyPath, cond: dict[str, Any]) -> None:
         parts = cond.get("parts")
         items = [((), parts)] if isinstance(parts, dict) else list(enumerate(parts or []))
         for key, item in items:
@@ -148,7 +148,7 @@ class _Checker:
             if isinstance(item, dict) and "type" in item:
                 self._connection(file, sub + ("type",), item["type"])
 
-    def _effects(self, file: str, path: tuple, effects: list, kind: str) -> None:
+    def _effects(self, file: str, path: KeyPath, effects: list[Any], kind: str) -> None:
         for i, eff in enumerate(effects):
             epath = path + ("effects", i)
             when, on = eff["when"], eff.get("trigger")
@@ -241,7 +241,7 @@ class _Checker:
         names = {what: {c["name"].casefold(): c["id"] for c in items} for what, items in decks.items()}
         file = "scenarios.yaml"
 
-        def ref(path: tuple, holder: dict | list, key, what: str) -> None:
+        def ref(path: KeyPath, holder: dict[Any, Any] | list[Any], key: Any, what: str) -> None:
             cid = holder[key]
             if not isinstance(cid, str) or cid in ids[what]:
                 return
@@ -304,7 +304,7 @@ def _quantity(data: Any) -> Quantity:
     return Quantity(name, args.get("type"))
 
 
-def _condition(data: dict) -> Condition:
+def _condition(data: dict[str, Any]) -> Condition:
     tests = []
     played: tuple[str, ...] = ()
     for key, value in data.items():
@@ -319,7 +319,7 @@ def _condition(data: dict) -> Condition:
     return Condition(tuple(tests), played)
 
 
-def _op(data: dict) -> Op:
+def _op(data: dict[str, Any]) -> Op:
     ((name, arg),) = data.items()
     if name in ("cost", "next_cost"):
         return Op(name, of=arg["of"], type=arg.get("type"), by=arg["by"])
@@ -330,7 +330,7 @@ def _op(data: dict) -> Op:
     return Op(name, n=arg)
 
 
-def _effects(data: list) -> tuple[Effect, ...]:
+def _effects(data: list[Any]) -> tuple[Effect, ...]:
     out = []
     for eff in data:
         cond = eff.get("if", {})
@@ -346,13 +346,13 @@ def _effects(data: list) -> tuple[Effect, ...]:
     return tuple(out)
 
 
-def _back(data: dict | None, default: Back | None = None) -> Back:
+def _back(data: dict[str, Any] | None, default: Back | None = None) -> Back:
     back = Back(data["colour"], data["label"], data["glyph"]) if data else default
     assert back is not None  # every deck has a back (the schema requires it)
     return back
 
 
-def _build(header: Header, data: dict, scenarios: Any) -> MicroEngine:
+def _build(header: Header, data: dict[str, Any], scenarios: Any) -> MicroEngine:
     """Turn checked data into the model."""
     g, w, c, p, comp = (data[name] for name in FILES)
     r = g["rules"]

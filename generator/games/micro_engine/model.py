@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 V = TypeVar("V")
 
@@ -167,8 +167,8 @@ class Scenario:
     id: str
     title: str
     players: int
-    setup: dict
-    steps: tuple[dict, ...]
+    setup: dict[str, Any]  # as scenarios.yaml writes it (cards named by id)
+    steps: tuple[dict[str, Any], ...]
     index: int = 0
 
 

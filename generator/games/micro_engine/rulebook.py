@@ -38,7 +38,7 @@ class Form(rulebook_text.Form):
     subject: str | None = None
 
     @property
-    def rx(self) -> re.Pattern:
+    def rx(self) -> re.Pattern[str]:
         """Return the compiled pattern."""
         return re.compile(self.pattern.replace("{N}", NUM).replace("{NAME}", NAME).replace("{SYM}", SYM), re.I)
 
@@ -371,7 +371,7 @@ def read_facts(rulebook: Rulebook) -> Facts:
     return facts
 
 
-def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
+def _record(facts: Facts, form: Form, line: int, m: re.Match[str]) -> None:
     rb = facts.rulebook
     groups = {k: v for k, v in m.groupdict().items() if v is not None}
     if form is CONNECTION:
@@ -418,7 +418,7 @@ def _record(facts: Facts, form: Form, line: int, m: re.Match) -> None:
         card.add("played", where)
 
 
-def _card(facts: Facts, form: Form, line: int, m: re.Match) -> NamedCard | None:
+def _card(facts: Facts, form: Form, line: int, m: re.Match[str]) -> NamedCard | None:
     """Return the card a form's match is about: the one it names, or its subject's on the same line."""
     rb = facts.rulebook
     if m.groupdict().get("name"):

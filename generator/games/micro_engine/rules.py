@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from ...sdk import GameDir, Location, Report, did_you_mean, format_path
+from ...sdk import GameDir, KeyPath, Location, Report, did_you_mean, format_path
 from ...sdk import rulebook as rulebook_text
 from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
@@ -42,8 +43,12 @@ CODES = {
 DECK_OF = {"part": "parts", "upgrade": "upgrades", "calibration": "calibrations"}
 FILE_OF = {"core": "cores.yaml", "patent": "patents.yaml"}
 LIST_OF = {**DECK_OF, "core": "cores", "patent": "patents"}
+# When played ops in the rulebook reader's terms, as its statements hold them: ('draw', 1), ('next_cost', of, type, by)
+ReaderOps = tuple[tuple[Any, ...], ...]
+# At most what one player could ever have: {quantity: count}, plus "parts" (a Counter by Output) and "kinds"
+Supply = dict[str, Any]
 # Rules the engine plays the same way in every edition: (what the engine plays, how the rule reads).
-FIXED = {
+FIXED: dict[str, tuple[int, Callable[[int], str]]] = {
     "fixed.cores_kept": (1, lambda n: f"each player keeps {text.plural(n, 'Core')}"),
     "fixed.calibration_actions": (1, lambda n: f"a Calibration gives back +{text.plural(n, 'action')}"),
     "fixed.bonus_upgrades": (1, lambda n: f"the Bonus Upgrade plays {text.plural(n, 'Upgrade')}"),
@@ -57,7 +62,7 @@ class _Ctx:
     def __init__(self, game_dir: GameDir, model: MicroEngine, report: Report, facts: Facts | None):
         self.dir, self.game, self.report, self.facts = game_dir, model, report, facts
 
-    def loc(self, file: str, path: tuple, key: bool = False) -> Location | None:
+    def loc(self, file: str, path: KeyPath, key: bool = False) -> Location | None:
         src = self.dir.sources.get(file)
         return src.loc(path, key=key) if src else None
 
@@ -65,7 +70,7 @@ class _Ctx:
         self,
         code: str,
         file: str,
-        path: tuple,
+        path: KeyPath,
         message: str,
         hint: str | None = None,
         key: bool = False,
@@ -79,7 +84,7 @@ class _Ctx:
         assert self.facts is not None
         return self.facts.rulebook.quote(stated)
 
-    def where(self, item: Card | Core | Patent) -> tuple[str, tuple]:
+    def where(self, item: Card | Core | Patent) -> tuple[str, KeyPath]:
         """Return (file, key path) of a card's entry."""
         if isinstance(item, Core):
             return "cores.yaml", ("cores", item.index)
@@ -178,7 +183,7 @@ def _unread(ctx: _Ctx) -> None:
         )
 
 
-def _constant(g: MicroEngine, key: str) -> tuple[tuple, int, str]:
+def _constant(g: MicroEngine, key: str) -> tuple[KeyPath, int, str]:
     """Return (game.yaml path, value, label) of a rules constant the rulebook states."""
     path = tuple(key.split("."))
     if path[0] == "rules":
@@ -378,7 +383,7 @@ def _describe(ctx: _Ctx, named: NamedCard) -> str:
     return ", ".join(words)
 
 
-def _ops(item: Card | Core | Patent) -> tuple:
+def _ops(item: Card | Core | Patent) -> ReaderOps:
     """Return a card's When played ops in the rulebook reader's terms: ('draw', 1), ('next_cost', of, type, by)."""
     out = []
     for e in getattr(item, "effects", ()):
@@ -388,7 +393,7 @@ def _ops(item: Card | Core | Patent) -> tuple:
     return tuple(out)
 
 
-def _phrase(g: MicroEngine, ops: tuple) -> str:
+def _phrase(g: MicroEngine, ops: ReaderOps) -> str:
     """Return the words a card prints for When played ops given in the reader's terms."""
     built = tuple(
         Op(o[0], of=o[1], type=o[2], by=o[3]) if o[0] in ("cost", "next_cost") else Op(o[0], n=o[1]) for o in ops
@@ -560,7 +565,7 @@ def _reach(ctx: _Ctx) -> None:
 # ------------------------------------------------------------------ requirements and Patents (ME009, ME010)
 
 
-def _supply(g: MicroEngine, exclude: Card | None = None) -> dict:
+def _supply(g: MicroEngine, exclude: Card | None = None) -> Supply:
     """Upper bounds on what any one player could ever have, from the card set alone."""
     parts = list(g.of_kind("part"))
     upgrades = list(g.of_kind("upgrade"))
@@ -602,7 +607,7 @@ def _supply(g: MicroEngine, exclude: Card | None = None) -> dict:
     }
 
 
-def _impossible(g: MicroEngine, cond: Condition, supply: dict) -> list[tuple[str, str]]:
+def _impossible(g: MicroEngine, cond: Condition, supply: Supply) -> list[tuple[str, str]]:
     """Return (condition key, reason) for each clause no player can ever meet."""
     out = []
     for t in cond.tests:

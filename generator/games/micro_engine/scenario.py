@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
-from ...sdk import IllegalActionError
+from ...sdk import IllegalActionError, KeyPath
 from . import rng, tableau, turn
 from .engine import State
 from .model import MicroEngine, Scenario
 from .tables import PART, Tables
+
+# what an `expect:` key reads: a count, a name, a list of card ids, {host: Upgrade ids}, or None (nothing there)
+Observed = int | str | list[str] | dict[str, list[str]] | None
 
 
 @dataclass(frozen=True)
 class Problem:
     """Why a scenario did not replay as the rulebook says: the key path inside the scenario, and words."""
 
-    path: tuple
+    path: KeyPath
     message: str
 
 
@@ -31,7 +35,7 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
     for inst, t in enumerate(T.itype):
         free.setdefault(t, []).append(inst)
 
-    def take(cid: str, path: tuple) -> int | None:
+    def take(cid: str, path: KeyPath) -> int | None:
         t = T.ids.index(cid)
         if not free.get(t):
             problems.append(Problem(path, f"the deck has no more copies of '{cid}' to place here"))
@@ -85,7 +89,7 @@ def build(game: MicroEngine, sc: Scenario) -> tuple[State | None, list[Problem]]
     return (None if problems else s), problems
 
 
-def action_for(s: State, do, path: tuple) -> tuple[int | None, Problem | None]:
+def action_for(s: State, do: str | dict[str, Any], path: KeyPath) -> tuple[int | None, Problem | None]:
     """Translate one scenario step into an engine action."""
     T = s.tables
     simple = {"take_deck": T.A_DECK, "research": T.A_RESEARCH, "end_turn": T.A_END, "skip": T.A_SKIP}
@@ -110,7 +114,7 @@ def action_for(s: State, do, path: tuple) -> tuple[int | None, Problem | None]:
     return base + t, None
 
 
-def observe(s: State, key: str, p: int = 0):
+def observe(s: State, key: str, p: int = 0) -> Observed:
     """Return what an `expect:` key reads from the state, for player p ("you")."""
     T = s.tables
     if key == "hand":
@@ -136,7 +140,7 @@ def observe(s: State, key: str, p: int = 0):
         chain = s.chains[p]
         return T.conn[T.bitindex[T.outbit[T.itype[chain[-1]]]]] if chain else "universal"
     if key == "upgrades":
-        out = {}
+        out: dict[str, list[str]] = {}
         for h, ups in enumerate(s.hosts[p]):
             if ups:
                 host = "core" if h == 0 else T.ids[T.itype[s.chains[p][h - 1]]]

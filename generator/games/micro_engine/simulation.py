@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...sdk import (
     BotSpecError,
@@ -24,6 +24,10 @@ from .bots import HeuristicBot, RolloutBot, value_model
 from .game import MicroEngineGame
 from .model import Card, Core, MicroEngine, Patent
 from .record import Recorder as GameRecorder
+
+if TYPE_CHECKING:
+    from ...sdk import Bot
+    from .engine import State
 
 BOTS = {
     "random": "a uniformly random legal action",
@@ -76,7 +80,7 @@ class MicroEngineSim:
         hint = did_you_mean(name, BOTS)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(BOTS)})")
 
-    def make_bot(self, spec: str, seat: int):
+    def make_bot(self, spec: str, seat: int) -> Bot[State]:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         if name == "random":
@@ -165,7 +169,7 @@ class MicroEngineSim:
 class Recorder(GameRecorder):
     """The game's recorder, plus who played each card and which Cores each player was offered."""
 
-    def finish(self, state) -> dict:
+    def finish(self, state: State) -> dict[str, Any]:
         """Return the game's facts with `played_by` (card id -> seats) and `offers` (per seat, Core ids)."""
         facts = super().finish(state)
         T = state.tables
@@ -183,7 +187,7 @@ def _who(result: MatchResult) -> str:
     return " and ".join(dict.fromkeys(result.bot_names)) + " bots"
 
 
-def _records(result: MatchResult) -> list[dict]:
+def _records(result: MatchResult) -> list[dict[str, Any]]:
     return result.records
 
 

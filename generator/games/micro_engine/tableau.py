@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import Abilities, Board, Counts
-from .tables import UPGRADE, Q
+from .tables import UPGRADE, CompiledCondition, Q
 
 CHAIN_LENGTH = Q["chain_length"]
 PARTS = Q["parts"]
@@ -96,7 +96,7 @@ def count(board: Board, player: int, quantity: int, types: int) -> int:
     raise AssertionError(f"quantity {quantity} needs a host")
 
 
-def meets(board: Board, player: int, condition: tuple) -> bool:
+def meets(board: Board, player: int, condition: CompiledCondition) -> bool:
     """Return True if `player` meets a compiled condition (a Requirement or a Patent's)."""
     tests, played = condition
     if played and (player != board.current or board.kinds_played & played != played):

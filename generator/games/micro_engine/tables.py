@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .model import Condition, Effect, MicroEngine, Quantity, given
+from .model import Condition, Effect, MicroEngine, Op, Quantity, given
 from .vocab import place
 
 PART, UPGRADE, CALIBRATION, RESEARCH = 0, 1, 2, 3
@@ -32,21 +33,26 @@ Q = {
 # Compiled ops: (code, a, b, c).
 DRAW, ACTION, DISCARD, NEXT_COST, NEXT_ANY = range(5)
 OP_CODE = {"draw": DRAW, "action": ACTION, "discard": DISCARD, "next_cost": NEXT_COST, "next_any_input": NEXT_ANY}
+CompiledOp = tuple[int, int, int, int]  # (code, a, b, c)
+# ((quantity, typemask, at least), ...) and the kinds-played bitmask
+CompiledCondition = tuple[tuple[tuple[int, int, int], ...], int]
+# (effect key offset, once per turn, event, typemask, min cost, ops)
+Trigger = tuple[int, bool, int, int, int, tuple[CompiledOp, ...]]
 
 
 @dataclass(frozen=True)
 class Statics:
     """One source's always-on effects, gathered so the engine can sum a player's tableau quickly."""
 
-    cost: tuple = ()  # (kind, typemask, by)
-    perm_cost: tuple = ()  # (effect key offset, kind, typemask, by): once per turn
-    perm_any: tuple = ()  # effect key offsets of once-per-turn "any Input" permissions
+    cost: tuple[tuple[int, int, int], ...] = ()  # (kind, typemask, by)
+    perm_cost: tuple[tuple[int, int, int, int], ...] = ()  # (effect key offset, kind, typemask, by): once per turn
+    perm_any: tuple[int, ...] = ()  # effect key offsets of once-per-turn "any Input" permissions
     research: int = 0
     row_pick: int = 0
     hand_limit: int = 0
     open_end: bool = False
-    triggers: tuple = ()  # (effect key offset, once, event, typemask, min_cost, ops)
-    end_game: tuple = ()  # (each, quantity, typemask, every)
+    triggers: tuple[Trigger, ...] = ()  # (effect key offset, once, event, typemask, min_cost, ops)
+    end_game: tuple[tuple[int, int, int, int], ...] = ()  # (each, quantity, typemask, every)
 
 
 class Tables:
@@ -113,7 +119,7 @@ class Tables:
         """Return the bit of one connection type."""
         return 1 << self.conn.index(conn)
 
-    def mask(self, conns) -> int:
+    def mask(self, conns: Iterable[str]) -> int:
         """Return the bitmask of several connection types."""
         m = 0
         for c in conns:
@@ -124,7 +130,7 @@ class Tables:
         """Return (quantity code, typemask)."""
         return Q[q.name], (self.bit(q.type) if q.type else self.ALL)
 
-    def condition(self, cond: Condition) -> tuple:
+    def condition(self, cond: Condition) -> CompiledCondition:
         """Return ((quantity, typemask, at least), ...) and the kinds-played bitmask."""
         tests = tuple((*self.quantity(t.quantity), t.at_least) for t in cond.tests)
         played = 0
@@ -132,7 +138,7 @@ class Tables:
             played |= 1 << KIND_CODE[k]
         return tests, played
 
-    def played_ops(self, effects: tuple[Effect, ...]) -> tuple:
+    def played_ops(self, effects: tuple[Effect, ...]) -> tuple[CompiledOp, ...]:
         """Return the ops of the When played effects, compiled, in printed order."""
         ops = []
         for e in effects:
@@ -140,11 +146,11 @@ class Tables:
                 ops += [self.op(o) for o in e.ops]
         return tuple(ops)
 
-    def op(self, o) -> tuple:
+    def op(self, o: Op) -> CompiledOp:
         """Compile one resolvable op."""
         code = OP_CODE[o.name]
         if code == NEXT_COST:
-            return (code, KIND_CODE[o.of], self.bit(o.type) if o.type else self.ALL, o.by)
+            return (code, KIND_CODE[given(o.of)], self.bit(o.type) if o.type else self.ALL, o.by)
         return (code, o.n, 0, 0)
 
     def gather(self, effects: tuple[Effect, ...]) -> Statics:

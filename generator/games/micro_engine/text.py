@@ -2,11 +2,71 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, Quantity, Test, given
 from .vocab import TIMING_WORDS
 
 KIND_NAMES = {"part": "Part", "upgrade": "Upgrade", "calibration": "Calibration"}
 ARTICLES = {"part": "a Part", "upgrade": "an Upgrade", "calibration": "a Calibration"}
+
+
+class CardLines(TypedDict):
+    """The strings printed on a Workshop card (a Part's connections and slots, a reminder by kind)."""
+
+    name: str
+    kind: str
+    cost: str
+    vp: str | None  # none on a Calibration
+    requirement: str | None
+    effects: list[str]
+    input: NotRequired[str]
+    output: NotRequired[str]
+    slots: NotRequired[str]
+    reminder: NotRequired[str]
+
+
+class CoreLines(TypedDict):
+    """The strings printed on a Core."""
+
+    name: str
+    kind: str
+    output: str
+    slots: str
+    vp: str
+    effects: list[str]
+    reminder: str
+
+
+class PatentLines(TypedDict):
+    """The strings printed on a Patent."""
+
+    name: str
+    kind: str
+    vp: str
+    condition: str
+
+
+class RoundTrackerLines(TypedDict):
+    """What the round tracker prints: its boxes, the Quick game's rounds and its rules lines."""
+
+    title: str
+    rounds: list[int]
+    quick_rounds: int
+    standard: str
+    quick: str
+    rule: str
+
+
+class PlayerAidLines(TypedDict):
+    """The strings printed on the player aid: the turn's phases as (heading, body), then the rules side."""
+
+    title: str
+    phases: list[tuple[str, str]]
+    costs: str
+    patents: str
+    rounds: str
+    scoring: str
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -206,9 +266,9 @@ def patent_text(game: MicroEngine, patent: Patent) -> str:
     return cond[0].upper() + cond[1:] + "."
 
 
-def card_lines(game: MicroEngine, card: Card) -> dict:
+def card_lines(game: MicroEngine, card: Card) -> CardLines:
     """Return every string printed on a Workshop card."""
-    out = {
+    out: CardLines = {
         "name": card.name,
         "kind": KIND_NAMES[card.kind],
         "cost": f"Cost {card.cost}",
@@ -227,7 +287,7 @@ def card_lines(game: MicroEngine, card: Card) -> dict:
     return out
 
 
-def core_lines(game: MicroEngine, core: Core) -> dict:
+def core_lines(game: MicroEngine, core: Core) -> CoreLines:
     """Return every string printed on a Core."""
     return {
         "name": core.name,
@@ -240,12 +300,12 @@ def core_lines(game: MicroEngine, core: Core) -> dict:
     }
 
 
-def patent_lines(game: MicroEngine, patent: Patent) -> dict:
+def patent_lines(game: MicroEngine, patent: Patent) -> PatentLines:
     """Return every string printed on a Patent."""
     return {"name": patent.name, "kind": "Patent", "vp": f"{patent.vp} VP", "condition": patent_text(game, patent)}
 
 
-def round_tracker_lines(game: MicroEngine) -> dict:
+def round_tracker_lines(game: MicroEngine) -> RoundTrackerLines:
     """Return every string printed on the round tracker: R rounds and the Quick game's R − 2."""
     r = game.rules.rounds
     q = game.rounds(quick=True)
@@ -260,7 +320,7 @@ def round_tracker_lines(game: MicroEngine) -> dict:
     }
 
 
-def player_aid_lines(game: MicroEngine) -> dict:
+def player_aid_lines(game: MicroEngine) -> PlayerAidLines:
     """Return every string printed on the player aid (turn summary) and its rules side."""
     r = game.rules
     return {

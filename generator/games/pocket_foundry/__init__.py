@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...contract import Capability, GameCommand, Header, LoadedGame, Pack, Ruleset
 from ...sdk import shipped
+from .model import PocketFoundry
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, Kit, Report
     from .simulation import PocketFoundrySim
 
 
-class PocketFoundryRuleset(Ruleset):
+class PocketFoundryRuleset(Ruleset[PocketFoundry]):
     """Pocket Foundry: a market of machines built into four-slot rows and run left to right for twelve laps."""
 
     name = "pocket-foundry"
@@ -22,12 +23,12 @@ class PocketFoundryRuleset(Ruleset):
     game_schema = "pocket-foundry-game"
     capabilities = frozenset({Capability.RULES, Capability.SIMULATE, Capability.COMMANDS})
 
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> PocketFoundry | None:
         from .load import load
 
         return load(game, header, report, icons)
 
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[PocketFoundry], players: int) -> Kit:
         from .kit import kit
 
         return kit(game, players)
@@ -37,12 +38,12 @@ class PocketFoundryRuleset(Ruleset):
 
         return CODES
 
-    def check_rules(self, game: LoadedGame, report: Report) -> None:
+    def check_rules(self, game: LoadedGame[PocketFoundry], report: Report) -> None:
         from .rules_check import check_rules
 
         check_rules(game.dir, game.model, report)
 
-    def simulation(self, game: LoadedGame, variants: Sequence[str] = ()) -> PocketFoundrySim:
+    def simulation(self, game: LoadedGame[PocketFoundry], variants: Sequence[str] = ()) -> PocketFoundrySim:
         from .commands import simulation
 
         return simulation(game)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -115,7 +115,7 @@ def chains(t: Tables, length: int) -> list[Chain]:
     return out
 
 
-def _connected(t: Tables, seq) -> bool:
+def _connected(t: Tables, seq: Sequence[int]) -> bool:
     made: set[int] = set()
     for k, m in enumerate(seq):
         pay, gain, _ = t.effects[m]
@@ -127,7 +127,7 @@ def _connected(t: Tables, seq) -> bool:
     return True
 
 
-def _smallest_purse(t: Tables, seq) -> tuple[int, ...] | None:
+def _smallest_purse(t: Tables, seq: Sequence[int]) -> tuple[int, ...] | None:
     """Return the purse with the least total that runs every machine of `seq` in order, or None."""
     best = None
     for values in sorted(t.values, key=lambda v: (sum(v), v)):
@@ -407,7 +407,7 @@ def _opening_section(model: PocketFoundry, t: Tables) -> Section:
     )
 
 
-def _words(t: Tables, values, points: int = 0) -> str:
+def _words(t: Tables, values: Sequence[int], points: int = 0) -> str:
     rules = t.model.rules
     words = [f"{v} {rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, values) if v]
     if points:

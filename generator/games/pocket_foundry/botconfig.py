@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...sdk import Diagnostic, GameDir, Report, Source, did_you_mean, format_path
+from ...sdk import Diagnostic, GameDir, KeyPath, Report, Source, did_you_mean, format_path
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
 
@@ -104,7 +105,7 @@ class _Reader:
         rules = tuple(self.rule(("bots", name, "rules", i), r) for i, r in enumerate(data["rules"]))
         return BotConfig(name, data.get("about", ""), rules)
 
-    def rule(self, path: tuple, data: dict[str, Any]) -> Rule:
+    def rule(self, path: KeyPath, data: dict[str, Any]) -> Rule:
         when = self.conditions(path + ("if",), data["if"]) if "if" in data else None
         unless = self.conditions(path + ("unless",), data["unless"]) if "unless" in data else None
         if "run" in data:
@@ -125,7 +126,7 @@ class _Reader:
         replace = self.machine(path + ("replace",), data["replace"]) if "replace" in data else None
         return Rule(build=machine, slot=slot, replace=replace, when=when, unless=unless)
 
-    def conditions(self, path: tuple, data: dict[str, Any]) -> Conditions:
+    def conditions(self, path: KeyPath, data: dict[str, Any]) -> Conditions:
         t = self.tables
         have = []
         for rid, amount in data.get("have", {}).items():
@@ -152,7 +153,7 @@ class _Reader:
             tuple(have), names("has"), names("lacks"), tuple(slots), span("lap"), span("turns_left"), span("run_points")
         )
 
-    def machine(self, path: tuple, name: str) -> int:
+    def machine(self, path: KeyPath, name: str) -> int:
         found = self.model.find(str(name))  # by id (it survives a rename) or as printed
         if found is None or found.is_starter:
             what = "the starter cannot be built or replaced" if found else "unknown machine"
@@ -161,7 +162,7 @@ class _Reader:
             return EMPTY
         return found.index
 
-    def slot_number(self, path: tuple, slot: int, key: bool = False) -> int:
+    def slot_number(self, path: KeyPath, slot: int, key: bool = False) -> int:
         if not 2 <= slot <= self.tables.slots:
             self.report.error(
                 "S004",
@@ -171,7 +172,9 @@ class _Reader:
             )
         return slot
 
-    def _unknown(self, path: tuple, kind: str, name: Any, choices, key: bool = False, what: str = "") -> None:
+    def _unknown(
+        self, path: KeyPath, kind: str, name: Any, choices: Sequence[str], key: bool = False, what: str = ""
+    ) -> None:
         hint = did_you_mean(str(name), choices) or f"{kind}s: {', '.join(choices)}"
         self.report.error(
             "S005",

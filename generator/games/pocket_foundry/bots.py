@@ -34,7 +34,11 @@ class PlannerBot:
     def __init__(self, tables: Tables, seed: int = 0):
         self.t = tables
         self.solver = solver_for(tables)
-        self.memo = tables.shared("planner-memo", dict)  # every planner of this edition shares its decisions
+        # every planner of this edition shares its decisions: (row, purse, market or -1, turns left, dead end) ->
+        # (the best value, the actions that reach it)
+        self.memo: dict[tuple[int, int, int, int, bool], tuple[int, tuple[int, ...]]] = tables.shared(
+            "planner-memo", dict
+        )
         self.dead = dead_ends_for(tables)
         self.rng = random.Random(seed)
         self._frozen: dict[tuple[int, int], list[int]] = {}

@@ -9,10 +9,11 @@ import typer
 
 from ...contract import GameCommand, LoadedGame
 from ...sdk import JobsOpt, JsonOpt, OutOpt, analysis, emit, workers
+from .model import PocketFoundry
 
 
 def explain(
-    game: LoadedGame,
+    game: LoadedGame[PocketFoundry],
     row: list[str] = typer.Argument(
         ...,
         help="Machine names in slots 1–4 (the Starter Feeder may be left out; '-' leaves a slot empty).",
@@ -35,7 +36,7 @@ def explain(
 
 
 def analyze(
-    game: LoadedGame,
+    game: LoadedGame[PocketFoundry],
     turns: int | None = typer.Option(None, "--turns", help="Turns per player to analyse (default: the laps)."),
     quick: bool = typer.Option(False, "--quick", help="Skip the eight searches with one machine removed."),
     jobs: int = JobsOpt,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +98,7 @@ def _alternatives(t: Tables, row: int, res: int, chosen: RunTrace) -> tuple[RunT
     chosen_key = (t.encode(chosen.end), chosen.points)
     keys = [k for k in outcomes if k != chosen_key]
 
-    def dominated(k):
+    def dominated(k: tuple[int, int]) -> bool:
         return any(
             o != k and o[1] >= k[1] and all(a >= b for a, b in zip(t.values[o[0]], t.values[k[0]]))
             for o in [*outcomes, chosen_key]
@@ -117,7 +118,7 @@ def machine_name(t: Tables, m: int) -> str:
     return t.starter.name if m == t.starter_index else t.names[m]
 
 
-def purse(t: Tables, values, points: int | None = None) -> str:
+def purse(t: Tables, values: Sequence[int], points: int | None = None) -> str:
     """Return `3 FEED, 1 PART` (plus `+4 points` when given)."""
     rules = t.model.rules
     words = [f"{v} {rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, values)]
@@ -126,7 +127,7 @@ def purse(t: Tables, values, points: int | None = None) -> str:
     return ", ".join(words)
 
 
-def amounts(t: Tables, values, points: int = 0) -> str:
+def amounts(t: Tables, values: Sequence[int], points: int = 0) -> str:
     """Return the non-zero amounts, e.g. `2 FEED and 1 point`."""
     rules = t.model.rules
     words = [f"{v} {rules.resource(rid).noun(v)}" for rid, v in zip(t.stored, values) if v]
@@ -198,7 +199,7 @@ def to_json(e: Explanation) -> dict[str, Any]:
     """Return the explanation as JSON-ready data."""
     t = e.tables
 
-    def named(values) -> dict[str, int]:
+    def named(values: Sequence[int]) -> dict[str, int]:
         return dict(zip(t.stored, values))
 
     def trace_json(trace: RunTrace) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...contract import LoadedGame
 from ...sdk import Card, Face, Kit, Page, card_art, escape, with_icons
@@ -27,7 +28,7 @@ def rich(line: str, words: dict[str, str]) -> str:
     return with_icons(line, words)
 
 
-def _machine(machine: Machine) -> dict:
+def _machine(machine: Machine) -> dict[str, Any]:
     return {
         "id": machine.id,
         "name": machine.name,
@@ -38,9 +39,9 @@ def _machine(machine: Machine) -> dict:
     }
 
 
-def kit(loaded: LoadedGame, players: int) -> Kit:
+def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
     """Return the kit for `players`: market cards, one Starter Feeder and mat each, lap record, marker."""
-    game: PocketFoundry = loaded.model
+    game = loaded.model
     words = icon_words(game)
     shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
     result = loaded.new_kit(

@@ -21,11 +21,11 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
     return _build(header, g.data, m.data, c.data)
 
 
-def _dict(value: Any) -> dict:
+def _dict(value: Any) -> dict[Any, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
@@ -42,8 +42,8 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
     if starter:
         entries.append((("starter",), starter))
 
-    seen_ids: dict[str, tuple] = {}
-    seen_names: dict[str, tuple] = {}
+    seen_ids: dict[str, tuple[Any, ...]] = {}  # casefolded id -> the key path it is first written at
+    seen_names: dict[str, tuple[Any, ...]] = {}
     for path, entry in entries:
         for key, seen in (("id", seen_ids), ("name", seen_names)):
             value = entry.get(key)
@@ -96,7 +96,7 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
         )
 
 
-def _build(header: Header, g: dict, m: dict, c: dict) -> PocketFoundry:
+def _build(header: Header, g: dict[str, Any], m: dict[str, Any], c: dict[str, Any]) -> PocketFoundry:
     """Turn checked data into the model."""
     rules_data = g["rules"]
     resources = tuple(
@@ -112,7 +112,7 @@ def _build(header: Header, g: dict, m: dict, c: dict) -> PocketFoundry:
         rules_data["reshuffle"],
     )
 
-    def machine(data: dict, index: int, copies: int) -> Machine:
+    def machine(data: dict[str, Any], index: int, copies: int) -> Machine:
         run = data["run"]
         return Machine(
             id=data["id"],

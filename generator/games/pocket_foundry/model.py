@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...sdk import did_you_mean
 
@@ -46,7 +47,7 @@ class Machine:
     colour: str
     glyph: str
     index: int  # position in machines.yaml, for locating diagnostics (-1 for the starter)
-    art: str | dict | None = None  # a file, or {file, fit, focus}; see generator.art.place.card_art
+    art: str | dict[str, Any] | None = None  # a file, or {file, fit, focus}; see generator.art.place.card_art
     remind_cap: bool = False
     build_text: str | None = None  # hand-written BUILD COST line; the validator parses it back
     run_text: str | None = None  # hand-written RUN line; the validator parses it back

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from ...sdk import GameDir, Report, Source, format_path
+from ...sdk import GameDir, KeyPath, Report, Source, format_path
 from ...sdk import rulebook as rulebook_text
 from . import text, textparse
 from .botconfig import load_bots
@@ -34,7 +35,8 @@ CODES = {
     "PF014": "`rulebook.txt` is missing, no sentence in it states a fact the validator reads (the sentence form is named), or one cannot be read",
 }
 PRINTED = {"build_cost": (text.build_cost, text.derived_build_cost), "run": (text.run, text.derived_run)}
-Reading = tuple[Source, tuple, Any, Any, str]  # (file, key path, value in the data, value printed, label)
+Value = int | str | None  # a number (a cap may be None) or a printed name
+Reading = tuple[Source, KeyPath, Value, Value, str]  # (file, key path, value in the data, value printed, label)
 
 
 def check_rules(game: GameDir, model: PocketFoundry, report: Report) -> None:
@@ -90,7 +92,7 @@ class Checker:
         return next((f for f in self.found if f.name == name), None)
 
     @contextmanager
-    def collected(self, as_warnings: bool, hint: str | None = None):
+    def collected(self, as_warnings: bool, hint: str | None = None) -> Iterator[None]:
         """Run checks into a side report; then pass their diagnostics on, as warnings if asked."""
         outer, self.report = self.report, Report()
         try:
@@ -109,7 +111,7 @@ class Checker:
         code: str,
         message: str,
         source: Source,
-        path: tuple,
+        path: KeyPath,
         hint: str | None = None,
         key: bool = False,
         warning: bool = False,
@@ -126,7 +128,7 @@ class Checker:
         """Return the hint that points at where the rulebook states a fact."""
         return where(self.rulebook, fact) if fact is not None and self.rulebook is not None else None
 
-    def machine_path(self, machine: Machine) -> tuple:
+    def machine_path(self, machine: Machine) -> KeyPath:
         """Return the key path of a machine in machines.yaml."""
         return ("starter",) if machine.is_starter else ("machines", machine.index)
 
@@ -244,14 +246,14 @@ class Checker:
     def machine_readings(self, machine: Machine, field: str, line: str) -> list[Reading]:
         """Return a Reading for every number a BUILD COST or RUN line states (raise TextError if unreadable)."""
         rules = self.model.rules
-        reminders: tuple = ()
+        reminders: tuple[tuple[str, int], ...] = ()
         if field == "build_cost":
             stated: dict[tuple[str, ...], dict[str, int]] = {("build_cost",): textparse.build_cost(rules, line)}
         else:
             parsed = textparse.run(rules, line)
             stated = {("run", "pay"): parsed.pay, ("run", "gain"): parsed.gain}
             reminders = parsed.cap_reminders
-        out = [
+        out: list[Reading] = [
             (self.g, ("rules", "resources", rid, "cap"), rules.resource(rid).cap, cap, f"the {rid} cap")
             for rid, cap in reminders
         ]
@@ -634,7 +636,7 @@ class Checker:
         renamed: dict[str, Block],
         rulebook: Rulebook,
         source: Source,
-        path: tuple,
+        path: KeyPath,
         kind: str,
         lines: tuple[str, ...] = (),
     ) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...sdk import GameDir, Report, Source, did_you_mean, format_path
+from ...sdk import GameDir, KeyPath, Report, Source, did_you_mean, format_path
 from .engine import Game
 from .model import PocketFoundry
 from .tables import EMPTY, Tables
@@ -98,7 +98,7 @@ def load_scenarios(game: GameDir, model: PocketFoundry, t: Tables, report: Repor
     return out
 
 
-def _purse(t: Tables, amounts: dict[str, int], source: Source, path: tuple, report: Report) -> int | None:
+def _purse(t: Tables, amounts: dict[str, int], source: Source, path: KeyPath, report: Report) -> int | None:
     values = [0] * len(t.stored)
     ok = True
     for rid, n in amounts.items():
@@ -201,7 +201,7 @@ def check_scenario(t: Tables, scenario: Scenario, source: Source, machines: Sour
             )
 
 
-def _amounts(t: Tables, step, field: str, points: int) -> dict[str, int]:
+def _amounts(t: Tables, step: SlotStep, field: str, points: int) -> dict[str, int]:
     """Return what a step paid, gained, discarded or held afterwards, by resource id (points included)."""
     r = step.result
     if field == "after":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...sdk import (
     CHANCE,
@@ -31,6 +31,9 @@ from .deadend import dead_ends_for
 from .engine import Game, State
 from .model import PocketFoundry
 from .tables import EMPTY, tables_for
+
+if TYPE_CHECKING:
+    from ...sdk import Bot
 
 BUILTIN_BOTS = {
     "random": "a uniformly random legal action (every run mask counts as one action)",
@@ -90,7 +93,7 @@ class PocketFoundrySim:
         hint = did_you_mean(name, known)
         raise BotSpecError(f"unknown bot '{spec}'" + (f"; {hint}" if hint else "") + f" (bots: {', '.join(known)})")
 
-    def make_bot(self, spec: str, seat: int):
+    def make_bot(self, spec: str, seat: int) -> Bot[State]:
         """Return a bot for `spec`."""
         name = self.check_spec(spec)
         t = tables_for(self.model)

@@ -9,14 +9,16 @@ Nothing here names a machine: a fan edition's new machines compile the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .model import Amounts, Machine, PocketFoundry
 
 EMPTY = -1  # a slot with no machine
+RunEffect = tuple[tuple[int, ...], tuple[int, ...], int]  # one machine's RUN: (pay, gain) over the stored, points
+T = TypeVar("T")
 
 
 class RulesModelError(ValueError):
@@ -88,7 +90,7 @@ class Tables:
             if self.points(m.build_cost) or self.points(m.run.pay):
                 raise RulesModelError(f"{m.name} pays {self.score}; they can only be gained")
         self.build_cost = tuple(self.vector(m.build_cost, who=m) for m in self.machines)
-        effects = [
+        effects: list[RunEffect] = [
             (self.vector(m.run.pay, who=m), self.vector(m.run.gain, who=m), self.points(m.run.gain))
             for m in (*self.machines, self.starter)
         ]
@@ -101,8 +103,8 @@ class Tables:
         )
 
         self.row_base = self.n_types + 1
-        self.row_mult = tuple(self.row_base**j for j in range(self.build_slots))
-        self.n_rows = self.row_base**self.build_slots
+        self.row_mult: tuple[int, ...] = tuple(self.row_base**j for j in range(self.build_slots))
+        self.n_rows: int = self.row_base**self.build_slots
         self.n_build_actions = self.n_types * self.build_slots
         self.n_actions = self.n_build_actions + (1 << self.slots)
         self._runs: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -112,12 +114,12 @@ class Tables:
         self._row_slots: dict[int, tuple[int, ...]] = {}
         self._shared: dict[str, Any] = {}
 
-    def shared(self, name: str, make: Callable[[], Any]) -> Any:
+    def shared(self, name: str, make: Callable[[], T]) -> T:
         """Return the object `make` builds from these tables, built once (solvers, caches) and then shared."""
         found = self._shared.get(name)
         if found is None:
             found = self._shared[name] = make()
-        return found
+        return cast(T, found)  # each name is only ever made by one `make`
 
     # -- resources ---------------------------------------------------------------------------------
 
@@ -140,7 +142,7 @@ class Tables:
     def _decode(self, code: int) -> tuple[int, ...]:
         return tuple((code // m) % (c + 1) for m, c in zip(self.mult, self.caps))
 
-    def _step(self, effect, code: int) -> tuple[int, int] | None:
+    def _step(self, effect: RunEffect, code: int) -> tuple[int, int] | None:
         pay, gain, pts = effect
         result = apply_effect(self.values[code], pay, gain, pts, self.caps)
         return None if result is None else (self.encode(result.after), pts)
@@ -250,7 +252,7 @@ class Tables:
         base = self.n_build_actions
         return tuple(sorted((base + mask, code, pts) for mask, code, pts in frontier))
 
-    def closure(self, machines, purses: int) -> int:
+    def closure(self, machines: Iterable[int], purses: int) -> int:
         """Return every purse reachable from `purses` (bit per purse) by running these machines, any number
         of times, in any turns.
 
@@ -282,7 +284,7 @@ def _prefix_products(radices: list[int]) -> list[int]:
     return out
 
 
-def _product(values) -> int:
+def _product(values: Iterable[int]) -> int:
     acc = 1
     for v in values:
         acc *= v

@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from ...sdk import NUMBER_WORDS
 from .model import Amounts, Effect, Machine, PocketFoundry, Rules
 
 BLANK = "__________"
 LONG_BLANK = "__________________"
+
+
+class MatLines(TypedDict):
+    """The strings printed on the player mat."""
+
+    title: str
+    player: str
+    slots: list[str]
+    order: str
+    tracks: list[str]
+    turn: str
+
+
+class LapRecordLines(TypedDict):
+    """The strings printed on the lap record."""
+
+    title: str
+    rule: str
+    rows: list[str]
+    footer: str
 
 
 def spell(n: int) -> str:
@@ -78,7 +100,7 @@ def starter_lines(game: PocketFoundry) -> dict[str, str]:
     return {"title": game.starter.name, "rule": starter_rule(game), "run": run(game.rules, game.starter)}
 
 
-def mat_lines(game: PocketFoundry) -> dict:
+def mat_lines(game: PocketFoundry) -> MatLines:
     """Return every string printed on the player mat."""
     rules = game.rules
     slots = [f"Slot 1: {game.starter.name.upper()}"] + [f"Slot {i}: {BLANK}" for i in range(2, rules.slots + 1)]
@@ -97,7 +119,7 @@ def mat_lines(game: PocketFoundry) -> dict:
     }
 
 
-def lap_record_lines(game: PocketFoundry) -> dict:
+def lap_record_lines(game: PocketFoundry) -> LapRecordLines:
     """Return every string printed on the lap record, laps split into two rows."""
     laps = game.rules.laps
     half = (laps + 1) // 2

@@ -85,7 +85,7 @@ def best_run(t: Tables, row: int, res: int, horizon: int | None = None) -> tuple
     future = row_future(t, row, t.laps - 1 if horizon is None else horizon)
     base = t.n_build_actions
 
-    def key(run: tuple[int, int, int]):
+    def key(run: tuple[int, int, int]) -> tuple[int, int, int, int, int]:
         action, code, pts = run
         return (pts, future[code], sum(t.values[code]), bin(action - base).count("1"), -action)
 
