@@ -10,9 +10,10 @@ from generator.contract import Header, LoadedGame, Pack, Ruleset
 from generator.sdk import Card, Face, GameDir, Kit, Report, format_path
 
 HERE = Path(__file__).parent
+Cards = list[dict[str, Any]]  # the model: cards.yaml as the schema checked it
 
 
-class Hello(Ruleset):
+class Hello(Ruleset[Cards]):
     """Plain cards from cards.yaml, checked by this package's schema, printed with its two templates."""
 
     name = "hello"  # what game.yaml's `ruleset:` says
@@ -25,7 +26,7 @@ class Hello(Ruleset):
     def codes(self) -> Mapping[str, str]:
         return {"HE001": "two cards print the same name"}
 
-    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Any | None:
+    def load(self, game: GameDir, header: Header, report: Report, icons: Collection[str]) -> Cards | None:
         # Merged over a fan edition's bases and checked against the schema, every problem located (S001-S006).
         source = game.load("cards.yaml", "hello-cards", report)
         if not report.ok():
@@ -43,7 +44,7 @@ class Hello(Ruleset):
             seen.setdefault(card["name"], i)
         return source.data if report.ok() else None
 
-    def kit(self, game: LoadedGame, players: int) -> Kit:
+    def kit(self, game: LoadedGame[Cards], players: int) -> Kit:
         kit = game.new_kit(players, decks={"main": "hello cards"})
         back = Face("hello-back.yaml.j2", {}, "back")
         for card in game.model:
