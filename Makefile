@@ -4,19 +4,31 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.cardpress-installed
 
-.PHONY: build test lint bench bench-scale clean
+.PHONY: build test lint docs bench bench-scale clean
 
 build: $(STAMP)
 	$(BIN)/cardpress build
+	@echo "cardpress is installed in $(VENV)/: run '. $(VENV)/bin/activate' to type cardpress commands (or use $(BIN)/cardpress)"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
 
 # The code-quality gate CI runs before the tests.
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests benchmarks
-	$(BIN)/ruff format --check generator tests benchmarks
+	$(BIN)/ruff check generator tests benchmarks examples docs/images
+	$(BIN)/ruff format --check generator tests benchmarks examples docs/images
 	$(BIN)/mypy
+
+# The manual: its generated reference pages made from the code (in CI only checked: a stale page fails),
+# then the site built with --strict into site/ (any warning, a broken link or anchor, fails the build).
+DOCS_STAMP := $(VENV)/.cardpress-docs-installed
+docs: $(DOCS_STAMP)
+	$(BIN)/python -m generator.docs $(if $(CI),--check,)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -d site
+
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	touch $(DOCS_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py
@@ -35,4 +47,4 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 clean:
-	rm -rf $(VENV) output/*/ .pytest_cache
+	rm -rf $(VENV) output/*/ .pytest_cache site

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import re
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -211,41 +208,3 @@ def registry() -> dict[str, Code]:
         if ruleset is not None:
             found.update(_codes(ruleset.name, dict(ruleset.codes())))
     return found
-
-
-def table(codes: list[Code]) -> str:
-    """Return a Markdown table of `codes`, with the layer column when they come from more than one."""
-    layered = len({c.layer for c in codes}) > 1
-    head = ["| Code | Layer | Meaning |", "| --- | --- | --- |"] if layered else ["| Code | Meaning |", "| --- | --- |"]
-    rows = [f"| {c.code} | {c.layer} | {c.meaning} |" if layered else f"| {c.code} | {c.meaning} |" for c in codes]
-    return "\n".join(head + rows)
-
-
-BLOCK = re.compile(r"(<!-- codes: (?P<which>[\w-]+) -->\n)(?P<table>.*?)(\n<!-- /codes -->)", re.S)
-
-
-def readme_blocks(codes: dict[str, Code]) -> dict[str, str]:
-    """Return the table each README block shows: 'generic', and one per ruleset that declares codes."""
-    layers: dict[str, list[Code]] = {}
-    for c in codes.values():
-        layers.setdefault("generic" if c.code in GENERIC else c.layer, []).append(c)
-    return {which: table(found) for which, found in layers.items()}
-
-
-def update_readme(text: str, codes: dict[str, Code]) -> str:
-    """Return the README text with every `<!-- codes: WHICH -->` block rewritten from the registry."""
-    blocks = readme_blocks(codes)
-    return BLOCK.sub(lambda m: m.group(1) + blocks.get(m.group("which"), "") + m.group(4), text)
-
-
-def main(argv: list[str]) -> int:
-    """Rewrite the code tables of the README files named in `argv` (for maintainers: `python -m generator.codes README.md`)."""
-    codes = registry()
-    for name in argv:
-        path = Path(name)
-        path.write_text(update_readme(path.read_text(encoding="utf-8"), codes), encoding="utf-8")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -70,11 +70,50 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `cardpress ARGS` in a fresh interpreter, exactly as a user would."""
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
-    )
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, spawn: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run `cardpress ARGS` as a user would: through the console entry point, in this process.
+
+    The command sees `cwd` as its current folder, `env` as its environment, an empty stdin, and its output
+    is captured, exit code included. `spawn` starts a fresh interpreter instead, for what only a new process
+    shows (signals, import-time behaviour, another sys.path): such tests are marked `slow`.
+    """
+    if spawn:
+        return subprocess.run(
+            [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=env
+        )
+    return in_process(list(args), cwd, env)
+
+
+def in_process(args: list[str], cwd: Path, env: dict[str, str] | None) -> subprocess.CompletedProcess[str]:
+    """Run generator.cli.main.main() with argv, folder, environment and standard streams of its own."""
+    import contextlib
+    import io
+
+    from generator.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = (sys.argv, os.getcwd(), dict(os.environ), sys.stdin)
+    sys.argv, sys.stdin = ["cardpress", *args], io.StringIO()
+    if env is not None:
+        os.environ.clear()
+        os.environ.update(env)
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv, stdin = saved[0], saved[3]
+        sys.stdin = stdin
+        os.chdir(saved[1])
+        os.environ.clear()
+        os.environ.update(saved[2])
+    return subprocess.CompletedProcess(["cardpress", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="session")

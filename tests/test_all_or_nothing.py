@@ -139,6 +139,7 @@ def test_validate_root_outside_any_project_is_an_error(tmp_path):
     assert headlines(err) == [f"error[G003] --root: {tmp_path} holds no cards/ folder, nor does any folder above it"]
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_a_killed_build_leaves_the_previous_kit_and_the_next_run_sweeps_up(built):
     """SIGKILL after the first temporary file is written: old kit intact; the next build removes the leftover."""
     project, out, before = built
@@ -184,6 +185,7 @@ def _wait_for_temp(folder: Path) -> None:
     pytest.fail("no temporary file appeared")
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_ctrl_c_while_writing_a_kit_removes_its_temporary_files_and_says_so(built):
     project, out, before = built
     proc = _start(project, out, "build", "tiny", "--missing-art", "placeholder", pause="60")
@@ -195,6 +197,7 @@ def test_ctrl_c_while_writing_a_kit_removes_its_temporary_files_and_says_so(buil
     assert _digests(out / "tiny") == before  # and no temporary file left
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_ctrl_c_while_proofing_says_which_games_were_finished(built):
     project, out, _ = built
     proc = _start(project, out, "proof", "tiny", "--missing-art", "placeholder", "--dpi", "40", pause="60")

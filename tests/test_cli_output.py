@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 from generator.diagnostics import Diagnostic, Location, Report
@@ -72,6 +73,7 @@ def test_different_problems_at_one_place_stay_apart():
     assert [p.count for p in report.problems()] == [1, 1]
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_validate_prints_problems_first_each_once_and_one_summary_last(tmp_path):
     from conftest import copy_project
 
@@ -95,6 +97,7 @@ def test_validate_prints_problems_first_each_once_and_one_summary_last(tmp_path)
     )
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_validate_of_every_game_ends_with_one_total():
     result = run("validate", cwd=ROOT, merged=True)
     assert result.returncode == 0
@@ -108,6 +111,7 @@ def test_validate_of_every_game_ends_with_one_total():
     )
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_a_terminal_gets_colour_and_no_color_turns_it_off():
     wrong = ("build", "pocket-foudnry", "--out", "/nonexistent")
     coloured = run(*wrong, cwd=ROOT, env={"FORCE_COLOR": "1"})  # FORCE_COLOR: rich treats the pipe as a terminal
@@ -130,6 +134,7 @@ def test_a_terminal_gets_colour_and_no_color_turns_it_off():
     )
 
 
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_a_located_problem_keeps_the_compiler_form_in_colour(tmp_path):
     from conftest import copy_project
 

@@ -1,4 +1,4 @@
-"""The code registry: every code the source reports is registered, every registered code is reported, the README shows them all."""
+"""The code registry: every code the source reports is registered, every registered code is reported, the manual shows them all."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ from pathlib import Path
 
 from conftest import ROOT, run_cli
 
-from generator import codes
-from generator.codes import GENERIC, registry, update_readme
+from generator.codes import GENERIC, registry
 
 CODE = re.compile(r"[A-Z]{1,2}\d{3}")
 SOURCE = ROOT / "generator"
@@ -89,24 +88,12 @@ def test_codes_are_unique_well_formed_and_one_line():
     assert {c.layer for c in everything.values() if c.code not in GENERIC} == {"pocket-foundry", "micro-engine"}
 
 
-def test_the_readme_tables_are_the_registry():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert update_readme(text, registry()) == text, "run: python -m generator.codes README.md"
-    shown = {m.group("which"): m.group("table") for m in codes.BLOCK.finditer(text)}
-    assert set(shown) == {"generic", "pocket-foundry", "micro-engine"}
-    rows = {line.split(" | ")[0].removeprefix("| ") for table in shown.values() for line in table.splitlines()[2:]}
-    assert rows == set(registry())
-
-
-def test_the_readme_table_is_made_from_the_registry():
-    stale = "before\n<!-- codes: pocket-foundry -->\n| Code | Meaning |\n| PF013 | retired |\n<!-- /codes -->\nafter\n"
-    made = update_readme(stale, registry())
-    assert made.startswith(
-        "before\n<!-- codes: pocket-foundry -->\n| Code | Meaning |\n| --- | --- |\n| PF001 | market deck"
-    )
-    assert "PF013" not in made and made.endswith(
-        "| PF014 | `rulebook.txt` is missing, no sentence in it states a fact the validator reads (the sentence form is named), or one cannot be read |\n<!-- /codes -->\nafter\n"
-    )
+def test_the_manuals_code_page_is_the_registry():
+    text = (ROOT / "docs" / "reference" / "codes.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ")[0].removeprefix("| ") for line in text.splitlines() if CODE.match(line[2:])]
+    assert rows == list(registry())  # every code once, in the registry's order
+    assert '| S003 | schema | unknown key (with "did you mean")' in text
+    assert "| PF014 | `rulebook.txt` is missing," in text and "| ME020 | the rulebook gives another number" in text
 
 
 def test_cardpress_codes_explains_one_code_or_lists_them_all(tmp_path: Path):

@@ -186,6 +186,7 @@ def run_with(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # a fresh process: another sys.path
 def test_a_separately_installed_ruleset_adds_a_game_without_touching_cardpress(tmp_path):
     project, site = tiny_project(tmp_path)
     result = run_with(site, "build", "tiny", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
@@ -209,6 +210,7 @@ def test_a_separately_installed_ruleset_adds_a_game_without_touching_cardpress(t
     assert "cards/tiny/game.yaml:2:10: error[S005] ruleset: unknown ruleset 'tiny'" in result.stderr
 
 
+@pytest.mark.slow  # a fresh process: another sys.path
 def test_a_ruleset_that_fails_to_import_is_a_located_error(tmp_path):
     project, site = tiny_project(tmp_path)
     (site / "tinygame" / "__init__.py").write_text("raise ImportError('needs numpy 9')\n")
@@ -262,6 +264,7 @@ def test_one_broken_game_does_not_stop_the_others(tmp_path):
     assert "pocket-foundry: not built (1 error, 0 warnings in 1 file)" in result.stderr
 
 
+@pytest.mark.slow  # a fresh process: another sys.path
 def test_a_game_without_the_capability_has_no_command(tmp_path):
     project, site = tiny_project(tmp_path)
     result = run_with(site, "simulate", "tiny", cwd=project)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import copy_project
 
 HELLO_TARGET = '''
@@ -48,6 +49,7 @@ def run_with(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[s
     )
 
 
+@pytest.mark.slow  # a fresh process: another sys.path
 def test_an_installed_export_target_is_offered_and_runs(tmp_path):
     project = copy_project(tmp_path / "project")
     site = installed_site(tmp_path)
@@ -61,6 +63,7 @@ def test_an_installed_export_target_is_offered_and_runs(tmp_path):
     assert set(decks[16:]) == {"starter"}
 
 
+@pytest.mark.slow  # a fresh process: another sys.path
 def test_an_export_target_that_fails_to_load_is_a_clear_error(tmp_path):
     project = copy_project(tmp_path / "project")
     site = installed_site(tmp_path, "raise ImportError('needs numpy 9')\n")

@@ -103,6 +103,7 @@ def interrupt_with_workers(cmd: list[str]) -> tuple[subprocess.Popen, str, str]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.slow  # a fresh process: signals and a real process's streams
 def test_ctrl_c_stops_every_worker_says_what_finished_and_writes_nothing(tmp_path):
     out = tmp_path / "report"
     cmd = [

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import copy_project, run_cli
+from conftest import ROOT, copy_project, run_cli
 
 FRONT = "cards/tiny/layouts/card-front.yaml.j2"
 BACK = "cards/tiny/layouts/card-back.yaml.j2"
@@ -96,5 +96,5 @@ def test_a_missing_include_is_one_error_at_the_include(tiny):
         "    |",
         ' 13 | {% include "parts.j2" %}',
         "    |             ^",
-        "  = hint: looked in cards/tiny/layouts, layouts/common",
+        f"  = hint: looked in cards/tiny/layouts, layouts/common, {ROOT / 'layouts' / 'common'}",
     ]

@@ -1,4 +1,4 @@
-"""The examples every command's `--help` ends with, kept in one place so the README can show the same ones."""
+"""The examples every command's `--help` ends with, kept in one place so the manual's command-line reference shows the same ones."""
 
 from __future__ import annotations
 

@@ -118,6 +118,10 @@ def playing(executor: Executor) -> Iterator[None]:
         typer.echo(f"interrupted: {stop.done} of {stop.total} games finished; no report written", err=True)
         raise typer.Exit(130) from None
     except ClusterError as exc:
-        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+        raise usage(
+            "U008",
+            str(exc),
+            hint="start `dask scheduler` and `dask worker` first (see 'Run on a cluster' in the manual)",
+        ) from None
     finally:
         executor.close()

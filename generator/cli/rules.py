@@ -206,19 +206,24 @@ def dispatch(name: str, about: str) -> Callable[..., None]:
                 f"{loaded.header.title} ({loaded.ruleset.name}) has no `{name}` command",
                 hint=f"`{name}` is offered by: {', '.join(others)}" if others else None,
             )
-        sub = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
-        run = declared.run
-
-        def bound(**options: Any) -> None:
-            run(loaded, **options)
-
-        bound.__signature__ = _without_first(run)  # type: ignore[attr-defined]  # Typer reads the command's own options from it
-        bound.__doc__, shown = split_examples(run.__doc__)
-        sub.command(name, epilog=epilog(shown) if shown else None)(bound)
+        sub = declared_app(name, declared.run, loaded)
         sub(args=list(ctx.args), prog_name=f"cardpress {name} {game}", standalone_mode=False)
 
     command.__doc__ = f"{about}\n\nThe options are the game's own: `cardpress {name} GAME --help` lists them."
     return command
+
+
+def declared_app(name: str, run: Callable[..., None], game: Any) -> typer.Typer:
+    """Return a Typer app of the one command NAME a ruleset declares: `run(game, **options)`, with run's own options."""
+    sub = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+
+    def bound(**options: Any) -> None:
+        run(game, **options)
+
+    bound.__signature__ = _without_first(run)  # type: ignore[attr-defined]  # Typer reads the command's own options from it
+    bound.__doc__, shown = split_examples(run.__doc__)
+    sub.command(name, epilog=epilog(shown) if shown else None)(bound)
+    return sub
 
 
 def _without_first(function: Callable[..., Any]) -> inspect.Signature:

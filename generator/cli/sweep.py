@@ -128,7 +128,11 @@ def sweep(
                 replicate,
             )
     except ClusterError as exc:
-        raise usage("U008", str(exc), hint="start `dask scheduler` and `dask worker` first (see the README)") from None
+        raise usage(
+            "U008",
+            str(exc),
+            hint="start `dask scheduler` and `dask worker` first (see 'Run on a cluster' in the manual)",
+        ) from None
     finally:
         executor.close()
     wall = time.perf_counter() - began

@@ -175,7 +175,7 @@ def create(
         f"# cards/{base_id}/, so fixes there flow in. Change a card by its id in a file named like the base's",
         "# (machines.yaml, workshop.yaml, ...): give only the fields that change; `add: true` adds a card,",
         "# `remove: true` drops one. Art, layouts/, fonts/ and rulebook.txt here replace the base's.",
-        "# `cardpress diff " + name + '` lists what it changes. See README, "Making a fan edition".',
+        "# `cardpress diff " + name + '` lists what it changes. See the cardpress manual, "Fan editions".',
         f"extends: {base_id}",
         f"title: {_quoted(title)}",
         f"version: {_quoted(version)}",

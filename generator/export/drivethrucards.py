@@ -4,7 +4,7 @@ Every page has a TrimBox 1/8 in inside and a BleedBox on the page edge, no marks
 TrueType subsets; every vector colour is converted to CMYK as it is set (the canvas's colour hook) and
 every image before it is placed. The layout's own 3 mm of bleed is extended to DTC's 3.175 mm by a
 CMYK picture of the face, its edge pixels repeated, laid under the drawing (never the card scaled).
-With a CMYK profile at hand the PDF carries it as a PDF/X output intent (see the README for what is
+With a CMYK profile at hand the PDF carries it as a PDF/X output intent (see the manual's "Exporting" page for what is
 left before PDF/X-1a).
 """
 

@@ -155,7 +155,9 @@ class Studio:
             inputs += files_digest(sorted(own.iterdir()))
         return cls(
             root,
-            Templates(folders, root, [root, *resources.installed(game.ruleset_layouts)]),
+            Templates(
+                folders, root, [root, *resources.installed(game.ruleset_layouts)], resources.common_layouts(root)
+            ),
             load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),
             report,

@@ -123,10 +123,15 @@ def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
 class Templates:
     """The layout templates visible to one game: its own folders first, then the common ones."""
 
-    def __init__(self, folders: Sequence[Path], root: Path, roots: safefile.Roots | None = None):
+    def __init__(
+        self, folders: Sequence[Path], root: Path, roots: safefile.Roots | None = None, shared: Sequence[Path] = ()
+    ):
         self.root = root
         self.roots = list(roots) if roots is not None else [root]  # where template files may really live
         self.folders = [f for f in folders if f.is_dir()]
+        # the shared templates (macros, cover, furniture): named, else the last folder of several
+        common = shared or (self.folders[-1:] if len(self.folders) > 1 else [])
+        self.shared = tuple(os.path.abspath(f) + os.sep for f in common)
         compiled = cache.folder("templates")
         pattern = f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-%s.cache"
         self.env = SandboxEnv(
@@ -342,8 +347,7 @@ class Templates:
         """Return the innermost frame of a template the game wrote: a value it passed to a shared macro is its
         own mistake, so it is blamed at its own line, not inside the macro (when every frame is shared, the
         innermost)."""
-        shared = os.path.abspath(self.folders[-1]) + os.sep if len(self.folders) > 1 else None
-        own = [f for f in frames if shared is None or not os.path.abspath(f[0]).startswith(shared)]
+        own = [f for f in frames if not os.path.abspath(f[0]).startswith(self.shared)]
         found = own[-1] if own else frames[-1] if frames else None
         return found if found else (None, None)
 

@@ -559,7 +559,7 @@ class RolloutBot:
 
     By default (the `rollout` bot) every Draw pick, Phase B play and Bonus Upgrade is searched on 4 deals,
     3 turns deep, with the fitted value where the look-ahead stops. `deep()` (the `rollout-deep` bot, the
-    former default) plays 12 deals to the end of the game: about 10 times the CPU, no stronger (README, Bots)."""
+    former default) plays 12 deals to the end of the game: about 10 times the CPU, no stronger (the manual's Micro-Engine page, Rules model and bots)."""
 
     name = "rollout"
 

@@ -1,6 +1,6 @@
 """Phase B, Play: spend actions on a Part, an Upgrade, a Calibration or Research; pay Costs; the Bonus Upgrade.
 
-Rulings on "You have 1 action. Spend it on one of: …" and "Extra actions" (also in the README's Rulings):
+Rulings on "You have 1 action. Spend it on one of: …" and "Extra actions" (also in the manual's Micro-Engine page):
 - The turn's action must be spent. Ending Phase B is legal only once `rules.actions` (1) actions have been
   spent this turn, or when no way to spend one is possible.
 - Research is a way to spend an action while the deck or the discard pile holds a card (it draws what there

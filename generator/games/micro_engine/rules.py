@@ -17,7 +17,7 @@ from . import scenario, text, vocab
 from .model import Card, Condition, Core, Effect, MicroEngine, Op, Patent, given
 from .rulebook import Facts, NamedCard, read_facts, symbol
 
-# Stable codes; the README's table is made from them (`python -m generator.codes README.md`).
+# Stable codes; the manual's table (docs/reference/codes.md) is made from them (`python -m generator.docs`).
 CODES = {
     "ME001": "an effect uses an op, trigger or filter where the vocabulary does not allow it",
     "ME002": "too few Cores for a player count or variant (each player draws `cores_dealt`)",

@@ -18,7 +18,7 @@ from .rulebook import FACTS, MATERIALS, Block, Fact, FactForm, Rulebook, where
 from .scenarios import check_scenario, load_scenarios
 from .tables import RulesModelError, Tables, tables_for
 
-# Stable codes; the README's table is made from them (`python -m generator.codes README.md`).
+# Stable codes; the manual's table (docs/reference/codes.md) is made from them (`python -m generator.docs`).
 CODES = {
     "PF001": "market deck counts (types, copies, total) differ from what the rulebook states or prints",
     "PF002": "a cost can never be paid: above its storage cap, or paid in points",
