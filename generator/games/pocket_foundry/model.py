@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...sdk import did_you_mean
+from ...sdk import ENGLISH, Catalogue, did_you_mean
 
 Amounts = tuple[tuple[str, int], ...]  # (resource id, amount) in the game's resource order
 
@@ -68,6 +68,7 @@ class Rules:
     market_size: int
     laps: int
     reshuffle: bool
+    words: Catalogue = field(default=ENGLISH, compare=False)  # the language its cards print in (text.py)
 
     def resource(self, rid: str) -> Resource:
         """Return a resource by id."""
