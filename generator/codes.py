@@ -142,6 +142,8 @@ GENERIC: dict[str, Code] = {
             "words are not twenty-one",
             "I005": "`language:` without a messages.po, or a catalogue whose Language header says another language",
             "I006": "a translation has other markup tags (<b>, <i>, <br>, <icon …>) than its msgid",
+            "I007": "`new-translation` with a name that is taken or not a folder name, a bad `--lang`, or a base that "
+            "does not validate",
         },
     ),
     **_codes(

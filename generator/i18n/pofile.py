@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po, write_po
 
@@ -61,6 +62,7 @@ def read(path: Path, display: str, language: str, base: Sequence[Message], repor
     wanted = {m.key: m for m in base}
     found: dict[tuple[str, str], str] = {}
     entries: list[tuple[tuple[str, str], int]] = []  # (key, msgid line), in file order
+    pending: dict[str, list[tuple[tuple[str, str], int]]] = {}  # untranslated or fuzzy: said once, with a count
     for entry in po:
         if not entry.id or not isinstance(entry.id, str):
             continue  # the header; plural entries never occur in a cardpress catalogue (checked as extras below)
@@ -79,11 +81,16 @@ def read(path: Path, display: str, language: str, base: Sequence[Message], repor
             continue
         translation = entry.string if isinstance(entry.string, str) else ""
         if not translation or entry.fuzzy:
-            why = "is marked fuzzy" if translation else "has no translation yet"
-            report.warning("I002", f"{_name(key)} {why}: it prints in English", loc=loc(msgstr_line))
+            pending.setdefault("is marked fuzzy" if translation else "has no translation yet", []).append(
+                (key, msgstr_line)
+            )
             continue
         if _held(key, translation, msgstr_line, loc, report):
             found[key] = translation
+    for why, keys in pending.items():
+        (first, line), more = keys[0], len(keys) - 1
+        others = f" (and {more} more message{'s' if more > 1 else ''})" if more else ""
+        report.warning("I002", f"{_name(first)}{others} {why}: printed in English", loc=loc(line))
     lineof = dict(entries)
     for i, message in enumerate(base):
         if message.key in lineof:
@@ -199,6 +206,12 @@ def write(language: str, project: str, messages: Sequence[Message], translations
         fuzzy=False,
         charset="utf-8",
     )
+    name = _language_name(language)
+    catalog.header_comment = (
+        f'# {name} translation of {project}, for cardpress (see its manual, "Translations").\n'
+        "# Translate each msgstr, keeping every {slot} and markup tag of its msgid; an empty one prints in English.\n"
+        "# `cardpress validate` reads the card texts back through these forms, so a wrong number is caught."
+    )
     catalog.msgid_bugs_address = ""
     catalog.last_translator = ""
     catalog.language_team = ""
@@ -214,6 +227,13 @@ def write(language: str, project: str, messages: Sequence[Message], translations
     out = io.BytesIO()
     write_po(out, catalog, width=100, sort_output=False)
     return out.getvalue()
+
+
+def _language_name(language: str) -> str:
+    try:
+        return str(Locale.parse(language.replace("-", "_")).english_name)
+    except (ValueError, UnknownLocaleError):
+        return language
 
 
 def _location(where: str) -> tuple[str, int]:
