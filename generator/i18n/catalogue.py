@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from babel import Locale, UnknownLocaleError
 
 NUMBERS_CONTEXT = "numbers"
 # How a rulebook or a card spells 0 to 20; a translation gives its own words (`un/une` for two spellings of one).
@@ -97,6 +99,19 @@ class Catalogue:
     def form(self, msgid: str, context: str = "", /, **values: object) -> str:
         """Return a message filled with its slots' values."""
         return fill(self.text(msgid, context), values)
+
+    def singular(self, n: int) -> bool:
+        """Return True when `n` of something takes the singular: 1 in English, 0 and 1 in French (CLDR's rules)."""
+        if not self.translated:
+            return n == 1
+        return self._plural(n) == "one"
+
+    @cached_property
+    def _plural(self) -> Callable[[int], str]:
+        try:
+            return Locale.parse(self.language.replace("-", "_")).plural_form  # type: ignore[no-any-return]
+        except (ValueError, UnknownLocaleError):
+            return lambda n: "one" if n == 1 else "other"
 
     # -- numbers ------------------------------------------------------------------------------------------
 

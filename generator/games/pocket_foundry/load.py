@@ -100,7 +100,7 @@ def _build(header: Header, g: dict[str, Any], m: dict[str, Any], c: dict[str, An
     """Turn checked data into the model."""
     rules_data = g["rules"]
     resources = tuple(
-        Resource(rid, r["start"], r.get("cap"), r["singular"], r["plural"], r["label"], r["icon"])
+        Resource(rid, r["start"], r.get("cap"), r["singular"], r["plural"], r["label"], r["icon"], words)
         for rid, r in rules_data["resources"].items()
     )
     rules = Rules(

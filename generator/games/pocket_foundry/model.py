@@ -21,10 +21,11 @@ class Resource:
     plural: str
     label: str
     icon: str
+    words: Catalogue = field(default=ENGLISH, compare=False, repr=False)  # its language's plural rule
 
     def noun(self, amount: int) -> str:
-        """Return the word printed after `amount`: `1 PART`, `2 PARTS`."""
-        return self.singular if amount == 1 else self.plural
+        """Return the word printed after `amount`: `1 PART`, `2 PARTS` (`0 PIÈCE` in French)."""
+        return self.singular if self.words.singular(amount) else self.plural
 
 
 @dataclass(frozen=True)
