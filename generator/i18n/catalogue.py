@@ -109,7 +109,7 @@ class Catalogue:
     @cached_property
     def _plural(self) -> Callable[[int], str]:
         try:
-            return Locale.parse(self.language.replace("-", "_")).plural_form  # type: ignore[no-any-return]
+            return Locale.parse(self.language.replace("-", "_")).plural_form
         except (ValueError, UnknownLocaleError):
             return lambda n: "one" if n == 1 else "other"
 

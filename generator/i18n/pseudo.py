@@ -112,15 +112,8 @@ def overflows(root: Path, game_id: str, papers: tuple[str, ...] = pipeline.PAPER
 def _holds(data: Any, path: tuple[str | int, ...]) -> bool:
     """Return True when `data` has a value at `path` (a hand-written text a card may not have is skipped)."""
     for key in path:
-        if (
-            isinstance(key, int)
-            and isinstance(data, list)
-            and key < len(data)
-            or isinstance(key, str)
-            and isinstance(data, dict)
-            and key in data
-        ):
-            data = data[key]
-        else:
+        found = isinstance(data, list) and isinstance(key, int) and key < len(data)
+        if not (found or (isinstance(data, dict) and key in data)):
             return False
+        data = data[key]
     return True
