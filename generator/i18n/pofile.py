@@ -46,7 +46,11 @@ def read(path: Path, display: str, language: str, base: Sequence[Message], repor
     try:
         po = read_po(io.StringIO(text), abort_invalid=True)
     except PoFileError as exc:
-        report.error("I001", f"not a readable PO file: {exc}", loc=loc(getattr(exc, "lineno", 1) or 1))
+        line = (getattr(exc, "lineno", 0) or 0) + 1  # Babel counts this one from 0
+        said = re.sub(r" on \d+$", "", str(exc))
+        report.error(
+            "I001", f"not a readable PO file: {said}", loc=loc(line), hint="see the GNU gettext manual, PO Files"
+        )
         return None
     except (ValueError, UnicodeError) as exc:  # a header Babel cannot parse (Plural-Forms, charset)
         report.error("I001", f"not a readable PO file: {exc}", loc=where)

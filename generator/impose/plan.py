@@ -11,11 +11,40 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
 from .sheets import PrintOptions, Sheet, Side, paginate, sheets_for
 from .sizes import size_conflicts, size_label
 
 Run = tuple[str, tuple[float, float]]  # (deck id, card trim in mm): the cards laid out on one grid
+
+# What the cover's contents and every page's footer say about the pages (a translation gives its own words).
+COVER = Message("print settings and calibration", "page")
+DUPLEX = Message("duplex check", "page")
+THIS_SHEET = Message("This sheet", "contents")
+RULERS = Message("print settings and rulers", "contents")
+RULERS_DUPLEX = Message("print settings, duplex check and rulers", "contents")
+SHEET = Message("{deck}, sheet {n} of {sheets}", "page", "a card sheet's label; {deck} is the deck's name")
+SIDE = Message("{sheet}: {side}", "page", "{side} is one of the three words below")
+SIDES = {kind: Message(kind, "sheet side") for kind in ("fronts", "backs", "fold")}
+SHEETS = (Message("{n} sheet", "contents"), Message("{n} sheets", "contents"))  # one, more than one
+CARDS = Message("{n} cards", "contents")
+CARDS_SIZED = Message("{n} cards ({size})", "contents", "{size} is a card size such as 'poker, 63.5 × 88.9 mm'")
+RUN = Message("{cards} on {sheets}, {how}", "contents", "a deck's line: '16 cards on 2 sheets, <how>'")
+HOW_FOLD = Message("fronts beside their backs: fold, glue, cut", "contents")
+HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
+BLANK_BACK = Message("back of {page}", "page")
+ONE_EACH = Message("one per player, single-sided", "contents")
+SINGLE = Message("single-sided", "contents")
+MESSAGES = (
+    COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
+    RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
+)  # fmt: skip
+
+
+def say(words: Catalogue, message: Message, **values: object) -> str:
+    """Return a message in the kit's language."""
+    return words.form(message.id, message.context, **values)
 
 
 @dataclass(frozen=True)
@@ -75,7 +104,7 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     """
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
-    return assemble([cover_part(fold), *card_parts(kit, sheets, options), *page_parts(kit, fold)])
+    return assemble([cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold)])
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -88,18 +117,19 @@ def assemble(parts: Iterable[Part]) -> Plan:
     return result
 
 
-def cover_part(fold: bool) -> Part:
+def cover_part(fold: bool, words: Catalogue = ENGLISH) -> Part:
     """Return the cover (print settings and calibration) and, for a duplex kit, the duplex check behind it."""
-    pages = [PagePlan("cover", "print settings and calibration")]
+    pages = [PagePlan("cover", say(words, COVER))]
     if not fold:
-        pages.append(PagePlan("duplex", "duplex check"))
-    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
-    return Part("This sheet", detail, tuple(pages))
+        pages.append(PagePlan("duplex", say(words, DUPLEX)))
+    detail = say(words, RULERS if fold else RULERS_DUPLEX)
+    return Part(say(words, THIS_SHEET), detail, tuple(pages))
 
 
 def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[Part]:
     """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page)."""
     fold = options.duplex == "gutterfold"
+    words = kit.words
     groups = card_runs(kit)
     mixed = len({size for _, size in groups}) > 1
     sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
@@ -111,18 +141,24 @@ def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> 
         pages: list[PagePlan] = []
         for n, chunk in enumerate(chunks, 1):
             group = tuple(cards[i] for i in chunk)
-            label = f"{name}, sheet {n} of {len(chunks)}"
+            label = say(words, SHEET, deck=name, n=n, sheets=len(chunks))
             key = (sheet, len(group))
             if key not in sides:
                 sides[key] = sheet.sides(len(group), options)  # (fronts, backs), or (folded,)
             kinds = ("folded",) if fold else ("fronts", "backs")
             for kind, side in zip(kinds, sides[key]):
-                title = "fold" if fold else kind
-                pages.append(PagePlan(kind, f"{label}: {title}", group, None, n, len(chunks), sheet, side))
-        sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
-        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
-        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
-        parts.append(Part(name[:1].upper() + name[1:], f"{what} on {sheets_text}, {how}", tuple(pages)))
+                title = say(words, SIDES["fold" if fold else kind])
+                pages.append(
+                    PagePlan(kind, say(words, SIDE, sheet=label, side=title), group, None, n, len(chunks), sheet, side)
+                )
+        sheets_text = say(words, SHEETS[not words.singular(len(chunks))], n=len(chunks))
+        if mixed:
+            what = say(words, CARDS_SIZED, n=len(cards), size=size_label(cards[0].size))
+        else:
+            what = say(words, CARDS, n=len(cards))
+        how = say(words, HOW_FOLD if fold else HOW_DUPLEX)
+        run = say(words, RUN, cards=what, sheets=sheets_text, how=how)
+        parts.append(Part(name[:1].upper() + name[1:], run, tuple(pages)))
     return parts
 
 
@@ -137,10 +173,10 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
         for page in pages:
             planned.append(PagePlan("page", page.name, page=page))
             if not fold:  # a blank back keeps the next page off this one's back in a duplex print
-                planned.append(PagePlan("blank", f"back of {page.name}"))
+                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name)))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
-        detail = "one per player, single-sided" if len(pages) > 1 else "single-sided"
+        detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
 
