@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from ..diagnostics import Diagnostic, Report
+from ..diagnostics import CardpressError, Diagnostic, Report
 from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
 
 if TYPE_CHECKING:
@@ -192,7 +192,11 @@ def art(
             continue
         everything = [p for p in (*faces.values(), *pages.values()) if p is not None]
         if make_missing:
-            made = write_stand_ins(everything, studio.fonts, studio.icons, dpi)
+            try:
+                made = write_stand_ins(everything, studio.fonts, studio.icons, loaded.dir.folder, dpi)
+            except CardpressError as exc:
+                total.extend(exc.report.items)
+                continue
             for path in made:
                 typer.echo(f"wrote {shown(path)}")
             if not made:

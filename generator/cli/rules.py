@@ -113,7 +113,8 @@ def simulate(
         if log is not None:
             inputs = sources.inputs(loaded.dir)["sha256"]
             lines = gamelog.text(result.matches, loaded.dir.id, variant, inputs)
-            paths.append(write_all({log if log.is_absolute() else Path.cwd() / log: lines.encode()})[0])
+            target = log if log.is_absolute() else Path.cwd() / log
+            paths.append(write_all({target: lines.encode()}, root=target.parent)[0])
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None

@@ -189,7 +189,7 @@ def create(
         files[root / "cards" / name / RULEBOOK_FILE] = source.read_bytes()
     from ..project.output import write_all
 
-    return write_all(files)
+    return write_all(files, root=root)
 
 
 RULEBOOK_FILE = "rulebook.txt"

@@ -4,6 +4,7 @@ with broken output, and leaves a snapshot for the preview page."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import threading
 import time
@@ -64,7 +65,7 @@ class Session:
         # watch and serve keep their proofs and PDFs in a folder of their own, so a kit the user built with
         # other options (3 players, short-edge duplex) is never replaced by the preview's
         self.folder = out / game_id / PREVIEW if preview else out / game_id
-        self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay)
+        self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay, root=out)
         # shared by every rebuild, renders by a digest of what they read; on disk too, as `build` keeps them,
         # so the first rebuild lays out only the faces that changed since the last build or watch
         self.cache = RenderCache(disk.shelf("faces"), str(root))
@@ -89,13 +90,16 @@ class Session:
         """
         from ..editions.chain import chain_ids
 
+        def real(path: Path) -> Path:  # os.path.realpath, unlike Path.resolve, does not raise on a loop of links
+            return Path(os.path.realpath(path))
+
         feeds = [
-            *((self.root / "cards" / gid).resolve() for gid in chain_ids(self.root, self.game_id)),
-            (self.root / "layouts").resolve(),
-            (self.root / "fonts").resolve(),
+            *(real(self.root / "cards" / gid) for gid in chain_ids(self.root, self.game_id)),
+            real(self.root / "layouts"),
+            real(self.root / "fonts"),
         ]
-        out = self.out.resolve()
-        for path in (Path(p).resolve() for p in changed):
+        out = real(self.out)
+        for path in (real(Path(p)) for p in changed):
             if path == out or out in path.parents:
                 continue  # what we write ourselves, should --out lie inside a watched folder
             if any(f == path or f in path.parents or path in f.parents for f in feeds):
@@ -183,7 +187,7 @@ class Session:
         outcome.report.extend(pipeline.report.items[said:])  # the cover and sheet furniture, linted as drawn
         if pdfs is not None:
             paths = {self.folder / kit_path(Path(), self.game_id, paper).name: data for paper, data in pdfs.items()}
-            outcome.written += write_all(paths)
+            outcome.written += write_all(paths, root=self.out)
             with self._lock:  # the preview page links the new PDFs
                 self.version += 1
                 self._state = {**self._state, "kits": self.kits(), "version": self.version}

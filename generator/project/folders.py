@@ -142,8 +142,8 @@ class GameDir:
                 real, _ = safefile.check(level.folder / relative, [level.folder], f"the folder {folder}")
                 return Path(real)
             except safefile.Refused as exc:
-                if exc.code == "Y004":
-                    return Path(os.path.realpath(self.folder / relative))
+                if exc.code == "Y004":  # named as written below the folder: a dangling link is not followed
+                    return Path(os.path.realpath(self.folder)) / os.path.normpath(relative)
                 if exc.code == "Y006":
                     problem = ("S010", f"path '{relative}' leaves the folder {folder} (through a link)", exc.hint)
                 else:

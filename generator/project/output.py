@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import CardpressError, Report
+from . import guard
 
 TEMP_PREFIX = ".cardpress-"  # every temporary file we make starts with this and its process id
 STALE_SECONDS = 24 * 3600  # older than this, a temporary file is stale even if its process id is in use again
@@ -33,13 +34,23 @@ _WRITE_REASONS = {
 }
 
 
-def write_atomic(path: Path, data: bytes) -> Path:
-    """Write `data` to `path` through a temporary file, so a reader never sees half a file."""
-    return write_all({path: data})[0]
+def write_atomic(path: Path, data: bytes, *, root: guard.Roots, sync: bool = True) -> Path:
+    """Write `data` to `path` (inside `root`) through a temporary file, so a reader never sees half a file."""
+    return write_all({path: data}, root=root, sync=sync)[0]
 
 
-def write_all(files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]], remove: Iterable[Path] = ()) -> list[Path]:
+def write_all(
+    files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]],
+    remove: Iterable[Path] = (),
+    *,
+    root: guard.Roots,
+    sync: bool = True,
+) -> list[Path]:
     """Write every file to a temporary name first; rename them into place only once all are complete.
+
+    Every path must lie inside `root` (the project, a game folder or the chosen output folder) and no part
+    of it below the root may be a link (guard.py): a refused path is a located O002 error, and nothing is
+    created, not even a folder. `sync=False` skips the flush to disk (caches, which may lose an entry).
 
     `files` maps paths to contents, or yields (path, contents) pairs: each is written to its temporary file
     as it comes, so a large set (proofs) need not be held in memory at once.
@@ -49,13 +60,19 @@ def write_all(files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]], remove
     renames. A failure is raised as a CardpressError naming the path and what to do (nothing is left behind).
     """
     staged: list[tuple[str, Path]] = []
+    made: list[Path] = []  # folders this call created, removed again should it fail
     pause = float(os.environ.get(PAUSE_ENV) or 0)
     current: Path | None = None
+    remove = list(remove)
+    _refuse([*files, *remove] if isinstance(files, Mapping) else remove, root)
+    done = False
     try:
         cleared: set[Path] = set()
         for path, data in files.items() if isinstance(files, Mapping) else files:
             current = path
-            _make_folder(path.parent)
+            _refuse([path], root)
+            made += _make_folder(path.parent)
+            _refuse([path], root)  # again, now the folders exist: nothing swapped one for a link meanwhile
             if path.is_dir():  # found now, not halfway through the renames
                 raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
             if path.parent not in cleared:
@@ -68,7 +85,8 @@ def write_all(files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]], remove
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
-                os.fsync(handle.fileno())
+                if sync:
+                    os.fsync(handle.fileno())
             os.chmod(tmp, 0o644)  # mkstemp makes files private; what we write is for sharing
             if pause:
                 time.sleep(pause)
@@ -80,12 +98,24 @@ def write_all(files: Mapping[Path, bytes] | Iterable[tuple[Path, bytes]], remove
             staged = []
             for path in remove:
                 path.unlink(missing_ok=True)
+        done = True
     except OSError as exc:
         raise CardpressError(write_problem(exc, current)) from None
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
+        if not done:
+            for folder in reversed(made):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()  # only ever empty folders this call made
     return written
+
+
+def _refuse(paths: Iterable[Path], root: guard.Roots) -> None:
+    """Raise a CardpressError of O002 errors if any path may not be written (a link, or outside the root)."""
+    report = guard.refuse(list(paths), root)
+    if not report.ok():
+        raise CardpressError(report)
 
 
 def write_problem(exc: OSError, path: Path | None) -> Report:
@@ -103,7 +133,7 @@ def write_problem(exc: OSError, path: Path | None) -> Report:
     else:
         reason, hint = _WRITE_REASONS.get(exc.errno or 0, (exc.strerror or str(exc), "check the output folder"))
     report = Report()
-    where = _shown(path) if path is not None else "the output"
+    where = guard.shown(path) if path is not None else "the output"
     into = "into " if exc.errno in (errno.ENOTDIR, errno.EEXIST) else ""
     report.error(
         "O001", f"cannot write {into}{where}: {reason}", hint=f"{hint}; the previous files were left as they were"
@@ -111,19 +141,19 @@ def write_problem(exc: OSError, path: Path | None) -> Report:
     return report
 
 
-def _make_folder(folder: Path) -> None:
-    """Create `folder` and its parents; a file in the way is an ENOTDIR naming it."""
+def _make_folder(folder: Path) -> list[Path]:
+    """Create `folder` and its parents, returning those it made, outermost first; a file in the way is ENOTDIR."""
+    missing = [f for f in (folder, *folder.parents) if not os.path.lexists(f)][::-1]
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError as exc:  # a file where a folder must be
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", exc.filename or str(folder)) from None
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(Path(os.path.abspath(path)).relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    except OSError:
+        for made in reversed(missing):
+            with contextlib.suppress(OSError):
+                made.rmdir()
+        raise
+    return missing
 
 
 def clear_stale(folder: Path) -> None:
