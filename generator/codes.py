@@ -135,6 +135,7 @@ GENERIC: dict[str, Code] = {
         "output",
         {
             "O001": "a file cannot be written (`--out` is a file, read-only, disk full, name too long): nothing changed",
+            "O002": "a write refused: a part of its path is a link, or it leads outside the project or `--out`",
         },
     ),
     **_codes(
