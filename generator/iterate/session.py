@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import resources
 from ..build import kit_path
-from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..diagnostics import MAX_SHOWN, CardpressError, Diagnostic, Report, did_you_mean, not_shown
 from ..kit import Card, Kit, Page
 from ..layout.studio import RenderCache, Studio, keep_faces
 from ..pipeline import Pipeline
@@ -252,14 +252,12 @@ class Session:
                 }
                 faces = fresh if complete else {**faces, **fresh}
             for key, face in faces.items():
-                face["diagnostics"] = (
-                    [_json(d) for d in said.get(key, ())] if key in said else face.get("diagnostics", [])
-                )
+                face["diagnostics"] = _listed(said[key]) if key in said else face.get("diagnostics", [])
             state["faces"] = list(faces.values())
             state["kits"] = self.kits()
             # a problem is shown beside its face; one whose face is not on show (none built yet) above them all
             attached = {d for key, items in said.items() if key in faces for d in items}
-            state["diagnostics"] = [_json(d) for d in sort_diagnostics(outcome.report.items) if d not in attached]
+            state["diagnostics"] = _listed([d for d in outcome.report.items if d not in attached])
             self.version += 1
             state["version"] = self.version
             self._state = state
@@ -285,7 +283,19 @@ def _matches(ident: str, pattern: str) -> bool:
     )
 
 
-def _json(d: Diagnostic) -> dict[str, Any]:
+def _listed(items: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    """Return diagnostics for the page as the terminal says them: each problem once, runs on a line as one, the
+    first MAX_SHOWN, then a line for the rest (so the page's state stays small whatever the input)."""
+    problems = Report(list(items)).problems()
+    listed = [_json(p.shown(), p.note()) for p in problems[:MAX_SHOWN]]
+    more = not_shown(problems[MAX_SHOWN:])
+    if more:
+        listed.append({"severity": "note", "code": "", "headline": more, "hint": "", "source": ""})
+    return listed
+
+
+def _json(d: Diagnostic, note: str = "") -> dict[str, Any]:
     """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
     source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
-    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "", "source": source}
+    headline = d.headline() + (f" {note}" if note else "")
+    return {"severity": d.severity, "code": d.code, "headline": headline, "hint": d.hint or "", "source": source}

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -187,7 +188,7 @@ def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
     out = Report()
     for d in report.items:
         if d.loc and d.loc.file == copied:
-            loc = Location(str(from_csv), d.loc.line, d.loc.col, d.loc.text)
+            loc = replace(d.loc, file=str(from_csv))
             d = Diagnostic(d.severity, d.code, d.message, d.path, loc, d.hint)
         out.add(d)
     return out
