@@ -21,7 +21,7 @@ from ..diagnostics import CardpressError
 from .examples import epilog, examples, split_examples
 from .gamecli import SchedulerOpt, usage, workers
 from .lab import check_scheduler, interruptible, lineup, load_game, playing, simulation_of, stamp
-from .options import OneGameArg, RootOpt
+from .options import OneGameArg, RootOpt, out_folder
 from .sweep import sweep
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def simulate(
         None,
         "--out",
         help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
+        callback=out_folder,
     ),
     log: Optional[Path] = typer.Option(
         None,

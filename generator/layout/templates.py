@@ -225,7 +225,7 @@ class Templates:
             shown = filename
             for path, base in (
                 (os.path.abspath(filename), os.path.abspath(self.root)),
-                (Path(filename).resolve(), self.root.resolve()),
+                (os.path.realpath(filename), os.path.realpath(self.root)),  # realpath: no error on a loop
             ):
                 try:
                     shown = str(Path(path).relative_to(base))

@@ -46,6 +46,13 @@ def problem(path: Path, root: Roots) -> tuple[Path, str] | None:
     return None
 
 
+def base_of(path: Path, root: Roots) -> str:
+    """Return the root (made absolute) that `path` lies in; the first root when it lies in none."""
+    target = os.path.abspath(path)
+    bases = [r for r in _roots(root) if target.startswith(r.rstrip(os.sep) + os.sep)]
+    return max(bases, key=len) if bases else _roots(root)[0]
+
+
 def refuse(paths: Sequence[Path], root: Roots) -> Report:
     """Return a report of one located error (code O002) per path that may not be written."""
     report = Report()

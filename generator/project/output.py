@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -31,6 +33,7 @@ _WRITE_REASONS = {
     errno.EPERM: ("permission denied", "choose a folder you can write to with --out, or change its permissions"),
     errno.ENAMETOOLONG: ("its name is too long for the file system", "choose a shorter --out folder or game name"),
     errno.EISDIR: ("a folder of that name is in the way", "move the folder away, or choose another --out"),
+    errno.ELOOP: ("it is a loop of symbolic links", "choose another --out, or point the link at a real folder"),
 }
 
 
@@ -58,6 +61,11 @@ def write_all(
     temporary files left by a killed run are removed by the next run that writes into the same folder. Files
     in `remove` (outputs the new set no longer has) are deleted with the renames. Ctrl-C waits for the
     renames. A failure is raised as a CardpressError naming the path and what to do (nothing is left behind).
+
+    A set of several files is switched by a journal: once every file is staged, the list of renames is
+    written (atomically) to the root, then carried out, then deleted. A kill during the renames (the A4 kit
+    renamed, the Letter one not yet) leaves the journal, and the next run writing into (or checking) the
+    root finishes them first: a set is never left mixed once cardpress runs there again.
     """
     staged: list[tuple[str, Path]] = []
     made: list[Path] = []  # folders this call created, removed again should it fail
@@ -65,6 +73,7 @@ def write_all(
     current: Path | None = None
     remove = list(remove)
     _refuse([*files, *remove] if isinstance(files, Mapping) else remove, root)
+    journal: Path | None = None
     done = False
     try:
         cleared: set[Path] = set()
@@ -75,6 +84,8 @@ def write_all(
             _refuse([path], root)  # again, now the folders exist: nothing swapped one for a link meanwhile
             if path.is_dir():  # found now, not halfway through the renames
                 raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+            if not cleared:  # before any stale file is cleared: a killed run's staged set may be finished
+                finish_sets(Path(guard.base_of(path, root)))
             if path.parent not in cleared:
                 clear_stale(path.parent)
                 cleared.add(path.parent)
@@ -92,12 +103,17 @@ def write_all(
                 time.sleep(pause)
         written = [path for _, path in staged]
         with _sigint_deferred():  # renames within one folder are atomic and do not fail for lack of space
+            if len(staged) + len(remove) > 1:
+                base = Path(guard.base_of(staged[0][1] if staged else remove[0], root))
+                journal = _journal(base, staged, remove)  # the commit point: from here the new set wins
             for tmp, path in staged:
                 current = path
                 os.replace(tmp, path)
             staged = []
             for path in remove:
                 path.unlink(missing_ok=True)
+            if journal is not None:
+                journal.unlink()
         done = True
     except OSError as exc:
         raise CardpressError(write_problem(exc, current)) from None
@@ -111,11 +127,73 @@ def write_all(
     return written
 
 
+JOURNAL = re.compile(rf"^{re.escape(TEMP_PREFIX)}set-(\d+)\.json$")
+
+
+def _journal(base: Path, staged: list[tuple[str, Path]], remove: list[Path]) -> Path:
+    """Write (durably) the renames and removals that switch a set, relative to `base`; return its path."""
+    renames = [[os.path.relpath(t, base), os.path.relpath(p, base)] for t, p in staged]
+    text = json.dumps({"renames": renames, "remove": [os.path.relpath(p, base) for p in remove]})
+    path = base / f"{TEMP_PREFIX}set-{os.getpid()}.json"
+    fd, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-journal.", suffix=".tmp", dir=base)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def finish_sets(base: Path) -> list[Path]:
+    """Finish the switches that killed runs left half done in `base` (see write_all); return the files renamed."""
+    try:
+        found = [e for e in os.scandir(base) if JOURNAL.match(e.name)]
+    except OSError:
+        return []
+    done: list[Path] = []
+    for entry in found:
+        pid = int(entry.name.split("-")[-1].split(".")[0])  # matched JOURNAL just above
+        if pid == os.getpid() or _alive(pid):
+            continue  # still switching (or ours): not to be touched
+        try:
+            plan = json.loads(Path(entry.path).read_text(encoding="utf-8"))
+            renames = [(base / t, base / p) for t, p in plan["renames"]]
+            removals = [base / p for p in plan["remove"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if any(guard.problem(p, base) for pair in renames for p in pair) or any(
+            guard.problem(p, base) for p in removals
+        ):
+            continue  # a journal naming paths outside its folder is none of ours
+        for tmp, path in renames:
+            if tmp.is_file():
+                os.replace(tmp, path)
+                done.append(path)
+        for path in removals:
+            path.unlink(missing_ok=True)
+        Path(entry.path).unlink(missing_ok=True)
+    return done
+
+
 def _refuse(paths: Iterable[Path], root: guard.Roots) -> None:
     """Raise a CardpressError of O002 errors if any path may not be written (a link, or outside the root)."""
     report = guard.refuse(list(paths), root)
     if not report.ok():
         raise CardpressError(report)
+
+
+def check_folder(folder: Path) -> None:
+    """Raise the CardpressError a write into `folder` would meet, found before any work: a file of that name, a
+    name too long for the file system, a loop of links."""
+    try:
+        st = os.stat(folder)
+    except FileNotFoundError:
+        return  # made when written
+    except OSError as exc:
+        raise CardpressError(write_problem(exc, folder)) from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise CardpressError(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(folder)), folder))
+    finish_sets(folder)  # a set a killed run left half switched is whole again before anything reads it
 
 
 def write_problem(exc: OSError, path: Path | None) -> Report:
