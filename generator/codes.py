@@ -135,6 +135,7 @@ GENERIC: dict[str, Code] = {
         "output",
         {
             "O001": "a file cannot be written (`--out` is a file, read-only, disk full, name too long): nothing changed",
+            "O002": "a write refused: a part of its path is a link, or it leads outside the project or `--out`",
         },
     ),
     **_codes(
@@ -142,7 +143,7 @@ GENERIC: dict[str, Code] = {
         {
             "X001": "`--back-offset` is not X,Y in mm, is beyond 10 mm, or is given with gutterfold",
             "X002": "`--dpi` outside 72–1200",
-            "X003": "no such `--cmyk-profile` file",
+            "X003": "no such `--cmyk-profile` file, or it is not a CMYK ICC profile",
             "X004": "an export target that is not installed, or whose package failed to load",
         },
     ),

@@ -8,7 +8,9 @@ replacement is used and the PDF gets no output intent. Either way neutral greys 
 
 from __future__ import annotations
 
+import io
 import math
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -30,6 +32,22 @@ def find_profile(given: Path | None = None) -> Path | None:
     if given is not None:
         return given
     return next((p for p in KNOWN_PROFILES if p.is_file()), None)
+
+
+def profile_problem(path: Path) -> str | None:
+    """Return why `path` cannot serve as the CMYK profile (not a file, not ICC, not CMYK), or None when it can."""
+    from PIL import ImageCms
+
+    from ..source import safefile
+
+    try:
+        data = safefile.read_bytes(path, 64 << 20, roots=[Path(Path(os.path.abspath(path)).anchor)])
+        space = ImageCms.ImageCmsProfile(io.BytesIO(data)).profile.xcolor_space.strip()
+    except safefile.Refused as exc:
+        return exc.message(str(path))
+    except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+        return f"{path} is not an ICC colour profile"
+    return None if space == "CMYK" else f"{path} is an ICC profile for {space or 'another'} colour, not CMYK"
 
 
 class Converter:

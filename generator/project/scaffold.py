@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -68,7 +69,7 @@ def new_game(
     files = _files(game_id, size_text, from_csv, report, tell)
     if not report.ok() or files is None:
         raise CardpressError(report)
-    written = write_all({folder / name: data for name, data in files.items()})
+    written = write_all({folder / name: data for name, data in files.items()}, root=root)
     try:
         written += _stand_ins(root, game_id, from_csv)
     except BaseException:
@@ -175,7 +176,8 @@ def _stand_ins(root: Path, game_id: str, from_csv: Path | None) -> list[Path]:
     studio = pipeline.studio()
     if faces is None or studio is None or not pipeline.report.ok():
         raise CardpressError(_relocated(pipeline.report, game_id, from_csv))
-    return make_missing([p for p in faces.values() if p is not None], studio.fonts, studio.icons)
+    faces_made = [p for p in faces.values() if p is not None]
+    return make_missing(faces_made, studio.fonts, studio.icons, root / "cards" / game_id)
 
 
 def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
@@ -186,7 +188,7 @@ def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
     out = Report()
     for d in report.items:
         if d.loc and d.loc.file == copied:
-            loc = Location(str(from_csv), d.loc.line, d.loc.col, d.loc.text)
+            loc = replace(d.loc, file=str(from_csv))
             d = Diagnostic(d.severity, d.code, d.message, d.path, loc, d.hint)
         out.add(d)
     return out
