@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..diagnostics import CardpressError, Diagnostic, Location, Report
 from ..impose.sizes import SizeError, parse_size
+from ..layout.markup import MarkupError, parse
 from ..source import tablesrc
 from .output import write_all
 
@@ -123,14 +124,36 @@ def _files(
         tell(f"{from_csv}: read the header's {read} (cards/{game_id}/cards.csv names them so)")
     else:
         files["cards.csv"] = from_csv.read_bytes()
+    markup = _markup_columns(table, shown)
     game = (
         files["game.yaml"]
         .decode("utf-8")
         .replace("    required: [text]                 # cells that must not be empty (name always must)\n", "")
     )
+    declared = f"    markup: [{', '.join(markup)}]  # columns whose cells are markup; others print < > & as written\n"
+    game = re.sub(r"(?m)^    markup: \[text\].*\n", declared if markup else "", game)
     files["game.yaml"] = game.encode("utf-8")
     files["layouts/card-front.yaml.j2"] = _front_for(shown).encode("utf-8")
     return files
+
+
+def _markup_columns(table: tablesrc.Table, columns: list[str]) -> list[str]:
+    """Return the columns whose cells hold tags (<b>, <br> …) that read as markup: the new game declares them."""
+    found = []
+    for column in columns:
+        cells = [str(row.get(column, "")) for row in table.data]
+        tagged = [c for c in cells if re.search(r"<[a-z/]", c)]
+        if tagged and all(_parses(c) for c in tagged):
+            found.append(column)
+    return found
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse(text)
+    except MarkupError:
+        return False
+    return True
 
 
 def _front_for(columns: list[str]) -> str:

@@ -25,6 +25,7 @@ DELIMITERS = (",", ";", "\t")  # a header line's most frequent one wins: spreads
 COLUMN_NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # usable in a template as card.<name>
 _NUMBER = re.compile(r"^[-+]?(\d+([.,]\d*)?|[.,]\d+)%?$")  # a cell a header never holds: a card's cost or count
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_NEWLINES = re.compile(r"\r\n?")
 
 
 @dataclass
@@ -148,7 +149,7 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
                     loc=table.location(*where),
                 )
                 value = value[:MAX_CELL]
-            record[name] = value
+            record[name] = _NEWLINES.sub("\n", value)  # a quoted cell's line breaks, whatever the file's line ends
             table.values[(index, name)] = where
             table.keys[(index, name)] = where
         table.data.append(record)
@@ -250,12 +251,34 @@ def _scan_cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -
 
 
 def _unclosed_quote(lines: list[str], first: int, delimiter: str) -> tuple[int, int] | None:
-    """Return where the quote that is never closed opens, scanning from line `first` to the end."""
-    opened = None
+    """Return where the quoted cell that csv could not close opens, reading records from line `first` on.
+
+    Reads as csv does (RFC 4180: a cell is quoted only when its first character is a quote; "" inside is
+    one quote mark): a quoted cell still open at the end of the file, or whose closing quote is followed by
+    anything but a separator or the line's end, is the one that was never closed.
+    """
+    opened: tuple[int, int] | None = None
+    at_start = True  # at the first character of a cell
     for number in range(first, len(lines)):
-        for col, char in enumerate(lines[number]):
-            if char == '"':
-                opened = None if opened else (number, col)
+        text = lines[number]
+        col = 0
+        while col < len(text):
+            char = text[col]
+            if opened is not None:
+                if char == '"':
+                    after = text[col + 1] if col + 1 < len(text) else "\n"
+                    if after == '"':
+                        col += 1  # a doubled quote: one quote mark inside the cell
+                    elif after == delimiter or after in "\r\n":
+                        opened = None
+                    else:
+                        return opened  # a quote inside the cell that ends nothing: the cell never closed
+            elif char == '"' and at_start:
+                opened = (number, col)
+            at_start = opened is None and (char == delimiter or char in "\r\n")
+            col += 1
+        if opened is None:
+            at_start = True  # a new record starts on the next line
     return opened
 
 
