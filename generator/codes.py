@@ -94,7 +94,14 @@ GENERIC: dict[str, Code] = {
             "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
         },
     ),
-    **_codes("fonts", {"F001": "unusable font file", "F002": "undefined font family"}),
+    **_codes(
+        "fonts",
+        {
+            "F001": "unusable font file",
+            "F002": "undefined font family",
+            "F004": "a character that neither the text's font nor any fallback font has a glyph for (it would print as an empty box), located where the text is written",
+        },
+    ),
     **_codes(
         "game",
         {
