@@ -17,6 +17,11 @@ class Location:
     line: int
     col: int
     text: str = ""
+    cell: str = ""  # a spreadsheet's place, `Sheet!B3`: shown instead of line and column
+
+    def where(self) -> str:
+        """Return `file:line:col`, or `file:Sheet!B3` for a spreadsheet cell."""
+        return f"{self.file}:{self.cell}" if self.cell else f"{self.file}:{self.line}:{self.col}"
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class Diagnostic:
 
     def headline(self) -> str:
         """Return the first line: `file:line:col: error[CODE] key.path: message`."""
-        where = f"{self.loc.file}:{self.loc.line}:{self.loc.col}: " if self.loc else ""
+        where = f"{self.loc.where()}: " if self.loc else ""
         what = f"{self.path}: " if self.path else ""
         return f"{where}{self.severity}[{self.code}] {what}{self.message}"
 

@@ -74,6 +74,17 @@ def load_file(
     except safefile.Refused as exc:
         exc.report(report, display)
         return Table(display, "", data=[])
+    kind = binary_kind(raw)
+    if kind:
+        report.error(
+            "C004",
+            f"this is {kind}, not a CSV table",
+            loc=Location(display, 1, 1),
+            hint="name the .xlsx or .ods file itself (a deck reads spreadsheets), or save the sheet as 'CSV UTF-8'"
+            if raw.startswith(b"PK")
+            else "a card table is a CSV file (UTF-8 text), an .xlsx or an .ods spreadsheet",
+        )
+        return Table(display, "", data=[])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -92,6 +103,19 @@ def load_file(
     return load_text(text, display, report, normalise=normalise)
 
 
+def binary_kind(raw: bytes) -> str:
+    """Return what a file that is no text is, by its first bytes ('' for text): shown instead of its bytes."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ""  # UTF-16 text: said to be no UTF-8, with the way to save it as such
+    if raw.startswith(b"PK\x03\x04"):
+        return "a zip archive (a spreadsheet such as .xlsx or .ods, by its content)"
+    if raw.startswith(b"\xd0\xcf\x11\xe0"):
+        return "an old binary Excel (.xls) or Office file"
+    if b"\x00" in raw[:8192]:
+        return "a binary file"
+    return ""
+
+
 def load_text(text: str, display: str, report: Report, *, normalise: bool = False) -> Table:
     """Parse CSV text (a leading byte-order mark is dropped) into a located table.
 
@@ -100,12 +124,17 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
     text = text.removeprefix("\ufeff")
     lines = [m.group(0) for m in _LINE.finditer(text)]
     table = Table(display, text, data=[], lines=[ln.rstrip("\r\n") for ln in lines])
-    rows = list(_rows(lines, table, report))
+    return read_rows(table, list(_rows(lines, table, report)), report, normalise=normalise)
+
+
+def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool = False) -> Table:
+    """Read located rows (the first names the columns) into `table`: the header rules, bounds and cell checks
+    every table follows, whether its rows came from a CSV file or a spreadsheet's sheet."""
     if not rows:
         report.error(
             "C002",
             "the table is empty: its first row must name the columns",
-            loc=Location(display, 1, 1),
+            loc=table.location(0, 0),
             hint="start with a header row such as: name,copies,text",
         )
         return table
@@ -157,7 +186,7 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
 
 
 @dataclass
-class _Row:
+class Row:
     """One record as csv read it, with where each of its cells starts (0-based line, col)."""
 
     cells: list[tuple[str, tuple[int, int]]]
@@ -165,7 +194,7 @@ class _Row:
     end: tuple[int, int]  # where the record's last line ends
 
 
-def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
+def _rows(lines: list[str], table: Table, report: Report) -> Iterator[Row]:
     """Yield the non-blank records of the table; a CSV syntax error is reported and ends the table."""
     first = next((ln for ln in lines if ln.strip()), "")
     delimiter = table.delimiter = max(DELIMITERS, key=lambda d: (first.count(d), -DELIMITERS.index(d)))
@@ -214,7 +243,7 @@ def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
         if len(starts) != len(values):  # cannot happen for well-formed CSV; keep the row's start then
             starts = [(start, 0)] * len(values)
         last = consumed[0] - 1
-        yield _Row(list(zip(values, starts)), start, (last, len(lines[last].rstrip("\r\n"))))
+        yield Row(list(zip(values, starts)), start, (last, len(lines[last].rstrip("\r\n"))))
 
 
 def _cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -> list[tuple[int, int]]:
@@ -282,7 +311,7 @@ def _unclosed_quote(lines: list[str], first: int, delimiter: str) -> tuple[int, 
     return opened
 
 
-def _header(row: _Row, table: Table, report: Report, normalise: bool = False) -> bool:
+def _header(row: Row, table: Table, report: Report, normalise: bool = False) -> bool:
     """Read the header row into table.columns; return False when it names no usable column."""
     table.header_line = row.line
     names = [value.strip() for value, _ in row.cells]
@@ -342,7 +371,7 @@ def with_columns(table: Table) -> str:
     return "".join(lines)
 
 
-def _ragged(row: _Row, table: Table, report: Report) -> None:
+def _ragged(row: Row, table: Table, report: Report) -> None:
     """Report a row whose cell count differs from the header's."""
     wanted = len(table.columns)
     have = len(row.cells)

@@ -23,6 +23,7 @@ from ...sdk import (
     did_you_mean,
     format_path,
     parse_size,
+    sheetsrc,
     tablesrc,
 )
 from .model import Back, Deck, DeckCard, DeckGame
@@ -120,7 +121,7 @@ class _Loader:
                 loc=self.g.loc(path + ("back", "show")),
                 hint="set `backs: per-card` on the deck when its backs differ (they then give the card away)",
             )
-        records = self._records(entry.get("cards"), path + ("cards",))
+        records = self._records(entry.get("cards"), path + ("cards",), entry.get("sheet"), path + ("sheet",))
         if records is None:
             return None
         if not records and self.report.ok():
@@ -196,8 +197,8 @@ class _Loader:
 
     # -- where the cards come from --------------------------------------------------------------------------
 
-    def _records(self, cards: Any, path: KeyPath) -> list[Record] | None:
-        """Return the deck's cards as records, from a file it names or its own list."""
+    def _records(self, cards: Any, path: KeyPath, sheet: Any = None, sheet_path: KeyPath = ()) -> list[Record] | None:
+        """Return the deck's cards as records, from a file it names (a sheet of a spreadsheet) or its own list."""
         if isinstance(cards, list):
             return [Record(c, self.g, path + (i,), False) for i, c in enumerate(cards) if isinstance(c, dict)]
         if not isinstance(cards, str):
@@ -219,6 +220,16 @@ class _Loader:
             if relative not in self.game.sources:
                 self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
             table = self.game.sources[relative]
+            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+        if sheetsrc.is_spreadsheet(relative):
+            name = sheet if isinstance(sheet, str) else None
+            key = f"{relative}!{name}" if name else relative  # two decks may read two sheets of one workbook
+            if key not in self.game.sources:
+                asked = self.g.loc(sheet_path) if name else None
+                self.game.sources[key] = sheetsrc.load_file(
+                    file, self.game.shown(file), self.report, sheet=name, asked_at=asked
+                )
+            table = self.game.sources[key]
             return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)
         rows = source.data if isinstance(source.data, list) else []
