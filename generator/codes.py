@@ -51,6 +51,9 @@ GENERIC: dict[str, Code] = {
             "C001": "CSV syntax error (e.g. a quoted cell never closed, located at its opening quote)",
             "C002": "header row missing or wrong: no header, a column that is not a field name, a column named twice",
             "C003": "a ragged row: more or fewer cells than the header names",
+            "C004": "a file given as a CSV table that is not text: a spreadsheet (name the .xlsx or .ods file itself), an old .xls or another binary file; its bytes are never shown",
+            "C005": "a spreadsheet (.xlsx, .ods) that cannot be read: not one by its content, damaged or encrypted, over the size limits when unpacked (a zip bomb), or without the sheet named",
+            "C006": "a spreadsheet cell whose formula has no saved value, or that shows an error value (#DIV/0!, #REF! …)",
         },
     ),
     **_codes(
@@ -94,7 +97,14 @@ GENERIC: dict[str, Code] = {
             "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
         },
     ),
-    **_codes("fonts", {"F001": "unusable font file", "F002": "undefined font family"}),
+    **_codes(
+        "fonts",
+        {
+            "F001": "unusable font file",
+            "F002": "undefined font family",
+            "F004": "a character that neither the text's font nor any fallback font has a glyph for (it would print as an empty box), located where the text is written",
+        },
+    ),
     **_codes(
         "game",
         {
@@ -161,6 +171,7 @@ GENERIC: dict[str, Code] = {
             "N001": "the game folder already exists",
             "N002": "the name cannot name a game folder",
             "N003": "bad `--size`",
+            "N004": "`--sheet` without an .xlsx or .ods workbook given with `--from-csv`",
         },
     ),
     **_codes(
