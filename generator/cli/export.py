@@ -44,7 +44,9 @@ def register(app: typer.Typer) -> None:
         trim: bool = typer.Option(False, "--trim", help="cards: cut the PNGs at the trim (default: with bleed)."),
         url_prefix: str = typer.Option("", "--url-prefix", help="tts: where the images will be hosted."),
         cmyk_profile: Optional[Path] = typer.Option(
-            None, "--cmyk-profile", help="drivethrucards: CMYK ICC profile (default: one found installed)."
+            None,
+            "--cmyk-profile",
+            help="drivethrucards: convert through this CMYK ICC profile and embed it (default: none, CGATS TR 001).",
         ),
         root: Optional[Path] = RootOpt,
         missing_art: Optional[MissingArt] = MissingArtOpt,
