@@ -83,6 +83,7 @@ GENERIC: dict[str, Code] = {
             "L111": "text set below the game's minimum printed size (6 pt; 7 pt for `role: rules` text)",
             "L112": "text with too little contrast against what is drawn behind it (WCAG 2.x: 4.5:1, or 3:1 from 18 pt and 14 pt bold)",
             "L113": "text set on art it owns: its contrast cannot be measured (warning)",
+            "L114": "text below 9 pt in a colour a press file prints on three or four inks (warning): near black prints on K alone",
         },
     ),
     **_codes(

@@ -249,6 +249,15 @@ def test_dtc_ink_and_resolution_measured_from_the_pdf(dtc):
     assert {i.colour_space for i in painted.images} == {"DeviceCMYK"}
 
 
+def test_dtc_near_black_text_is_k_only_with_overprint(dtc):
+    _, files = dtc
+    texts = pdfinspect.painted(pikepdf.open(io.BytesIO(files["tiny-main-poker-dtc.pdf"]))).texts
+    dark = [t for t in texts if t.colour.values[3] >= 0.6 and max(t.colour.values[:3]) <= 0.25]
+    assert dark and all(t.colour.values[:3] == (0, 0, 0) and t.overprint for t in dark)
+    fonts = {t.font for t in texts}
+    assert fonts and not any(f.startswith("AAAAAA+") for f in fonts)
+
+
 EXPORT_SHA = """
 import hashlib, sys
 from pathlib import Path

@@ -186,3 +186,14 @@ def test_a_busy_pattern_behind_text_counts_where_it_is_drawn():
 )
 def test_thresholds_come_from_game_yaml_with_defaults(data, expected):
     assert lint.thresholds(data) == expected
+
+
+def test_small_text_on_three_inks_is_reported_and_near_black_is_not():
+    text = '- text: {id: note, x: 5, y: 5, w: 50, h: 8, text: "Small print", size: SIZE, colour: "COLOUR"}\n'
+    assert findings(text.replace("SIZE", "7").replace("COLOUR", "#973434")) == [
+        "warning[L114] 'note' is #973434 at 7 pt: a press file prints it on 3 inks (M+Y+K), "
+        "which blur where they do not register"
+    ]
+    assert findings(text.replace("SIZE", "9").replace("COLOUR", "#973434")) == []  # 9 pt and up: large enough
+    assert findings(text.replace("SIZE", "7").replace("COLOUR", "#2a2622")) == []  # near black: K alone
+    assert findings(text.replace("SIZE", "7").replace("COLOUR", "#2060ff")) == []  # C+M only: two inks

@@ -18,14 +18,13 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..art.files import ArtFile
 from ..layout.units import PT_PER_MM
 from ..render.draw import Prepared, draw
-from ..render.painters import PdfPainter
 from . import pdfx
 from .cmyk import Converter
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
 from .options import ExportOptions
+from .presspaint import CmykPainter
 from .target import FaceTarget
 
 BLEED = MM_PER_INCH / 8  # mm a side: 1/8 in
@@ -39,26 +38,6 @@ class Strip:
 
     image: ImageReader
     box: tuple[float, float, float, float]
-
-
-class CmykPainter(PdfPainter):
-    """Draws like the kit, with every art image converted to CMYK (vector colours convert in the canvas)."""
-
-    def __init__(self, canvas: Canvas, converter: Converter):
-        super().__init__(canvas)
-        self.converter = converter
-        self._images: dict[str, ImageReader] = {}
-
-    def source(self, art: ArtFile) -> tuple[ImageReader, str | None, int]:
-        """Return the art converted to CMYK (no mask: alpha is flattened), placed as the kit places it."""
-        from PIL import Image, ImageOps
-
-        if art.digest not in self._images:
-            with Image.open(art.path) as im:
-                upright = ImageOps.exif_transpose(im) if art.kind != "jpeg" else im.copy()
-                self._images[art.digest] = ImageReader(self.converter.image(upright))
-        orientation = art.orientation if art.kind == "jpeg" else 1  # other kinds were turned upright above
-        return self._images[art.digest], None, orientation
 
 
 def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:

@@ -13,7 +13,7 @@ import math
 MAX_INK = 2.4  # total area coverage DriveThruCards accepts (240 %)
 NEAR_BLACK_MAX = 0.3  # a colour whose lightest channel is at most this, and
 NEAR_BLACK_CHROMA = 0.12  # whose channels differ by at most this, is near black: K only for text and rules
-VISIBLE_INK = 0.05  # an ink below 5 % hardly shows: it does not count as a plate a text prints on
+VISIBLE_INK = 0.15  # a tint below 15 % hardly shows a misregistered edge: it does not count as a plate a text prints on
 
 CMYK = tuple[float, float, float, float]
 
