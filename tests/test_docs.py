@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from conftest import ROOT
+from conftest import ROOT, build_wheel
 from pypdf import PdfReader
 
 from generator import codes
@@ -203,13 +203,7 @@ def test_the_link_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
 def hello_site(tmp_path_factory) -> Path:
     """Return a folder holding the example plugin installed from its wheel (a wheel unpacked is an install)."""
     where = tmp_path_factory.mktemp("hello")
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(HELLO)],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = where.glob("cardpress_hello-*.whl")
+    wheel = build_wheel(HELLO, where)
     zipfile.ZipFile(wheel).extractall(where / "site")
     return where / "site"
 
