@@ -370,12 +370,19 @@ def test_tts_saved_object_ids_names_and_urls(games, tts_files):
     assert [c["Nickname"] for c in contained] == [card.name for card in game.kit.cards]
     guids = [deck["GUID"]] + [c["GUID"] for c in contained]
     assert len(set(guids)) == len(guids) and all(len(g) == 6 and int(g, 16) >= 0 for g in guids)
-    assert (
-        tts.files(game, ExportOptions())["tiny.json"]
-        == json.dumps(json.loads(tts.files(game, ExportOptions())["tiny.json"]), indent=2, ensure_ascii=False).encode()
-        + b"\n"
-    )  # relative names without a prefix, and the same bytes every time
-    assert b'"FaceURL": "main-poker-1.png"' in tts.files(game, ExportOptions())["tiny.json"]
+    local = tts.files(game, ExportOptions(out=Path("/srv/out")))["tiny.json"]
+    assert local == tts.files(game, ExportOptions(out=Path("/srv/out")))["tiny.json"]  # the same bytes every time
+    (entry,) = json.loads(local)["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == "file:///srv/out/tiny/tts/main-poker-1.png"  # no prefix: the exported file itself
+    assert entry["BackURL"] == "file:///srv/out/tiny/tts/main-poker-back.png"
+
+
+@pytest.mark.parametrize(
+    ("size", "want"),
+    [("poker", (1.0, 1.0)), ("mini-american", (0.7, 0.7143)), ("tarot", (1.1, 1.3571)), ("square", (1.4, 1.0))],
+)
+def test_tts_cards_keep_their_own_aspect(size, want):
+    assert tts.scale(PRESETS[size]) == pytest.approx(want, abs=1e-4)
 
 
 def test_tts_sheet_slots_run_left_to_right(games, tts_files):

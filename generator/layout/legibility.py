@@ -167,7 +167,10 @@ def sizes(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
 
 
 def plates(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
-    """Small text in a colour a press file prints on three or four inks (L114): near black prints on K alone."""
+    """Small text in a colour a press file prints on three or four inks (L114): near black prints on K alone.
+
+    Press files only (preflight and the DriveThruCards export run it): a home printer has no plates to misregister.
+    """
     for el, marks in _by_element(ink).values():
         small = [m for m in marks if m.paint == "text" and m.colour and m.size < SHARP_TEXT_PT - 1e-6]
         if el.kind != "text" or not small:

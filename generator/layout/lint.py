@@ -11,7 +11,7 @@ from typing import Any
 from .document import Element, LayoutDoc, walk
 from .icons import IconSet
 from .ink import Mark
-from .legibility import Finding, Thresholds, collisions, contrasts, plates, sizes
+from .legibility import Finding, Thresholds, collisions, contrasts, sizes
 
 SAFE = 3.0  # mm inside the trim that only bleed art may use (print-shop safe zone)
 DEFAULTS = Thresholds()
@@ -59,7 +59,6 @@ def check(
         yield from collisions(ink)
         yield from sizes(ink, limits)
         yield from contrasts(ink, limits)
-        yield from plates(ink, limits)
 
 
 def _safe_zone(doc: LayoutDoc, safe: float) -> Iterator[Finding]:
