@@ -86,6 +86,7 @@ GENERIC: dict[str, Code] = {
             "L111": "text set below the game's minimum printed size (6 pt; 7 pt for `role: rules` text)",
             "L112": "text with too little contrast against what is drawn behind it (WCAG 2.x: 4.5:1, or 3:1 from 18 pt and 14 pt bold)",
             "L113": "text set on art it owns: its contrast cannot be measured (warning)",
+            "L114": "text below 9 pt in a colour a press file prints on three or four inks (warning, by preflight and the DriveThruCards export): near black prints on K alone",
         },
     ),
     **_codes(
@@ -155,6 +156,15 @@ GENERIC: dict[str, Code] = {
             "X002": "`--dpi` outside 72–1200",
             "X003": "no such `--cmyk-profile` file, or it is not a CMYK ICC profile",
             "X004": "an export target that is not installed, or whose package failed to load",
+            "X005": "where a virtual table's saved object loads its images from (warning): this machine's file:/// URLs, or the host `--url-prefix` names",
+        },
+    ),
+    **_codes(
+        "preflight",
+        {
+            "K001": "an exported file breaks a shop's requirement (located at the file, with the page, image or key)",
+            "K002": "nothing to preflight: the shop's files were not exported to OUT/<game>/<target>/",
+            "K003": "a requirement a shop may still accept (warning): an element in its safe zone, repeated subset tags",
         },
     ),
     **_codes(
