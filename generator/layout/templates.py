@@ -29,6 +29,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 
 from ..diagnostics import Location, Report
+from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
@@ -145,7 +146,12 @@ class Templates:
     """The layout templates visible to one game: its own folders first, then the common ones."""
 
     def __init__(
-        self, folders: Sequence[Path], root: Path, roots: safefile.Roots | None = None, shared: Sequence[Path] = ()
+        self,
+        folders: Sequence[Path],
+        root: Path,
+        roots: safefile.Roots | None = None,
+        shared: Sequence[Path] = (),
+        words: Catalogue = ENGLISH,
     ):
         self.root = root
         self.roots = list(roots) if roots is not None else [root]  # where template files may really live
@@ -170,6 +176,10 @@ class Templates:
         self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
         self.env.filters["mix"] = mix
         self.env.filters["legible"] = contrast.legible
+        # gettext's names, so Babel's Jinja extractor finds each printed label: _("machine"), with slots as
+        # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
+        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
+        self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
         self._digests: dict[str, str] = {}
         self._started: float | None = None  # when this object's first render began (for the total time budget)
         self.timeouts = 0  # renders stopped by a time limit: their result says more about the machine than the face
