@@ -69,7 +69,7 @@ def create(root: Path, name: str, base_id: str, language: str) -> list[Path]:
     rulebook = game.find(RULEBOOK_FILE)
     if rulebook is not None:
         files[folder / RULEBOOK_FILE] = rulebook.read_bytes()
-    return write_all(files)
+    return write_all(files, root=root)
 
 
 def _overlay(base: Any, items: Sequence[Item]) -> dict[str, Any]:
