@@ -13,6 +13,8 @@ from generator.games.pocket_foundry import textparse
 from generator.games.pocket_foundry.rulebook import FACTS
 from generator.i18n.catalogue import ENGLISH, Catalogue, fill, slots
 from generator.i18n.pseudo import GROWTH, pseudo
+from generator.impose.plan import impose
+from generator.render.kitpdf import page_faces
 
 FR = "pocket-foundry-fr"
 
@@ -277,3 +279,34 @@ def test_each_english_fact_form_reads_its_example_like_its_pattern(form):
     assert expected is not None and found is not None
     for slot in slots(form.form):
         assert found.group(slot) == expected.group(slot)
+
+
+def test_the_cover_contents_and_page_footers_are_in_french():
+    kit = pipeline.Pipeline(ROOT, FR).kit()
+    layout = impose(kit, "a4")
+    assert [(row["pages"], row["title"], row["detail"]) for row in layout.plan.contents][:3] == [
+        ("1–2", "Cette feuille", "réglages d’impression, contrôle recto verso et règles"),
+        ("3–6", "Cartes du marché", "16 cartes sur 2 planches, chaque page de recto suivie de ses verso"),
+        (
+            "7–8",
+            "Trémie de départ (une par joueur)",
+            "6 cartes sur 1 planche, chaque page de recto suivie de ses verso",
+        ),
+    ]
+    assert [p.label for p in layout.plan.pages[2:4]] == [
+        "cartes du marché, planche 1 sur 2 : recto",
+        "cartes du marché, planche 1 sur 2 : verso",
+    ]
+
+
+def test_the_cover_prints_french_labels_and_decimal_commas():
+    run = pipeline.Pipeline(ROOT, FR)
+    cover, extra = next((face, extra) for _, face, _, extra in run_faces(run) if face.template == "cover.yaml.j2")
+    text = run.studio().templates.render(cover.template, {**cover.context, **extra}, "cover", run.report)
+    assert "Kit à imprimer · papier A4 · pour 6 joueurs" in text
+    assert "Une carte au format fini<br>63,5 × 88,9 mm<br>(2,5 × 3,5 in)" in text
+    assert "Sommaire" in text and "Contents" not in text
+
+
+def run_faces(run):
+    return page_faces(run.kit(), impose(run.kit(), "a4"))
