@@ -310,3 +310,23 @@ def test_the_cover_prints_french_labels_and_decimal_commas():
 
 def run_faces(run):
     return page_faces(run.kit(), impose(run.kit(), "a4"))
+
+
+def test_a_message_given_twice_is_located_at_its_second_entry(french):
+    path = french / "cards" / FR / "messages.po"
+    path.write_text(path.read_text(encoding="utf-8") + '\nmsgid "machine"\nmsgstr "engin"\n', encoding="utf-8")
+    first = po_line(french, 'msgid "machine"')
+    lines = path.read_text(encoding="utf-8").splitlines()
+    second = len(lines) - 1
+    assert headlines(french) == [
+        f'cards/pocket-foundry-fr/messages.po:{second}:1: error[I003] "machine" has a second entry (the first is '
+        f"at line {first})"
+    ]
+
+
+def test_a_rulebook_form_with_too_many_gaps_is_refused(french):
+    edit(
+        french, "messages.po", 'msgstr "Disposez-en {v} face visible"', 'msgstr "… Disposez-en … {v} … face … visible"'
+    )
+    (said,) = headlines(french)
+    assert said.endswith('error[I004] the translation of "Deal {v} face up" (msgctxt "rulebook") has 4 …')
