@@ -3,15 +3,16 @@
 Jinja's own sandbox keeps templates away from Python internals; it does not stop a template from
 spending memory or time. Here templates are compiled with every `for` loop counted, every list,
 mapping and `~` concatenation measured, and every piece of output counted; operators, calls,
-filters and str.format are checked before they allocate; a render has a deadline. Passing a
-limit raises BudgetExceeded (a SecurityError), which callers report like any unsafe operation.
+filters and str.format are checked before they allocate; a render has a budget of CPU time (the
+work it does, not the wall clock, so a busy machine never fails a valid template), read now and then
+as loops, calls and output count up. Passing a limit raises BudgetExceeded (a SecurityError), which
+callers report like any unsafe operation.
 """
 
 from __future__ import annotations
 
 import operator
 import re
-import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import wraps
@@ -24,14 +25,16 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import Namespace, generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
 
+from . import cpu
+
 MAX_WRITTEN = 16_000_000  # characters all template code may write for one face, macro bodies and captures included
 MAX_STEPS = 200_000  # loop iterations one face may run, every loop counted, nested ones included
 MAX_SEQUENCE = 1_000_000  # size of any one value: characters of a string, items of a list (nested ones counted)
 MAX_MADE = 20_000_000  # total size of the values one face may make (so many variables cannot add up)
 MAX_INT_BITS = 1024  # whole numbers past ~300 digits are not layout arithmetic
-MAX_SECONDS = 5.0  # one face's render
+MAX_SECONDS = 5.0  # CPU seconds one face's render may use
 SANDBOX_VERSION = 2  # part of compiled-template cache names: code compiled without these budgets is never reused
-_TICKS = 64  # hook calls between two looks at the clock
+_TICKS = 64  # counted operations between two looks at the clock
 
 
 class BudgetExceeded(SecurityError):
@@ -39,7 +42,7 @@ class BudgetExceeded(SecurityError):
 
 
 class TimedOut(BudgetExceeded):
-    """A render passed its deadline: how far it got depends on the machine's load, so it is never cached."""
+    """A render used up its CPU time: how far it got depends on the machine's speed, so it is never cached."""
 
 
 def exceeded(message: str) -> BudgetExceeded:
@@ -51,8 +54,8 @@ class Budget:
     """Counts the work one render does, so that a hostile template cannot run forever or fill memory."""
 
     def __init__(self, deadline: float | None = None, late: str | None = None) -> None:
-        self.deadline = deadline if deadline is not None else time.monotonic() + MAX_SECONDS
-        self.late = late or f"template ran for more than {MAX_SECONDS:g} s"  # what passing the deadline means
+        self.deadline = deadline if deadline is not None else cpu.clock() + MAX_SECONDS  # on the CPU clock
+        self.late = late or f"template used more than {MAX_SECONDS:g} s of CPU time"  # what passing it means
         self.steps = 0
         self.written = 0
         self.made = 0
@@ -60,15 +63,15 @@ class Budget:
         self.ticks = _TICKS
 
     def tick(self) -> None:
-        """Count one hook call; look at the clock every TICKS of them (it is the hot path of every render)."""
+        """Count one operation; look at the clock every TICKS of them (it is the hot path of every render)."""
         self.ticks -= 1
         if self.ticks <= 0:
             self.clock()
 
     def clock(self) -> None:
-        """Refuse to go on past the deadline."""
+        """Refuse to go on past the CPU-time deadline."""
         self.ticks = _TICKS
-        if time.monotonic() > self.deadline:
+        if cpu.clock() > self.deadline:
             raise TimedOut(self.late)
 
     def step(self) -> None:
@@ -515,12 +518,11 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         args = _guard_call(__obj, args, kwargs)
         return budget.make(super().call(__context, __obj, *args, **kwargs), "call result")
 
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        _budget().tick()
-        return super().getattr(obj, attribute)
-
     def getitem(self, obj: Any, argument: Any) -> Any:
-        _budget().tick()
+        # An attribute or an item costs O(1), and how many a template reads is bounded by its size times its
+        # counted loops and calls; only a slice copies, so only a slice counts.
+        if type(argument) is slice:
+            _budget().tick()
         return super().getitem(obj, argument)
 
     def wrap_str_format(self, value: Any) -> Any:

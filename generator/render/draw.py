@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..art.place import Placed
+from ..layout import cpu
 from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
@@ -86,28 +87,34 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
 
     def visit(elements: tuple[Element, ...]) -> None:
         for el in elements:
-            if el.kind == "group":
-                visit(el.children)
-            elif el.kind == "text":
-                family = el.props.get("font")
-                if family is not None and family not in fonts.families:
-                    problems.append(
-                        (el, f"unknown font family '{family}' (families: {', '.join(sorted(fonts.families))})")
-                    )
-                    family = None
-                w, h = _text_box(el)
-                p = el.props
-                layout, bad = _set_element(
-                    fonts,
-                    ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
-                    family,
-                    (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
-                )
-                if bad:
-                    problems.append((el, bad))
-                prepared.texts[id(el)] = layout
-                if layout.overflow:
-                    problems.append((el, f"text overflows: {layout.overflow}"))
+            try:
+                cpu.tick()
+                visit_one(el)
+            except cpu.OverBudget as exc:
+                exc.element = exc.element or el
+                raise
+
+    def visit_one(el: Element) -> None:
+        if el.kind == "group":
+            visit(el.children)
+        elif el.kind == "text":
+            family = el.props.get("font")
+            if family is not None and family not in fonts.families:
+                problems.append((el, f"unknown font family '{family}' (families: {', '.join(sorted(fonts.families))})"))
+                family = None
+            w, h = _text_box(el)
+            p = el.props
+            layout, bad = _set_element(
+                fonts,
+                ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
+                family,
+                (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
+            )
+            if bad:
+                problems.append((el, bad))
+            prepared.texts[id(el)] = layout
+            if layout.overflow:
+                problems.append((el, f"text overflows: {layout.overflow}"))
 
     visit(doc.elements)
     return prepared, problems
@@ -165,7 +172,12 @@ def _draw_elements(
 ) -> None:
     for el in elements:
         painter.enter(el)
-        _draw(el, prepared, painter, fonts, icon_set)
+        try:
+            cpu.tick()
+            _draw(el, prepared, painter, fonts, icon_set)
+        except cpu.OverBudget as exc:
+            exc.element = exc.element or el
+            raise
         painter.leave()
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..art.place import Placed
+from ..layout import cpu
 from ..layout.boxes import Box, around
 from ..layout.document import Element
 from ..layout.icons import IconSet
@@ -38,6 +39,7 @@ class Tracer:
         self.saved: list[tuple[Matrix, Box | None]] = []
         self.drawing: list[Element] = []  # the elements being drawn, outermost first
         self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
+        self.counts: dict[int, int] = {}  # text element -> how many lines it has set so far
         self.marks: list[Mark] = []
 
     def enter(self, el: Element) -> None:
@@ -103,7 +105,11 @@ class Tracer:
             (x, y + DESCENT * em),
             (x + width, y + DESCENT * em),
         ]
-        line = self.lines.setdefault((id(owner), round(y, 6)), sum(1 for k in self.lines if k[0] == id(owner)))
+        key = (id(owner), round(y, 6))
+        line = self.lines.get(key)
+        if line is None:  # a new baseline: the next line number of this element
+            line = self.lines[key] = self.counts.get(id(owner), 0)
+            self.counts[id(owner)] = line + 1
         box = around(map(self._map, corners))
         self._add(
             Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
@@ -114,6 +120,7 @@ class Tracer:
         self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
 
     def _add(self, mark: Mark) -> None:
+        cpu.tick()
         box = self._clipped(mark.box)
         if box is not None:
             self.marks.append(mark if box == mark.box else replace(mark, box=box))
