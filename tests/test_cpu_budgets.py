@@ -135,3 +135,11 @@ def test_a_valid_kit_builds_under_a_cpu_hog(tmp_path: Path, monkeypatch: pytest.
             hog.wait()
     assert pdfs is not None, pipeline.report.render()
     assert not [d for d in pipeline.report.items if d.code in ("T003", "T004")]
+
+
+def test_the_user_may_scale_every_budget_for_a_profiler(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDPRESS_BUDGET_SCALE", "100")
+    assert (cpu.Meter().face_seconds, cpu.Meter().kit_seconds) == (500.0, 6000.0)
+    for bad in ("0.5", "fast", "inf", "nan"):  # never below the budgets, never unbounded
+        monkeypatch.setenv("CARDPRESS_BUDGET_SCALE", bad)
+        assert cpu.Meter().face_seconds == cpu.FACE_SECONDS

@@ -241,11 +241,12 @@ class Templates:
         `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
         start = cpu.clock()
-        left = MAX_TOTAL_SECONDS - self.spent
-        if left >= sandbox.MAX_SECONDS:
-            budget = sandbox.Budget(start + sandbox.MAX_SECONDS)
+        each, total = cpu.scaled(sandbox.MAX_SECONDS), cpu.scaled(MAX_TOTAL_SECONDS)
+        left = total - self.spent
+        if left >= each:
+            budget = sandbox.Budget(start + each, f"template used more than {each:g} s of CPU time")
         else:
-            late = f"layout templates used more than {MAX_TOTAL_SECONDS:g} s of CPU time in all"
+            late = f"layout templates used more than {total:g} s of CPU time in all"
             budget = sandbox.Budget(start + left, late)
         token = sandbox.CURRENT.set(budget)
         try:
