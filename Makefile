@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.cardpress-installed
 
-.PHONY: build test lint docs bench bench-scale clean
+.PHONY: build test lint docs bench bench-scale bench-check clean
 
 build: $(STAMP)
 	$(BIN)/cardpress build
@@ -33,6 +33,11 @@ $(DOCS_STAMP): $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py
 	$(BIN)/python benchmarks/bench_iterate.py
+
+# The speed ratios against plain ReportLab, counted in calls (not timed), checked against benchmarks/ratios.json:
+# fails when one grew by more than 10 %. About 10 CPU seconds. `benchmarks/ratios.py --write` stores new ones.
+bench-check: $(STAMP)
+	$(BIN)/python benchmarks/ratios.py --check
 
 # cardpress against plain ReportLab and protograf on 16 to 1,600 cards (protograf in its own venv; slow).
 bench-scale: $(STAMP)

@@ -61,7 +61,7 @@ def test_the_error_is_located_at_the_element_being_worked_on(tmp_path: Path, mon
     pipeline = _render(_project(tmp_path, "bleed: 3\nelements:\n" + "\n".join(boxes) + "\n"))
     (over,) = [d for d in pipeline.report.errors if d.code == "T004"]
     assert over.loc is not None and over.loc.file == "cards/tiny/layouts/front.yaml.j2"
-    assert over.loc.line > 3 and over.loc.text.startswith(f"- text: {{id: box{over.loc.line - 3}, ")
+    assert over.loc.line >= 3 and over.loc.text.startswith(f"- text: {{id: box{over.loc.line - 3}, ")
     assert over.message == (
         "ant/front: text setting used more than 0.05 s of CPU time (the budget for the text setting of one face)"
     )

@@ -102,14 +102,17 @@ class Meter:
     def stage(self, name: str) -> Iterator[Allowance]:
         """Run one stage of one face on its allowance, checked on the way out too; count what it used."""
         allowance = self.allowance(name)
+        if allowance.until < allowance.start:
+            raise OverBudget(name, allowance.seconds, allowance.kit)
         token = _CURRENT.set(allowance)
         try:
-            allowance.check()
             yield allowance
-            allowance.check()
         finally:
             _CURRENT.reset(token)
-            self.spent[name] += clock() - allowance.start
+            end = clock()
+            self.spent[name] += end - allowance.start
+        if end > allowance.until:
+            raise OverBudget(name, allowance.seconds, allowance.kit)
 
 
 def _spent(name: str, seconds: float) -> Allowance:

@@ -208,11 +208,11 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
     on_art: dict[int, Mark] = {}
     painted: list[Mark] = []  # the fills and images drawn so far: only they can be behind a text
     for mark in ink:
-        cpu.tick()
         if mark.paint in ("fill", "image"):
             painted.append(mark)
         if mark.paint != "text" or mark.colour is None:
             continue
+        cpu.tick(len(painted) // 16 + 1)
         behind = [m for m in painted if m.element is not mark.element and m.box.intersection(mark.box)]
         owned = set(mark.element.props.get("over", ()))
         colliding = {  # where an icon or image the text does not own lies under it, L110 has said it all

@@ -88,7 +88,6 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
     def visit(elements: tuple[Element, ...]) -> None:
         for el in elements:
             try:
-                cpu.tick()
                 visit_one(el)
             except cpu.OverBudget as exc:
                 exc.element = exc.element or el
@@ -170,10 +169,10 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 def _draw_elements(
     elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 ) -> None:
+    cpu.tick(len(elements))
     for el in elements:
         painter.enter(el)
         try:
-            cpu.tick()
             _draw(el, prepared, painter, fonts, icon_set)
         except cpu.OverBudget as exc:
             exc.element = exc.element or el
@@ -257,6 +256,7 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
     size, dx, dy = p["size"], p["dx"], p["dy"]
     first_row, last_row = math.floor((p["y"] - size) / dy), math.ceil((p["y"] + p["h"]) / dy)
     for row in range(first_row, last_row + 1):
+        cpu.tick()
         shift = dx / 2 if p.get("stagger") and row % 2 else 0.0
         first_col = math.floor((p["x"] - size - shift) / dx)
         last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
@@ -329,6 +329,7 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
     ]
     baseline = top + layout.ascent / PT_PER_MM
     align = p.get("align", "left")
+    cpu.tick(len(layout.lines) // 8 + 1)
     for line in layout.lines:
         width = line.width / PT_PER_MM
         x0 = {"left": 0.0, "center": (w - width) / 2, "right": w - width}[align]

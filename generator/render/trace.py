@@ -8,7 +8,6 @@ from functools import lru_cache
 from typing import Any
 
 from ..art.place import Placed
-from ..layout import cpu
 from ..layout.boxes import Box, around
 from ..layout.document import Element
 from ..layout.icons import IconSet
@@ -120,7 +119,6 @@ class Tracer:
         self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
 
     def _add(self, mark: Mark) -> None:
-        cpu.tick()
         box = self._clipped(mark.box)
         if box is not None:
             self.marks.append(mark if box == mark.box else replace(mark, box=box))
