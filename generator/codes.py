@@ -61,7 +61,8 @@ GENERIC: dict[str, Code] = {
         {
             "T001": "layout template not found",
             "T002": "template syntax error",
-            "T003": "template error or unsafe operation while rendering",
+            "T003": "template error or unsafe operation while rendering (its CPU-time budget passed included)",
+            "T004": "a stage of a face (parse, text setting, drawing, lint) used more than its CPU-time budget",
         },
     ),
     **_codes(
