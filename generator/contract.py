@@ -56,6 +56,7 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
 
     def byline(self) -> str:
         """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""
@@ -122,6 +123,7 @@ class LoadedGame(Generic[M]):
             players=players,
             credits=header.byline(),
             sheet_title=sheet,
+            shared_sheets=header.sheets != "per-deck",
             **contents,
         )
 
