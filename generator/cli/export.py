@@ -11,7 +11,18 @@ import typer
 from ..diagnostics import Report
 from ..export import target as export_targets
 from .examples import examples
-from .options import MissingArt, MissingArtOpt, Paper, RootOpt, echo_report, fail, paper_option, root_of, shown
+from .options import (
+    MissingArt,
+    MissingArtOpt,
+    Paper,
+    RootOpt,
+    echo_report,
+    fail,
+    out_folder,
+    paper_option,
+    root_of,
+    shown,
+)
 
 # The `--to` choices: every registered export target (named by its entry point, not imported), and all.
 Target = StrEnum("Target", {name: name for name in [*export_targets.names(), "all"]})  # type: ignore[misc]
@@ -43,7 +54,9 @@ def register(app: typer.Typer) -> None:
     def export(
         game: Optional[str] = typer.Argument(None, help="Game (or edition) folder under cards/ (default: every game)."),
         to: List[Target] = typer.Option(..., "--to", help="Target; repeat for several, or 'all'."),
-        out: Path = typer.Option(Path("output"), "--out", help="Folder to write into: OUT/<game>/<target>/."),
+        out: Path = typer.Option(
+            Path("output"), "--out", help="Folder to write into: OUT/<game>/<target>/.", callback=out_folder
+        ),
         paper: Paper = paper_option("pnp: paper size"),
         players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the game's)."),
         duplex: Duplex = typer.Option(Duplex.long, "--duplex", help="pnp: long- or short-edge duplex, or gutterfold."),
@@ -63,6 +76,7 @@ def register(app: typer.Typer) -> None:
         missing_art: Optional[MissingArt] = MissingArtOpt,
     ) -> None:
         """Export each game to home kits, print shops, Tabletop Simulator or one bundle, into OUT/<game>/<target>/."""
+        from ..export.cmyk import profile_problem
         from ..export.options import ExportOptions
         from ..export.runner import run
         from ..impose.sheets import PrintOptions
@@ -78,6 +92,10 @@ def register(app: typer.Typer) -> None:
             print_options = PrintOptions()
         if cmyk_profile is not None and not cmyk_profile.is_file():
             report.error("X003", f"--cmyk-profile: no such file: {cmyk_profile}", hint="give a CMYK .icc file")
+        elif cmyk_profile is not None and (problem := profile_problem(cmyk_profile)):
+            report.error(
+                "X003", f"--cmyk-profile: {problem}", hint="give a CMYK .icc file (the print shop's, or FOGRA39)"
+            )
         if not report.ok():
             fail(report)
         targets = [t.name for t in export_targets.exports()] if "all" in to else list(dict.fromkeys(str(t) for t in to))

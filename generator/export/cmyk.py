@@ -8,7 +8,9 @@ through Pillow's ImageCms (LittleCMS) instead, and the PDF then embeds it as its
 
 from __future__ import annotations
 
+import io
 import math
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -19,6 +21,22 @@ from ..layout.inks import MAX_INK, capped, separate, sharp
 
 if TYPE_CHECKING:
     from PIL import Image
+
+
+def profile_problem(path: Path) -> str | None:
+    """Return why `path` cannot serve as the CMYK profile (not a file, not ICC, not CMYK), or None when it can."""
+    from PIL import ImageCms
+
+    from ..source import safefile
+
+    try:
+        data = safefile.read_bytes(path, 64 << 20, roots=[Path(Path(os.path.abspath(path)).anchor)])
+        space = ImageCms.ImageCmsProfile(io.BytesIO(data)).profile.xcolor_space.strip()
+    except safefile.Refused as exc:
+        return exc.message(str(path))
+    except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+        return f"{path} is not an ICC colour profile"
+    return None if space == "CMYK" else f"{path} is an ICC profile for {space or 'another'} colour, not CMYK"
 
 
 class Converter:

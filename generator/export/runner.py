@@ -75,7 +75,7 @@ def run(
         if not ok:
             result.failed.append(gid)
             continue
-        result.written += write_all(dict(sorted(files.items())))
+        result.written += write_all(dict(sorted(files.items())), root=out)
     return result
 
 
