@@ -9,12 +9,10 @@ sheets' grid: at most 10 × 7 cards, 4096 px a side, the last cell free), `back.
 
 from __future__ import annotations
 
-import csv
-import io
-
 from . import tts
 from .common import Game, png, rasters, slug, trimmed
 from .options import ExportOptions
+from .spreadsheet import csv_bytes
 from .target import FaceTarget
 
 
@@ -26,9 +24,7 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         shared = deck.shared_back()
         if shared:
             out[f"{folder}/back.png"] = png(tts.back_image(game, deck, sheets[0]))
-        table = io.StringIO()
-        writer = csv.writer(table, lineterminator="\n")
-        writer.writerow(["sheet", "columns", "rows", "row", "column", "name", "count", "back", "card"])
+        table: list[list[object]] = [["sheet", "columns", "rows", "row", "column", "name", "count", "back", "card"]]
         for n, sheet in enumerate(sheets, 1):
             out[f"{folder}/fronts-{n}.png"] = png(tts.sheet_image(game, deck, sheet, "front"))
             backs = [game.prepared(p.card, "back") for p in sheet.slots] if not shared else []
@@ -41,8 +37,8 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
                 back = "back.png" if shared else f"backs/{pair.number:03d}-{slug(pair.card.id)}.png"
                 row, column = slot // sheet.cols + 1, slot % sheet.cols + 1
                 grid = [f"fronts-{n}.png", sheet.cols, sheet.rows, row, column]
-                writer.writerow([*grid, pair.card.name, pair.count, back, pair.card.id])
-        out[f"{folder}/cards.csv"] = table.getvalue().encode("utf-8")
+                table.append([*grid, pair.card.name, pair.count, back, pair.card.id])
+        out[f"{folder}/cards.csv"] = csv_bytes(table)  # names that start a formula are neutralised
     return out
 
 
