@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import importlib
 import sys
 import traceback
@@ -14,9 +13,20 @@ import typer
 
 from .. import __version__
 from ..diagnostics import CardpressError, Report
-from . import edition, export, iterate, rules
+from . import edition, export, iterate, rules, translate
 from .examples import examples
-from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
+from .options import (
+    GameArg,
+    MissingArt,
+    MissingArtOpt,
+    Paper,
+    PaperOpt,
+    RootOpt,
+    echo_report,
+    out_folder,
+    root_of,
+    shown,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -82,7 +92,7 @@ def build(
     players: Optional[int] = typer.Option(
         None, "--players", help="Player count (default: the largest supported; `cardpress list` shows each game's)."
     ),
-    out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder to write into.", callback=out_folder),
     root: Optional[Path] = RootOpt,
     missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
@@ -92,10 +102,6 @@ def build(
     base = root_of(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    if out_dir.exists() and not out_dir.is_dir():  # said before minutes of rendering, not after
-        from ..project.output import write_problem
-
-        fail(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(out_dir)), out_dir))
     result = builder.BuildResult()
     try:
         builder.build(
@@ -253,5 +259,5 @@ def list_games(
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
 
-for _commands in (rules, iterate, edition, export):  # each module adds its own commands
+for _commands in (rules, iterate, edition, export, translate):  # each module adds its own commands
     _commands.register(app)

@@ -157,10 +157,16 @@ class Studio:
         )
         for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
             inputs += files_digest(sorted(own.iterdir()))
+        if game.catalogue.translated:  # a translation's words are in every face its templates draw
+            inputs += game.catalogue.digest
         return cls(
             root,
             Templates(
-                folders, root, [root, *resources.installed(game.ruleset_layouts)], resources.common_layouts(root)
+                folders,
+                root,
+                [root, *resources.installed(game.ruleset_layouts)],
+                resources.common_layouts(root),
+                game.catalogue,
             ),
             load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),

@@ -73,7 +73,7 @@ def new_game(
     files = _files(game_id, size_text, from_csv, report, tell, sheet)
     if not report.ok() or files is None:
         raise CardpressError(report)
-    written = write_all({folder / name: data for name, data in files.items()})
+    written = write_all({folder / name: data for name, data in files.items()}, root=root)
     try:
         written += _stand_ins(root, game_id, from_csv)
     except BaseException:
@@ -223,7 +223,8 @@ def _stand_ins(root: Path, game_id: str, from_csv: Path | None) -> list[Path]:
     studio = pipeline.studio()
     if faces is None or studio is None or not pipeline.report.ok():
         raise CardpressError(_relocated(pipeline.report, game_id, from_csv))
-    return make_missing([p for p in faces.values() if p is not None], studio.fonts, studio.icons)
+    faces_made = [p for p in faces.values() if p is not None]
+    return make_missing(faces_made, studio.fonts, studio.icons, root / "cards" / game_id)
 
 
 def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
@@ -234,6 +235,7 @@ def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
     out = Report()
     for d in report.items:
         if d.loc and d.loc.file == copied:
-            d = Diagnostic(d.severity, d.code, d.message, d.path, replace(d.loc, file=str(from_csv)), d.hint)
+            loc = replace(d.loc, file=str(from_csv))
+            d = Diagnostic(d.severity, d.code, d.message, d.path, loc, d.hint)
         out.add(d)
     return out

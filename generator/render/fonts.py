@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import unicodedata
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..diagnostics import CardpressError, Location, Report
 from ..editions.overlay import merge
+from ..project import guard
 from ..source import safefile, schema, yamlsrc
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -190,18 +192,41 @@ def _register(name: str, path: Path) -> str:
             data = safefile.read_bytes(path, MAX_FONT_BYTES)
             handle = io.BytesIO(data)
             handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
-            pdfmetrics.registerFont(TTFont(name, handle))
+            font = TTFont(name, handle)
+            _subsettable(font)
+            pdfmetrics.registerFont(font)
         except safefile.Refused as exc:
-            _fail(f"cannot use font file {path.name}: {exc.reason}", exc.hint)
+            _fail(path, f"cannot use font file {path.name}: {exc.reason}", exc.hint)
         except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
-            _fail(f"cannot use font file {path.name}: {exc}", _FONT_HINT)
+            _fail(path, f"cannot use font file {path.name}: {exc}", _FONT_HINT)
         _REGISTERED.add(name)
     return name
 
 
-def _fail(message: str, hint: str | None) -> None:
+def _subsettable(font: TTFont) -> None:
+    """Raise if ReportLab could not subset the font when the PDF is saved (its glyph outlines are garbage).
+
+    A table that fails its checksum (cheap to test) is the sign; only then is a trial subset of every glyph
+    made, so a font with a harmless wrong checksum is still used.
+    """
+    try:
+        font.face.checksumTables()
+    except TTFError as bad:
+        try:
+            font.face.makeSubset(sorted(font.face.charToGlyph))
+        except (struct.error, ValueError, IndexError, KeyError, TypeError):
+            raise TTFError(f"it is damaged: {_checked(bad)}, and its glyph outlines cannot be read") from None
+
+
+def _checked(bad: TTFError) -> str:
+    """Return which table failed its checksum, from ReportLab's message ('… invalid checksum 0x… table: glyf …')."""
+    found = re.search(r"table: (\S+)", str(bad))
+    return f"its '{found[1]}' table fails its checksum" if found else "a table fails its checksum"
+
+
+def _fail(path: Path, message: str, hint: str | None) -> None:
     report = Report()
-    report.error("F001", message, hint=hint)
+    report.error("F001", message, hint=hint, loc=Location(guard.shown(path), 1, 1))
     raise CardpressError(report)
 
 
@@ -354,6 +379,6 @@ def _stamp(path: Path) -> tuple[str, int] | tuple[str, int, int, int]:
 
 def _rel(path: Path, root: Path) -> str:
     try:
-        return str(path.resolve().relative_to(root.resolve()))
+        return str(Path(os.path.realpath(path)).relative_to(os.path.realpath(root)))  # a loop is no error
     except ValueError:
         return str(path)
