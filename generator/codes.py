@@ -74,7 +74,7 @@ GENERIC: dict[str, Code] = {
             "L010": "the layout's size differs from the card face's size",
             "L012": "unknown icon (an icon, pattern, stand-in glyph or inline icon in text)",
             "L013": "`over` names no icon or image of the face",
-            "L020": "bad icon shape in icons.yaml",
+            "L020": "bad icon shape in icons.yaml, or an SVG icon file refused (by the SVG art checks, at its line) or drawing no shape",
         },
     ),
     **_codes(

@@ -134,3 +134,39 @@ def test_a_hostile_svg_is_refused_at_its_own_line_and_nothing_prints(tmp_path, s
     ], headlines(pipeline.report)
     result = run_cli("build", "tiny", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
     assert result.returncode == 1 and not list((tmp_path / "out").rglob("*.pdf"))
+
+
+ICON = """\
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
+  <g transform="translate(100 0)"><circle cx="50" cy="50" r="40" fill="#c00"/></g>
+  <rect x="10" y="10" width="60" height="80" fill="none" stroke="#000" stroke-width="10"/>
+</svg>
+"""
+
+
+def test_an_svg_file_beside_icons_yaml_is_an_icon_fitted_into_its_box(tmp_path):
+    from generator.layout.icons import load_icons
+
+    folder = tmp_path / "layouts"
+    folder.mkdir()
+    (folder / "icons.yaml").write_text("icons:\n  seed: {label: seed, svg: seed.svg}\n  bad: {svg: bad.svg}\n")
+    (folder / "seed.svg").write_text(ICON)
+    (folder / "bad.svg").write_text(CASES[0][0])
+    from generator.diagnostics import Report
+
+    report = Report()
+    icons = load_icons([folder], report)
+    assert [(d.code, d.message) for d in report.items] == [
+        (
+            "L020",
+            "bad SVG icon: bad.svg:3: <script> is refused: cardpress draws no scripts or embedded documents",
+        )
+    ]
+    seed = icons.get("seed")
+    assert seed is not None and seed.label == "seed"
+    fill, stroke = seed.paints
+    assert fill.stroke is None and stroke.stroke == 5.0  # 10 SVG units in a 200-wide drawing: 5 in the 100 box
+    xs = [v for c in fill.commands if c[0] != "Z" for v in c[1::2]]
+    ys = [v for c in fill.commands if c[0] != "Z" for v in c[2::2]]
+    assert (min(xs), max(xs), min(ys), max(ys)) == (55.0, 95.0, 30.0, 70.0)  # the circle moved right, y down
+    assert stroke.commands[0] == ("M", 5.0, 30.0)
