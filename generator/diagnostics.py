@@ -26,12 +26,17 @@ class Location:
     col: int
     text: str = ""
     caret: int = -1  # 0-based place of the caret in `text`; worked out from `col` when not given
+    cell: str = ""  # a spreadsheet's place, `Sheet!B3`: shown instead of line and column
 
     def __post_init__(self) -> None:
         if self.caret < 0:
             shown, caret = excerpt(self.text, self.col)
             object.__setattr__(self, "text", shown)
             object.__setattr__(self, "caret", caret)
+
+    def where(self) -> str:
+        """Return `file:line:col`, or `file:Sheet!B3` for a spreadsheet cell."""
+        return f"{self.file}:{self.cell}" if self.cell else f"{self.file}:{self.line}:{self.col}"
 
 
 def excerpt(text: str, col: int, width: int = EXCERPT) -> tuple[str, int]:
@@ -64,7 +69,7 @@ class Diagnostic:
 
     def headline(self) -> str:
         """Return the first line: `file:line:col: error[CODE] key.path: message`."""
-        where = f"{self.loc.file}:{self.loc.line}:{self.loc.col}: " if self.loc else ""
+        where = f"{self.loc.where()}: " if self.loc else ""
         what = f"{self.path}: " if self.path else ""
         return f"{where}{self.severity}[{self.code}] {what}{self.message}"
 

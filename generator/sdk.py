@@ -74,6 +74,7 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .sim.runner import MatchResult as MatchResult
     from .sim.runner import run_match as run_match
     from .source import rulebook as rulebook
+    from .source import sheetsrc as sheetsrc
     from .source import tablesrc as tablesrc
     from .source.rulebook import NUM as NUM
     from .source.rulebook import NUMBER_WORDS as NUMBER_WORDS

@@ -10,7 +10,7 @@ from generator.cli.main import app
 
 COMMANDS = [
     *("validate", "build", "new", "list", "games", "simulate", "sweep", "proof", "watch", "serve", "art"),
-    *("new-edition", "diff", "compare", "codes", "export", "replay"),
+    *("new-edition", "diff", "compare", "codes", "export", "preflight", "replay"),
 ]
 GAME_COMMANDS = {"explain", "analyze"}  # declared by rulesets: tested below
 

@@ -51,7 +51,7 @@ def problem_text(problem: Problem) -> Text:
     d = problem.shown()
     text = Text()
     if d.loc:
-        text.append(f"{d.loc.file}:{d.loc.line}:{d.loc.col}: ", STYLES["where"])
+        text.append(f"{d.loc.where()}: ", STYLES["where"])
     text.append(f"{d.severity}[{d.code}]", STYLES[d.severity])
     text.append(f" {d.path}: " if d.path else " ")
     text.append(d.message)

@@ -74,6 +74,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress export micro-engine --to tts --url-prefix https://example.org/me/",
         "cardpress export hedgerow --to all      # every target, and the bundle zip",
     ),
+    "preflight": (
+        "cardpress preflight hedgerow --shop dtc   # after `cardpress export hedgerow --to drivethrucards`",
+        "cardpress preflight --shop all            # every game, every shop and TTS",
+    ),
     "codes": (
         "cardpress codes                         # every diagnostic code and what it means",
         "cardpress codes S003                    # one code",

@@ -362,7 +362,7 @@ def fixed(failed: Report) -> str:
     for problem in failed.problems():
         d = problem.diagnostic
         if d.severity == "error":
-            at = f"{d.loc.file}:{d.loc.line}:{d.loc.col} " if d.loc else ""
+            at = f"{d.loc.where()} " if d.loc else ""
             where.append(f"{at}error[{d.code}]" + (f" {d.path}" if d.path else ""))
     return "fixed: " + ("; ".join(where) or "the last failure")
 

@@ -135,7 +135,12 @@ def build(
 def new(
     game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
     size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),
-    from_csv: Optional[Path] = typer.Option(None, "--from-csv", help="Make the cards from this CSV (a name column)."),
+    from_csv: Optional[Path] = typer.Option(
+        None, "--from-csv", help="Make the cards from this CSV, .xlsx or .ods table (a name column)."
+    ),
+    sheet: Optional[str] = typer.Option(
+        None, "--sheet", help="The sheet of an .xlsx or .ods workbook the cards are on (default: its first)."
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
@@ -143,9 +148,11 @@ def new(
     from ..project.scaffold import new_game
 
     where = find_root(root, needs_cards=False, outside=Path.cwd())  # outside any project: a new one here
-    for path in new_game(where, game, size=size, from_csv=from_csv, tell=typer.echo):
+    written = new_game(where, game, size=size, from_csv=from_csv, sheet=sheet, tell=typer.echo)
+    for path in written:
         typer.echo(f"wrote {shown(path)}")
-    typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
+    table = next((p.name for p in written if p.stem == "cards" and p.parent.name == game), "cards.csv")
+    typer.echo(f"next: edit cards/{game}/{table} and its layouts/, then `cardpress build {game}`")
 
 
 @app.command(epilog=examples("codes"))
