@@ -58,6 +58,7 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
     language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 
     def byline(self, words: Catalogue = ENGLISH) -> str:
@@ -136,6 +137,7 @@ class LoadedGame(Generic[M]):
             credits=header.byline(words),
             sheet_title=sheet,
             words=words,
+            shared_sheets=header.sheets != "per-deck",
             **contents,
         )
 

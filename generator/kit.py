@@ -69,3 +69,4 @@ class Kit:
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
     words: Catalogue = field(default=ENGLISH, compare=False)  # the language its pages are labelled in
+    shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own

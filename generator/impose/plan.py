@@ -13,10 +13,14 @@ from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
-from .sheets import PrintOptions, Sheet, Side, paginate, sheets_for
+from .pack import pack
+from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
 
-Run = tuple[str, tuple[float, float]]  # (deck id, card trim in mm): the cards laid out on one grid
+CONTENTS_LINE = 96  # characters a 10 pt contents line holds, near enough: a line that overflows fails lint
+FOOTER_NAMES = 44  # characters of deck names a card page's label gives, so the footer keeps its size
+
+Run = tuple[str, tuple[float, float]]  # (its first deck's id, card trim in mm): cards laid out on one grid
 
 # What the cover's contents and every page's footer say about the pages (a translation gives its own words).
 COVER = Message("print settings and calibration", "page")
@@ -30,7 +34,8 @@ SIDES = {kind: Message(kind, "sheet side") for kind in ("fronts", "backs", "fold
 SHEETS = (Message("{n} sheet", "contents"), Message("{n} sheets", "contents"))  # one, more than one
 CARDS = Message("{n} cards", "contents")
 CARDS_SIZED = Message("{n} cards ({size})", "contents", "{size} is a card size such as 'poker, 63.5 × 88.9 mm'")
-RUN = Message("{cards} on {sheets}, {how}", "contents", "a deck's line: '16 cards on 2 sheets, <how>'")
+SAVED = Message(" ({n} fewer than a deck a sheet)", "contents", "after the sheets, when decks share sheets")
+RUN = Message("{cards} on {sheets}{saved}, {how}", "contents", "a deck's line: '16 cards on 2 sheets, <how>'")
 HOW_FOLD = Message("fronts beside their backs: fold, glue, cut", "contents")
 HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
 BLANK_BACK = Message("back of {page}", "page")
@@ -38,13 +43,22 @@ ONE_EACH = Message("one per player, single-sided", "contents")
 SINGLE = Message("single-sided", "contents")
 MESSAGES = (
     COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
-    RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
+    SAVED, RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
 )  # fmt: skip
 
 
 def say(words: Catalogue, message: Message, **values: object) -> str:
     """Return a message in the kit's language."""
     return words.form(message.id, message.context, **values)
+
+
+@dataclass(frozen=True)
+class SheetRun:
+    """Cards of one size laid out on one grid: one deck, or every deck of that size sharing sheets."""
+
+    key: Run
+    decks: tuple[str, ...]
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True)
@@ -113,7 +127,10 @@ def assemble(parts: Iterable[Part]) -> Plan:
     for part in parts:
         first = len(result.pages) + 1
         result.pages.extend(part.pages)
-        result.contents.append({"pages": _span(first, len(result.pages)), "title": part.title, "detail": part.detail})
+        lines = -(-(len(part.title) + len(part.detail) + 3) // CONTENTS_LINE)
+        result.contents.append(
+            {"pages": _span(first, len(result.pages)), "title": part.title, "detail": part.detail, "lines": lines}
+        )
     return result
 
 
@@ -127,39 +144,95 @@ def cover_part(fold: bool, words: Catalogue = ENGLISH) -> Part:
 
 
 def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[Part]:
-    """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page)."""
+    """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page).
+
+    Within a run a deck starts where the last one ended; cards whose backs differ get a gutter between
+    them, or the next slot that needs none (generator.impose.pack).
+    """
     fold = options.duplex == "gutterfold"
     words = kit.words
-    groups = card_runs(kit)
-    mixed = len({size for _, size in groups}) > 1
-    sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
+    runs = fill_runs(kit, sheets, options)
+    mixed = len({run.key[1] for run, _, _ in runs}) > 1
+    sides: dict[tuple[Sheet, Fill], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
     parts = []
-    for (deck, size), cards in groups.items():
-        sheet = sheets[deck, size]
-        name = kit.decks.get(deck, deck)
-        chunks = paginate(len(cards), sheet.per_sheet)
+    for run, sheet, fills in runs:
+        cards = run.cards
+        name = _names(kit, run.decks)
         pages: list[PagePlan] = []
-        for n, chunk in enumerate(chunks, 1):
-            group = tuple(cards[i] for i in chunk)
-            label = say(words, SHEET, deck=name, n=n, sheets=len(chunks))
-            key = (sheet, len(group))
+        start = 0
+        for n, fill in enumerate(fills, 1):
+            group = cards[start : start + len(fill.slots)]
+            start += len(fill.slots)
+            decks = _short(_names(kit, tuple(dict.fromkeys(c.deck for c in group))))
+            label = say(words, SHEET, deck=decks, n=n, sheets=len(fills))
+            key = (sheet, fill)
             if key not in sides:
-                sides[key] = sheet.sides(len(group), options)  # (fronts, backs), or (folded,)
+                sides[key] = sheet.sides(fill, options, [card.back.identity for card in group])
             kinds = ("folded",) if fold else ("fronts", "backs")
             for kind, side in zip(kinds, sides[key]):
                 title = say(words, SIDES["fold" if fold else kind])
-                pages.append(
-                    PagePlan(kind, say(words, SIDE, sheet=label, side=title), group, None, n, len(chunks), sheet, side)
-                )
-        sheets_text = say(words, SHEETS[not words.singular(len(chunks))], n=len(chunks))
+                page = say(words, SIDE, sheet=label, side=title)
+                pages.append(PagePlan(kind, page, group, None, n, len(fills), sheet, side))
+        sheets_text = say(words, SHEETS[not words.singular(len(fills))], n=len(fills))
         if mixed:
             what = say(words, CARDS_SIZED, n=len(cards), size=size_label(cards[0].size))
         else:
             what = say(words, CARDS, n=len(cards))
+        alone = sum(-(-sum(c.deck == d for c in cards) // sheet.per_sheet) for d in run.decks)
+        saved = say(words, SAVED, n=alone - len(fills)) if alone > len(fills) else ""
         how = say(words, HOW_FOLD if fold else HOW_DUPLEX)
-        run = say(words, RUN, cards=what, sheets=sheets_text, how=how)
-        parts.append(Part(name[:1].upper() + name[1:], run, tuple(pages)))
+        line = say(words, RUN, cards=what, sheets=sheets_text, saved=saved, how=how)
+        parts.append(Part(name[:1].upper() + name[1:], line, tuple(pages)))
     return parts
+
+
+def _short(names: str, most: int = FOOTER_NAMES) -> str:
+    """Return a page's deck names cut short to fit its footer line (the cover lists them whole)."""
+    return names if len(names) <= most else names[: most - 1].rstrip(" ·,") + "…"
+
+
+def _names(kit: Kit, decks: tuple[str, ...]) -> str:
+    """Return what the cover and the footers call the decks of a run: their names, in order."""
+    return " · ".join(kit.decks.get(deck, deck) for deck in decks)
+
+
+def sheet_runs(kit: Kit, options: PrintOptions) -> list[SheetRun]:
+    """Return the kit's cards grouped into sheet runs: every deck of one card size together, in kit order,
+    unless the kit prints a deck a sheet or the deck declares its own grid.
+
+    A deck whose backs differ card to card (sorted by its back, not shuffled face down) is ordered by
+    back, so cards with one back sit together and need fewer gutters.
+    """
+    grouped: dict[Run, list[list[Card]]] = {}
+    shared: dict[tuple[float, float], Run] = {}  # card size -> the run its decks share
+    for (deck, size), cards in card_runs(kit).items():
+        alone = not kit.shared_sheets or deck in options.grids
+        key = (deck, size) if alone else shared.setdefault(size, (deck, size))
+        if deck in kit.per_card_backs:
+            order = list(dict.fromkeys(card.back.identity for card in cards))
+            cards = sorted(cards, key=lambda card: order.index(card.back.identity))
+        grouped.setdefault(key, []).append(cards)
+    return [
+        SheetRun(key, tuple(dict.fromkeys(c.deck for deck in decks for c in deck)), tuple(c for d in decks for c in d))
+        for key, decks in grouped.items()
+    ]
+
+
+def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[tuple[SheetRun, Sheet, list[Fill]]]:
+    """Return every sheet run with its sheets packed; decks share a run only where that saves a sheet,
+    otherwise each keeps sheets of its own (no gutters, no deck split over a shared sheet)."""
+    result = []
+    for run in sheet_runs(kit, options):
+        sheet = sheets[run.key]
+        fills = pack(sheet, [card.back.identity for card in run.cards])
+        alone = [(deck, [c for c in run.cards if c.deck == deck]) for deck in run.decks]
+        own = [pack(sheet, [c.back.identity for c in cards]) for _, cards in alone]
+        if len(run.decks) > 1 and len(fills) >= sum(map(len, own)):
+            for (deck, cards), packed in zip(alone, own):
+                result.append((SheetRun((deck, run.key[1]), (deck,), tuple(cards)), sheet, packed))
+        else:
+            result.append((run, sheet, fills))
+    return result
 
 
 def page_parts(kit: Kit, fold: bool) -> list[Part]:
@@ -172,8 +245,8 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
         planned: list[PagePlan] = []
         for page in pages:
             planned.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back keeps the next page off this one's back in a duplex print
-                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name)))
+            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
@@ -201,7 +274,19 @@ def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[Run, Sheet]:
     conflicts = size_conflicts(kit.cards)
     if conflicts:
         raise ValueError("; ".join(c.message for c in conflicts))
-    return sheets_for({run: cards[0].size for run, cards in card_runs(kit).items()}, paper, options)
+    return sheets_for({run.key: run.cards[0].size for run in sheet_runs(kit, options)}, paper, options)
 
 
-__all__ = ["Imposition", "PagePlan", "Part", "Plan", "assemble", "card_runs", "impose", "kit_sheets", "plan"]
+__all__ = [
+    "Imposition",
+    "PagePlan",
+    "Part",
+    "Plan",
+    "SheetRun",
+    "assemble",
+    "card_runs",
+    "impose",
+    "kit_sheets",
+    "plan",
+    "sheet_runs",
+]
