@@ -286,11 +286,11 @@ def test_the_cover_contents_and_page_footers_are_in_french():
     layout = impose(kit, "a4")
     assert [(row["pages"], row["title"], row["detail"]) for row in layout.plan.contents][:3] == [
         ("1–2", "Cette feuille", "réglages d’impression, contrôle recto verso et règles"),
-        ("3–6", "Cartes du marché", "16 cartes sur 2 planches, chaque page de recto suivie de ses verso"),
+        ("3–6", "Cartes du marché", "16 cartes sur 2 planches, chaque recto suivi de son verso"),
         (
             "7–8",
             "Trémie de départ (une par joueur)",
-            "6 cartes sur 1 planche, chaque page de recto suivie de ses verso",
+            "6 cartes sur 1 planche, chaque recto suivi de son verso",
         ),
     ]
     assert [p.label for p in layout.plan.pages[2:4]] == [
