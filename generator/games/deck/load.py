@@ -46,6 +46,7 @@ class Record:
     source: Source
     path: KeyPath
     table: bool  # from a CSV table: report cells by column name
+    file: str = "game.yaml"  # the card file it is in, as edits name it (a sheet: `book.xlsx!Sheet`)
 
     def loc(self, field: str | None = None) -> Location:
         """Return where `field` (or the card, when it lacks the field) is written."""
@@ -219,8 +220,9 @@ class _Loader:
         if relative.endswith(".csv"):
             if relative not in self.game.sources:
                 self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
+                self._edit(relative)
             table = self.game.sources[relative]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, relative) for i, row in enumerate(table.data)]
         if sheetsrc.is_spreadsheet(relative):
             name = sheet if isinstance(sheet, str) else None
             key = f"{relative}!{name}" if name else relative  # two decks may read two sheets of one workbook
@@ -229,11 +231,16 @@ class _Loader:
                 self.game.sources[key] = sheetsrc.load_file(
                     file, self.game.shown(file), self.report, sheet=name, asked_at=asked
                 )
+                self._edit(key)
             table = self.game.sources[key]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, key) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)
         rows = source.data if isinstance(source.data, list) else []
-        return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
+        return [Record(c, source, (i,), False, relative) for i, c in enumerate(rows) if isinstance(c, dict)]
+
+    def _edit(self, name: str) -> None:
+        """Set the values a caller edits in a table (a sweep's, the pseudo-locale's) before any check reads it."""
+        self.game.edit(name, self.report)
 
     def _columns(
         self,
@@ -352,6 +359,7 @@ class _Loader:
             fields,
             card_art(record.fields.get("art") or None, card_id),
             rich,
+            (record.file, record.path),
         )
 
     def _id(self, record: Record) -> str | None:
