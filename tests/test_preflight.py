@@ -71,6 +71,7 @@ def test_bare_tts_names_and_oversized_sheets_fail(tmp_path):
             {
                 "Name": "DeckCustom",
                 "Nickname": "Main",
+                "ContainedObjects": [{"Name": "Card", "CardID": 221}],
                 "CustomDeck": {
                     "1": {
                         "FaceURL": "main-1.png",
@@ -83,12 +84,13 @@ def test_bare_tts_names_and_oversized_sheets_fail(tmp_path):
         ]
     }
     result = preflight.check("tts", {"tiny.json": json.dumps(save).encode()}, None, tmp_path)
-    urls, grid = result.checks
+    urls, grid, ids = result.checks
     assert urls.problems == [
         "ObjectStates[0] 'Main' CustomDeck 1 FaceURL: 'main-1.png' has no scheme: TTS loads only http(s):// or "
         "file:/// URLs (export without --url-prefix for file:/// URLs, or with it for hosted ones)"
     ]
     assert grid.problems == ["ObjectStates[0] 'Main' CustomDeck 1: grid 11 × 2, TTS allows up to 10 × 7"]
+    assert ids.problems == ["ObjectStates[0] card 0 (CardID 221): no CustomDeck 2"]
 
 
 def test_a_face_png_of_the_wrong_size_fails(exported, project):
