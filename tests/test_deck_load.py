@@ -29,7 +29,12 @@ def test_csv_cards_reach_the_templates_with_copies_and_one_shared_back(tmp_path)
     }
     assert ant.context["rich"]["text"] == "Gain 1 <icon coin>."
     assert kit.cards[2].front.context["rich"]["text"] == "<b>Buzz</b> twice."
-    assert ant.context["deck"] == {"id": "main", "name": "main cards", "size": {"w": 63.5, "h": 88.9}}
+    assert ant.context["deck"] == {
+        "id": "main",
+        "name": "main cards",
+        "size": {"w": 63.5, "h": 88.9},
+        "shape": "rectangle",
+    }
     assert ant.context["game"]["style"] == {"ink": "#222222"}
     faces = pipeline.layout()
     assert pipeline.report.ok(), pipeline.report.render()
