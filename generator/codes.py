@@ -61,7 +61,8 @@ GENERIC: dict[str, Code] = {
         {
             "T001": "layout template not found",
             "T002": "template syntax error",
-            "T003": "template error or unsafe operation while rendering",
+            "T003": "template error or unsafe operation while rendering (its CPU-time budget passed included)",
+            "T004": "a stage of a face (parse, text setting, drawing, lint) used more than its CPU-time budget",
         },
     ),
     **_codes(
@@ -211,6 +212,7 @@ GENERIC: dict[str, Code] = {
             "U007": "bad `--scheduler` address",
             "U008": "the Dask cluster cannot be reached or cannot run the games",
             "U009": "no such diagnostic code (`cardpress codes CODE`)",
+            "U010": "a command-line mistake: an unknown option or command, or a value the option does not take (exit 2)",
             "U011": "`--vary` without `=RANGE`",
             "U012": "`--vary` names no card with that id (or an id used twice)",
             "U013": "`--vary` path is not a value of the card or of game.yaml (or is not a number)",
