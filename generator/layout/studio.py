@@ -156,6 +156,9 @@ class Studio:
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
             [f / "icons.yaml" for f in folders]
         )
+        drawn = [svg for f in folders if (f / "icons.yaml").is_file() for svg in sorted(f.glob("*.svg"))]
+        if drawn:  # SVG icons beside an icons.yaml (none for the shipped games: their digests are unchanged)
+            inputs += files_digest(drawn)
         for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
             inputs += files_digest(sorted(own.iterdir()))
         if game.catalogue.translated:  # a translation's words are in every face its templates draw

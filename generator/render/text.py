@@ -6,8 +6,6 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from uniseg.linebreak import line_break_units
-
 from ..layout import cpu
 from ..layout.markup import Run
 from ..layout.units import PT_PER_MM
@@ -128,6 +126,8 @@ def _units(word: str) -> tuple[str, ...]:
     """Split a word holding wide (CJK) characters where a line may break; leave other words whole."""
     if all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):
         return (word,)
+    from uniseg.linebreak import line_break_units  # 40 ms to import: only when a text holds CJK
+
     return tuple(line_break_units(word))
 
 
