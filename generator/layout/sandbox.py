@@ -517,6 +517,8 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         _budget().tick()
+        if isinstance(obj, dict) and attribute in obj:  # card.values is the card's field, not dict.values
+            return obj[attribute]
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
