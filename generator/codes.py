@@ -61,7 +61,8 @@ GENERIC: dict[str, Code] = {
         {
             "T001": "layout template not found",
             "T002": "template syntax error",
-            "T003": "template error or unsafe operation while rendering",
+            "T003": "template error or unsafe operation while rendering (its CPU-time budget passed included)",
+            "T004": "a stage of a face (parse, text setting, drawing, lint) used more than its CPU-time budget",
         },
     ),
     **_codes(
@@ -74,7 +75,7 @@ GENERIC: dict[str, Code] = {
             "L010": "the layout's size differs from the card face's size",
             "L012": "unknown icon (an icon, pattern, stand-in glyph or inline icon in text)",
             "L013": "`over` names no icon or image of the face",
-            "L020": "bad icon shape in icons.yaml",
+            "L020": "bad icon shape in icons.yaml, or an SVG icon file refused (by the SVG art checks, at its line) or drawing no shape",
         },
     ),
     **_codes(
@@ -95,7 +96,7 @@ GENERIC: dict[str, Code] = {
             "A001": "missing art: the file does not exist (or the card names none); a stand-in is drawn. A warning, an error or nothing, by the `missing_art` policy",
             "A002": "art below 300 dpi at print size: it will print soft (warning)",
             "A003": "art upscaled more than 2× past print resolution (below 150 dpi): pixels will show (warning)",
-            "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
+            "A004": "unusable image: not PNG, JPEG, WebP or SVG by its content, unreadable or truncated, over 50 MiB or 50 million pixels; an SVG with a DOCTYPE, a script or event attribute, a reference outside itself, or too many elements once its <use>s are expanded, located at its own line (error)",
         },
     ),
     **_codes(
@@ -140,6 +141,21 @@ GENERIC: dict[str, Code] = {
             "E013": "`new-edition` with a name that is taken or not a folder name",
             "E014": "a YAML file in an edition that nothing reads (warning)",
             "F003": "an edition's fonts/ has no fonts.yaml",
+        },
+    ),
+    **_codes(
+        "translation",
+        {
+            "I001": "messages.po is not a readable gettext PO file (located at the line Babel stops at)",
+            "I002": "a message the base prints has no entry in messages.po (error), or has no translation yet or a "
+            "fuzzy one, so it prints in English (warning)",
+            "I003": "messages.po has an entry the base does not print (with the closest msgid)",
+            "I004": "a translation does not keep its msgid's {slots}, has a brace that is not a slot, or the number "
+            "words are not twenty-one",
+            "I005": "`language:` without a messages.po, or a catalogue whose Language header says another language",
+            "I006": "a translation has other markup tags (<b>, <i>, <br>, <icon …>) than its msgid",
+            "I007": "`new-translation` with a name that is taken or not a folder name, a bad `--lang`, or a base that "
+            "does not validate",
         },
     ),
     **_codes(

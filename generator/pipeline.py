@@ -15,6 +15,8 @@ from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
 from .editions import chain as edition
+from .i18n import translation
+from .i18n.catalogue import Catalogue
 from .impose.plan import Imposition, impose
 from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
@@ -52,6 +54,8 @@ class Pipeline:
         options: PrintOptions | None = None,
         edits: Edits | None = None,
         variant: str = "",
+        words: Callable[[GameDir, Ruleset[Any]], Catalogue] | None = None,
+        rules: bool = True,
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
@@ -59,6 +63,8 @@ class Pipeline:
         self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
         self.edits = {name: list(e) for name, e in (edits or {}).items()}  # applied as each file is read
         self.variant = variant  # "" or "low-ink": the palette the layout stage applies (generator.layout.lowink)
+        self.words = words  # the catalogue to print with instead of the game's own (the pseudo-locale's)
+        self.rules = rules  # False: hold the cards to no rules (the pseudo-locale lays out words no rulebook has)
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -94,6 +100,11 @@ class Pipeline:
         header = read_header(source, self.report, edition.based_on(game))
         if game.bases:  # a fan edition's credits add to those of the games it is based on
             header = dataclasses.replace(header, credits=edition.credits(game))
+        game.catalogue = (
+            translation.catalogue(game, ruleset, header.language, self.report)
+            if self.words is None
+            else self.words(game, ruleset)
+        )
         model = ruleset.load(game, header, self.report, known_icons(game))
         if model is None or not self.report.ok():
             return None
@@ -139,7 +150,7 @@ class Pipeline:
 
     def _validate(self) -> LoadedGame[Any] | None:
         game = self.load()
-        if game is not None and game.ruleset.offers(Capability.RULES):
+        if game is not None and self.rules and game.ruleset.offers(Capability.RULES):
             since = len(self.report.items)
             game.ruleset.check_rules(game, self.report)
             edition.advise_rulebook(game.dir, self.report, since)

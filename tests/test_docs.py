@@ -50,7 +50,7 @@ def test_the_cli_page_has_every_command_and_every_option():
     text = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
     group = typer.main.get_command(app)
     visible = {name: c for name, c in group.commands.items() if not c.hidden}
-    assert len(visible) == 19  # replay joined the 17, then preflight
+    assert len(visible) == 21  # replay joined the 17, then preflight, new-translation and pseudo-locale
     for name, command in visible.items():
         section = text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
         assert f"cardpress {name} [OPTIONS]" in section, name
@@ -73,6 +73,8 @@ def test_the_export_page_lists_every_shipped_target():
         "drivethrucards",
         "makeplayingcards",
         "thegamecrafter",
+        "screentop",
+        "ttpg",
         "tts",
         "bundle",
     ]

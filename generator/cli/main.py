@@ -13,7 +13,7 @@ import typer
 
 from .. import __version__
 from ..diagnostics import CardpressError, Report
-from . import edition, export, iterate, rules
+from . import edition, export, iterate, rules, translate
 from .examples import examples
 from .options import (
     GameArg,
@@ -264,5 +264,5 @@ def list_games(
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
 
-for _commands in (rules, iterate, edition, export):  # each module adds its own commands
+for _commands in (rules, iterate, edition, export, translate):  # each module adds its own commands
     _commands.register(app)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import CardpressError, Diagnostic, Location, Report
+from ..i18n.catalogue import ENGLISH, Catalogue
 from ..source import schema, yamlsrc
 from ..source.edits import Edit
 from ..source.edits import apply as apply_edits
@@ -66,6 +67,7 @@ class GameDir:
     merged: dict[str, yamlsrc.Source] = field(default_factory=dict, repr=False)  # through the chain, unchecked
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, repr=False)  # per loaded file
     edits: dict[str, list[Edit]] = field(default_factory=dict)  # values set in memory before checks (see edits)
+    catalogue: Catalogue = ENGLISH  # the words it prints: a translation's messages.po, read on loading (i18n)
 
     def __post_init__(self) -> None:
         self.folder = (self.home or self.root / "cards") / self.id
