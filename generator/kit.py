@@ -41,6 +41,7 @@ class Card:
     front: Face
     back: Face
     size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
+    shape: str = "rectangle"  # or a token's or tile's: "circle", "hex" (flat-topped, inside the trim): cut on a path
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,10 @@ def test_paper_is_case_insensitive(tmp_path):
 def test_export_reads_the_paper_in_any_case_as_build_does(tmp_path):
     result = run_cli("export", "hedgerow", "--to", "pnp", "--paper", "Letter", "--out", str(tmp_path), cwd=ROOT)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in (tmp_path / "hedgerow" / "pnp").iterdir()) == ["hedgerow-letter-5p-long-edge.pdf"]
+    assert sorted(p.name for p in (tmp_path / "hedgerow" / "pnp").iterdir()) == [
+        "README.md",
+        "hedgerow-letter-5p-long-edge.pdf",
+    ]
     refused = run_cli("export", "hedgerow", "--to", "pnp", "--paper", "Legal", "--out", str(tmp_path / "x"), cwd=ROOT)
     assert refused.returncode == 2
     assert "error[U010] --paper: 'Legal' is not one of a4, letter, both\n" in refused.stderr

@@ -8,7 +8,7 @@ that `plan` adds to its list, with its page kind drawn by the writer (generator.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
@@ -167,7 +167,7 @@ def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> 
             label = say(words, SHEET, deck=decks, n=n, sheets=len(fills))
             key = (sheet, fill)
             if key not in sides:
-                sides[key] = sheet.sides(fill, options, [card.back.identity for card in group])
+                sides[key] = _cut(sheet.sides(fill, options, [card.back.identity for card in group]), group)
             kinds = ("folded",) if fold else ("fronts", "backs")
             for kind, side in zip(kinds, sides[key]):
                 title = say(words, SIDES["fold" if fold else kind])
@@ -184,6 +184,14 @@ def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> 
         line = say(words, RUN, cards=what, sheets=sheets_text, saved=saved, how=how)
         parts.append(Part(name[:1].upper() + name[1:], line, tuple(pages)))
     return parts
+
+
+def _cut(sides: tuple[Side, ...], cards: tuple[Card, ...]) -> tuple[Side, ...]:
+    """Return the sides of a sheet of round or hex tokens cut on a path round each one, not on crop marks."""
+    shape = cards[0].shape
+    if shape == "rectangle":
+        return sides
+    return tuple(replace(side, marks=(), cuts=tuple((shape, p.trim) for p in side.placed)) for side in sides)
 
 
 def _short(names: str, most: int = FOOTER_NAMES) -> str:
@@ -206,7 +214,7 @@ def sheet_runs(kit: Kit, options: PrintOptions) -> list[SheetRun]:
     grouped: dict[Run, list[list[Card]]] = {}
     shared: dict[tuple[float, float], Run] = {}  # card size -> the run its decks share
     for (deck, size), cards in card_runs(kit).items():
-        alone = not kit.shared_sheets or deck in options.grids
+        alone = not kit.shared_sheets or deck in options.grids or cards[0].shape != "rectangle"
         key = (deck, size) if alone else shared.setdefault(size, (deck, size))
         if deck in kit.per_card_backs:
             order = list(dict.fromkeys(card.back.identity for card in cards))
@@ -274,7 +282,9 @@ def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[Run, Sheet]:
     conflicts = size_conflicts(kit.cards)
     if conflicts:
         raise ValueError("; ".join(c.message for c in conflicts))
-    return sheets_for({run.key: run.cards[0].size for run in sheet_runs(kit, options)}, paper, options)
+    runs = sheet_runs(kit, options)
+    paths = {run.key for run in runs if run.cards[0].shape != "rectangle"}
+    return sheets_for({run.key: run.cards[0].size for run in runs}, paper, options, paths)
 
 
 __all__ = [
