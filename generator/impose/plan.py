@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..kit import Card, Kit, Page
+from .boards import Part as BoardPart
+from .boards import split
 from .pack import pack
 from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
@@ -43,6 +45,7 @@ class PagePlan:
     sheets: int = 0
     sheet: Sheet | None = None  # the grid its cards are laid out on
     side: Side | None = None  # where each card, mark and box of a card page goes
+    part: BoardPart | None = None  # the part of a board larger than a page this page prints
 
 
 @dataclass(frozen=True)
@@ -77,10 +80,10 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposit
     that cannot be (the pipeline reports both as located diagnostics before anything is drawn)."""
     options = options or PrintOptions()
     sheets = kit_sheets(kit, paper, options)
-    return Imposition(paper, options, sheets, plan(kit, sheets, options))
+    return Imposition(paper, options, sheets, plan(kit, sheets, options, paper))
 
 
-def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None) -> Plan:
+def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
     """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
@@ -88,7 +91,8 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     """
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
-    return assemble([cover_part(fold), *card_parts(kit, sheets, options), *page_parts(kit, fold)])
+    parts = [cover_part(fold), *card_parts(kit, sheets, options), *page_parts(kit, fold, paper, options)]
+    return assemble(parts)
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -206,8 +210,10 @@ def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> l
     return result
 
 
-def page_parts(kit: Kit, fold: bool) -> list[Part]:
-    """Return a part per full-page component (one per player counts as one), each page single-sided."""
+def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | None = None) -> list[Part]:
+    """Return a part per full-page component (one per player counts as one), each page single-sided; a
+    board of its own size prints on as many pages as it needs (generator.impose.boards)."""
+    margin = (options or PrintOptions()).printer_margin
     runs: dict[str, list[Page]] = {}
     for page in kit.pages:
         runs.setdefault(page.face.key, []).append(page)
@@ -215,12 +221,25 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
     for pages in runs.values():
         planned: list[PagePlan] = []
         for page in pages:
+            pieces = split(page.size, paper, margin) if page.size else []
+            for piece in pieces:
+                label = f"{page.name}, part {piece.name} of {len(pieces)}"
+                planned.append(PagePlan("board", label, page=page, part=piece))
+                if not fold:
+                    planned.append(PagePlan("blank", f"back of {label}", page=page, part=piece))
+            if pieces:
+                continue
             planned.append(PagePlan("page", page.name, page=page))
             if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
                 planned.append(PagePlan("blank", f"back of {page.name}", page=page))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = "one per player, single-sided" if len(pages) > 1 else "single-sided"
+        parts_of = sum(p.kind == "board" for p in planned) // len(pages)
+        if parts_of:
+            detail = (
+                f"{parts_of} parts, single-sided: trim the margins, lay each on the dashed line, crosses on crosses"
+            )
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
 
