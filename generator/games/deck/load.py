@@ -76,7 +76,20 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
     data = g.data if isinstance(g.data, dict) else {}
     loader = _Loader(game, report, set(icons))
     decks = []
+    seen: dict[str, int] = {}  # deck id -> its line, for "first at"
     for index, entry in enumerate(_list(data.get("decks"))):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            where = g.loc(("decks", index, "id"))
+            if entry["id"] in seen:
+                report.error(
+                    "S006",
+                    f"deck id '{entry['id']}' is used twice (first at {where.file}:{seen[entry['id']]})",
+                    path=f"decks[{index}].id",
+                    loc=where,
+                    hint="every deck needs its own id",
+                )
+                continue
+            seen[entry["id"]] = where.line
         if isinstance(entry, dict):
             deck = loader.deck(entry, ("decks", index))
             if deck is not None:
