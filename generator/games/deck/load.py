@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ...contract import Header
 from ...sdk import (
+    MAX_BOARD,
     CardSize,
     GameDir,
     KeyPath,
@@ -188,11 +189,18 @@ class _Loader:
         board_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
         name: str = entry["name"] if isinstance(entry.get("name"), str) else board_id
         copies = entry["copies"] if isinstance(entry.get("copies"), int) else 1
-        return Board(board_id, name, template, entry.get("orientation", "landscape") == "landscape", copies)
+        landscape = entry.get("orientation", "landscape") == "landscape"
+        size = None
+        if "size" in entry:
+            parsed = self._size(entry, path, MAX_BOARD)
+            if parsed is None:
+                return None
+            size = (parsed.w, parsed.h)
+        return Board(board_id, name, template, landscape, copies, size)
 
-    def _size(self, entry: dict[str, Any], path: KeyPath) -> CardSize | None:
+    def _size(self, entry: dict[str, Any], path: KeyPath, most: float | None = None) -> CardSize | None:
         try:
-            return parse_size(entry.get("size", "poker"))
+            return parse_size(entry.get("size", "poker"), *(() if most is None else (most,)))
         except SizeError as exc:
             where = path + ("size",)
             if exc.key and isinstance(entry.get("size"), dict) and exc.key in entry["size"]:

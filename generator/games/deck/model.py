@@ -53,6 +53,7 @@ class Board:
     template: str
     landscape: bool
     copies: int
+    size: tuple[float, float] | None = None  # its own size (mm), split over pages when larger than one
 
 
 @dataclass(frozen=True)
