@@ -273,3 +273,20 @@ def test_nan_in_an_icon_is_refused_where_it_is(tmp_path):
         "cards/tiny/layouts/icons.yaml:5:22: error[S004] icons.coin.shapes[0].circle[1]: "
         "an icon's numbers must be finite, not NaN or infinity"
     )
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda p: p.write_bytes(b"bleed: 3\n# \xff\xfe\n"), "error[Y001] file is not UTF-8 text (invalid start byte at byte 11)"),
+        (lambda p: p.write_text("#" * 1_000_001), "error[Y003] file is 1000001 bytes; the limit is 1000000"),
+        (loop, "error[Y007] cannot read cards/tiny/layouts/front.yaml.j2: it is a loop of symbolic links"),
+    ],
+    ids=["latin1", "too-big", "loop"],
+)  # fmt: skip
+def test_a_deck_template_that_cannot_be_read_is_said_at_it_not_unknown(tmp_path, make, said):
+    project = deck_project(tmp_path)
+    make(project / "cards/tiny/layouts/front.yaml.j2")
+    result = validate(project)
+    assert result.returncode == 1
+    assert [h for h in headlines(result.stderr) if "error[" in h] == [f"cards/tiny/layouts/front.yaml.j2:1:1: {said}"]
