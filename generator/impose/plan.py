@@ -13,6 +13,8 @@ from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
+from .boards import Part as BoardPart
+from .boards import split
 from .pack import pack
 from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
@@ -41,6 +43,12 @@ HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
 BLANK_BACK = Message("back of {page}", "page")
 ONE_EACH = Message("one per player, single-sided", "contents")
 SINGLE = Message("single-sided", "contents")
+BOARD_PART = Message(
+    "{board}, part {part} of {parts}", "page", "a page of a board printed in parts; {part} is A1, A2 …"
+)
+BOARD_PARTS = Message(
+    "{n} parts, single-sided: trim the margins, lay each on the dashed line, crosses on crosses", "contents"
+)
 MESSAGES = (
     COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
     SAVED, RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
@@ -73,6 +81,7 @@ class PagePlan:
     sheets: int = 0
     sheet: Sheet | None = None  # the grid its cards are laid out on
     side: Side | None = None  # where each card, mark and box of a card page goes
+    part: BoardPart | None = None  # the part of a board larger than a page this page prints
 
 
 @dataclass(frozen=True)
@@ -107,10 +116,10 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposit
     that cannot be (the pipeline reports both as located diagnostics before anything is drawn)."""
     options = options or PrintOptions()
     sheets = kit_sheets(kit, paper, options)
-    return Imposition(paper, options, sheets, plan(kit, sheets, options))
+    return Imposition(paper, options, sheets, plan(kit, sheets, options, paper))
 
 
-def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None) -> Plan:
+def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
     """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
@@ -118,7 +127,8 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     """
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
-    return assemble([cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold)])
+    parts = [cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold, paper, options)]
+    return assemble(parts)
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -243,8 +253,10 @@ def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> l
     return result
 
 
-def page_parts(kit: Kit, fold: bool) -> list[Part]:
-    """Return a part per full-page component (one per player counts as one), each page single-sided."""
+def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | None = None) -> list[Part]:
+    """Return a part per full-page component (one per player counts as one), each page single-sided; a
+    board of its own size prints on as many pages as it needs (generator.impose.boards)."""
+    margin = (options or PrintOptions()).printer_margin
     runs: dict[str, list[Page]] = {}
     for page in kit.pages:
         runs.setdefault(page.face.key, []).append(page)
@@ -252,12 +264,23 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
     for pages in runs.values():
         planned: list[PagePlan] = []
         for page in pages:
+            pieces = split(page.size, paper, margin) if page.size else []
+            for piece in pieces:
+                label = say(kit.words, BOARD_PART, board=page.name, part=piece.name, parts=len(pieces))
+                planned.append(PagePlan("board", label, page=page, part=piece))
+                if not fold:
+                    planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=label), page=page, part=piece))
+            if pieces:
+                continue
             planned.append(PagePlan("page", page.name, page=page))
             if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
                 planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
+        parts_of = sum(p.kind == "board" for p in planned) // len(pages)
+        if parts_of:
+            detail = say(kit.words, BOARD_PARTS, n=parts_of)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
 
