@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ...contract import Header
 from ...sdk import (
+    MAX_BOARD,
     CardSize,
     GameDir,
     KeyPath,
@@ -26,7 +27,7 @@ from ...sdk import (
     sheetsrc,
     tablesrc,
 )
-from .model import Back, Deck, DeckCard, DeckGame
+from .model import Back, Board, Deck, DeckCard, DeckGame
 from .richtext import problems, to_markup
 from .uses import Uses, template_uses
 
@@ -36,6 +37,7 @@ ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 FIELD = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # a field name, as the deck-cards schema says
 COMPUTED = ("id", "name", "copies", "art")  # every card has these, whether its row names them or not
 SPECIAL = ("template", "back")  # fields that choose a template rather than print
+SHAPES = ("rectangle", "circle", "hex")  # what a deck may cut to: cards and square tokens, round and hex ones
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Record:
     source: Source
     path: KeyPath
     table: bool  # from a CSV table: report cells by column name
+    file: str = "game.yaml"  # the card file it is in, as edits name it (a sheet: `book.xlsx!Sheet`)
 
     def loc(self, field: str | None = None) -> Location:
         """Return where `field` (or the card, when it lacks the field) is written."""
@@ -74,7 +77,20 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
     data = g.data if isinstance(g.data, dict) else {}
     loader = _Loader(game, report, set(icons))
     decks = []
+    seen: dict[str, int] = {}  # deck id -> its line, for "first at"
     for index, entry in enumerate(_list(data.get("decks"))):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            where = g.loc(("decks", index, "id"))
+            if entry["id"] in seen:
+                report.error(
+                    "S006",
+                    f"deck id '{entry['id']}' is used twice (first at {where.file}:{seen[entry['id']]})",
+                    path=f"decks[{index}].id",
+                    loc=where,
+                    hint="every deck needs its own id",
+                )
+                continue
+            seen[entry["id"]] = where.line
         if isinstance(entry, dict):
             deck = loader.deck(entry, ("decks", index))
             if deck is not None:
@@ -84,10 +100,16 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
         report.error(
             "S004", f"the game prints {total} cards; the limit is {MAX_CARDS}", path="decks", loc=g.loc(("decks",))
         )
+    boards = []
+    for index, entry in enumerate(_list(data.get("boards"))):
+        if isinstance(entry, dict):
+            board = loader.board(entry, ("boards", index))
+            if board is not None:
+                boards.append(board)
     if not report.ok():
         return None
     style: dict[str, Any] = data["style"] if isinstance(data.get("style"), dict) else {}
-    return DeckGame(header.title, header.tagline, dict(style), tuple(decks))
+    return DeckGame(header.title, header.tagline, dict(style), tuple(decks), tuple(boards))
 
 
 class _Loader:
@@ -156,11 +178,29 @@ class _Loader:
             return None
         name: str = entry["name"] if isinstance(entry.get("name"), str) else deck_id
         size_at = self.g.loc(path + ("size",)) if "size" in entry else None
-        return Deck(deck_id, name, size, per_card, tuple(cards), size_at)
+        shape = entry["shape"] if entry.get("shape") in SHAPES else "rectangle"
+        return Deck(deck_id, name, size, per_card, tuple(cards), size_at, shape)
 
-    def _size(self, entry: dict[str, Any], path: KeyPath) -> CardSize | None:
+    def board(self, entry: dict[str, Any], path: KeyPath) -> Board | None:
+        """Return a board (a page of its own), or None when its template is missing (reported)."""
+        template = self._template(entry.get("template"), path + ("template",))
+        if template is None:
+            return None
+        board_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
+        name: str = entry["name"] if isinstance(entry.get("name"), str) else board_id
+        copies = entry["copies"] if isinstance(entry.get("copies"), int) else 1
+        landscape = entry.get("orientation", "landscape") == "landscape"
+        size = None
+        if "size" in entry:
+            parsed = self._size(entry, path, MAX_BOARD)
+            if parsed is None:
+                return None
+            size = (parsed.w, parsed.h)
+        return Board(board_id, name, template, landscape, copies, size)
+
+    def _size(self, entry: dict[str, Any], path: KeyPath, most: float | None = None) -> CardSize | None:
         try:
-            return parse_size(entry.get("size", "poker"))
+            return parse_size(entry.get("size", "poker"), *(() if most is None else (most,)))
         except SizeError as exc:
             where = path + ("size",)
             if exc.key and isinstance(entry.get("size"), dict) and exc.key in entry["size"]:
@@ -219,8 +259,9 @@ class _Loader:
         if relative.endswith(".csv"):
             if relative not in self.game.sources:
                 self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
+                self._edit(relative)
             table = self.game.sources[relative]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, relative) for i, row in enumerate(table.data)]
         if sheetsrc.is_spreadsheet(relative):
             name = sheet if isinstance(sheet, str) else None
             key = f"{relative}!{name}" if name else relative  # two decks may read two sheets of one workbook
@@ -229,11 +270,16 @@ class _Loader:
                 self.game.sources[key] = sheetsrc.load_file(
                     file, self.game.shown(file), self.report, sheet=name, asked_at=asked
                 )
+                self._edit(key)
             table = self.game.sources[key]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, key) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)
         rows = source.data if isinstance(source.data, list) else []
-        return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
+        return [Record(c, source, (i,), False, relative) for i, c in enumerate(rows) if isinstance(c, dict)]
+
+    def _edit(self, name: str) -> None:
+        """Set the values a caller edits in a table (a sweep's, the pseudo-locale's) before any check reads it."""
+        self.game.edit(name, self.report)
 
     def _columns(
         self,
@@ -352,6 +398,7 @@ class _Loader:
             fields,
             card_art(record.fields.get("art") or None, card_id),
             rich,
+            (record.file, record.path),
         )
 
     def _id(self, record: Record) -> str | None:

@@ -28,6 +28,7 @@ class DeckCard:
     fields: dict[str, Any]  # every field as written (strings from CSV; YAML keeps its types)
     art: dict[str, Any]  # {src, fit, focus}, art/<id>.png when the card names none
     rich: dict[str, str] = field(default_factory=dict)  # text fields as markup, :icon: made <icon icon>
+    origin: tuple[str, tuple[str | int, ...]] = ("", ())  # (card file, key path of its row or mapping)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,19 @@ class Deck:
     per_card_backs: bool
     cards: tuple[DeckCard, ...]
     size_at: Location | None = None  # its `size` in game.yaml (none: the default size)
+    shape: str = "rectangle"  # cards and square tokens or tiles; "circle" and "hex" tokens or tiles cut on a path
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board or mat that fills a page of its own: its template, the way it lies and how many print."""
+
+    id: str
+    name: str
+    template: str
+    landscape: bool
+    copies: int
+    size: tuple[float, float] | None = None  # its own size (mm), split over pages when larger than one
 
 
 @dataclass(frozen=True)
@@ -50,3 +64,4 @@ class DeckGame:
     tagline: str
     style: dict[str, Any]
     decks: tuple[Deck, ...]
+    boards: tuple[Board, ...] = ()
