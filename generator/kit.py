@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Location
 from .impose.sizes import POKER, CardSize
+
+if TYPE_CHECKING:
+    from .impose.boxes import BoxSet
 
 
 @dataclass(frozen=True)
@@ -61,3 +64,4 @@ class Kit:
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
+    boxes: BoxSet | None = None  # its tuck boxes, set by the pipeline from game.yaml's `boxes:`

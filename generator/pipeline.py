@@ -15,6 +15,7 @@ from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Report, did_you_mean
 from .editions import chain as edition
+from .impose import boxes
 from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
 from .impose.sizes import size_conflicts
@@ -170,7 +171,12 @@ class Pipeline:
         conflicts = size_conflicts(kit.cards)
         for conflict in conflicts:
             self.report.error("B004", conflict.message, hint="every card of one deck must have the same size")
-        return None if conflicts else kit
+        if conflicts:
+            return None
+        said = len(self.report.items)
+        options = boxes.read_options(game.dir.sources["game.yaml"], self.report, {card.deck for card in kit.cards})
+        kit.boxes = boxes.kit_boxes(kit, options, boxes.players_text(game.header.players))
+        return kit if len(self.report.items) == said else None
 
     def sheets(self, paper: str) -> bool:
         """Check that every deck's sheet can be laid out on `paper` with these print options."""
@@ -182,7 +188,7 @@ class Pipeline:
             return False
         exc = self._sheet_error(kit, paper)
         if exc is None:
-            return True
+            return self._boxes_fit(kit, paper)
         # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
         elsewhere = [p for p in PAPERS if p != paper and self._sheet_error(kit, p) is None]
         hint = "choose a smaller card size" + (
@@ -196,6 +202,19 @@ class Pipeline:
                 hint=hint,
             )
         return False
+
+    def _boxes_fit(self, kit: Kit, paper: str) -> bool:
+        """Check that every deck's tuck box fits on `paper`, if need be split over two sheets."""
+        found = boxes.problems(kit.boxes, paper) if kit.boxes is not None else []
+        game = self.load()
+        source = game.dir.sources["game.yaml"] if game is not None else None
+        for box, message, hint in found:
+            where = kit.size_places.get(box.id)
+            if where is None and source is not None:
+                data = source.data if isinstance(source.data, dict) else {}
+                where = source.loc(("boxes",)) if "boxes" in data else source.loc()
+            self.report.error("B006", message, loc=where, hint=hint)
+        return not found
 
     def _sheet_error(self, kit: Kit, paper: str) -> SheetError | None:
         """Return why the decks of `kit` cannot be laid out on `paper` with these print options, or None."""

@@ -14,6 +14,7 @@ from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
+from ..impose import boxes
 from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
 from ..impose.sizes import POKER, size_conflicts, size_label
 from ..kit import Card, Face, Kit, Page
@@ -55,8 +56,11 @@ class Plan:
     contents: list[dict[str, Any]] = field(default_factory=list)
 
 
-def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
+def plan(
+    kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long", paper: str | None = None
+) -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages, and (given
+    the `paper`) the tuck boxes' die lines.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit (`duplex` "gutterfold") prints single-sided: no duplex check, one page per sheet, no blank backs.
@@ -98,10 +102,7 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex:
         runs.setdefault(page.face.key, []).append(page)
     for pages in runs.values():
         first = len(result.pages) + 1
-        for page in pages:
-            result.pages.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back keeps the next page off this one's back in a duplex print
-                result.pages.append(PagePlan("blank", f"back of {page.name}"))
+        _single_sided(result, pages, fold)
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         result.contents.append(
@@ -111,7 +112,22 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex:
                 "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
             }
         )
+    box_pages = boxes.pages(kit, paper) if paper else []
+    if paper and box_pages:  # one line on the cover for all of them
+        first = len(result.pages) + 1
+        _single_sided(result, box_pages, fold)
+        result.contents.append(
+            {"pages": _span(first, len(result.pages)), "title": "Tuck boxes", "detail": boxes.summary(kit, paper)}
+        )
     return result
+
+
+def _single_sided(result: Plan, pages: Sequence[Page], fold: bool) -> None:
+    """Add full pages to the plan, each with a blank back in a duplex kit."""
+    for page in pages:
+        result.pages.append(PagePlan("page", page.name, page=page))
+        if not fold:  # a blank back keeps the next page off this one's back in a duplex print
+            result.pages.append(PagePlan("blank", f"back of {page.name}"))
 
 
 def _span(first: int, last: int) -> str:
@@ -154,7 +170,7 @@ def write(
     """
     options = options or PrintOptions()
     label, width, height = PAPERS[paper]
-    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex, paper)
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
     canvas = Canvas(
@@ -432,7 +448,7 @@ def page_faces(
 ) -> Iterator[tuple[PagePlan, Face, tuple[float, float], dict[str, Any]]]:
     """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
     options = options or PrintOptions()
-    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex, paper)
     for page, size, drawn in _full_pages(kit, layout, paper, options):
         for face, extra in drawn:
             yield page, face, size, extra
