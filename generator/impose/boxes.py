@@ -281,6 +281,13 @@ def colours(context: dict[str, Any]) -> dict[str, str]:
 ART = {"front": 0, "back": 0, "spine-1": 270, "spine-2": 270, "lid-top": 180, "lid-bottom": 0, "glue": 90, "glue-2": 90}
 
 
+def _turn(panel: str, turn: int) -> int:
+    """Return how far a panel's art turns on the page: with the die line, but a glue label always reads across."""
+    if panel.startswith("glue"):
+        return 0 if turn else ART[panel]
+    return (ART[panel] + turn) % 360
+
+
 def _piece(box: Box, net: Net, placed: Placed, options: BoxOptions) -> dict[str, Any]:
     """Return what the template draws for one placed piece, in page millimetres."""
     piece = net.pieces[placed.piece]
@@ -308,7 +315,7 @@ def _piece(box: Box, net: Net, placed: Placed, options: BoxOptions) -> dict[str,
     walls = [p for p in mine if p.name in ("back", "spine-1", "front", "spine-2")]
     wall_points = tuple(pt for p in walls for pt in p.points)
     turn = 90 if placed.turned else 0
-    panels = {p.name: {**box_of(p.points), "rotate": (ART[p.name] + turn) % 360} for p in mine if p.name in ART}
+    panels = {p.name: {**box_of(p.points), "rotate": _turn(p.name, turn)} for p in mine if p.name in ART}
     return {
         "deck": box.name,
         "whole": box.id == WHOLE,
