@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.cardpress-installed
+# uv installs what pip would, from the same index, in a tenth of the time (pip itself only fetches uv).
+UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
 .PHONY: build test lint docs bench bench-scale clean
 
@@ -27,7 +29,7 @@ docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet -d site
 
 $(DOCS_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[test,docs]'
+	$(UV) -e '.[test,docs]'
 	touch $(DOCS_STAMP)
 
 bench: $(STAMP)
@@ -42,8 +44,8 @@ bench-scale: $(STAMP)
 # Re-install whenever the project's dependencies change.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	test -x $(BIN)/uv || $(BIN)/python -m pip install --quiet --disable-pip-version-check uv
+	$(UV) -e '.[test]'
 	touch $(STAMP)
 
 clean:

@@ -19,6 +19,7 @@ from .kit import Kit
 
 if TYPE_CHECKING:
     from .diagnostics import Report
+    from .i18n.catalogue import Message
     from .project.folders import GameDir
     from .sim.plugin import Plugin
 
@@ -56,6 +57,7 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 
     def byline(self) -> str:
         """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""
@@ -162,6 +164,18 @@ class Ruleset(ABC, Generic[M]):
     def codes(self) -> Mapping[str, str]:
         """Return the diagnostic codes this ruleset's own checks report: {code: one-line meaning}."""
         return {}
+
+    def messages(self) -> Sequence[Message]:
+        """Return the labels and sentence forms its code prints (its templates' `_()` strings are read from them);
+        a translation's messages.po gives each in its language. None by default."""
+        return ()
+
+    def translatable(self, game: LoadedGame[M]) -> Sequence[tuple[str, tuple[str | int, ...], str]]:
+        """Return the words a translation gives card by card: (card file, key path, the text printed now).
+
+        `cardpress new-translation` writes them into the translation's card files (by card id) to be translated;
+        the pseudo-locale lengthens those the data holds. None by default."""
+        return ()
 
     def offers(self, capability: Capability) -> bool:
         """Return True when the ruleset declares `capability`."""

@@ -10,10 +10,10 @@ from conftest import ROOT
 from deck_helpers import CSV, GAME_YAML, deck_project, headlines
 
 from generator.impose import boxes
+from generator.impose.plan import impose
 from generator.impose.sheets import PAPERS, PRINTER_MARGIN
 from generator.impose.tuckbox import STOCKS
 from generator.pipeline import Pipeline
-from generator.render import kitpdf
 
 MM = 72 / 25.4
 
@@ -47,7 +47,7 @@ def test_every_deck_gets_a_box_on_the_kits_last_pages(game: str, paper: str, pag
     _, kit = _kit(ROOT, game)
     found = boxes.pages(kit, paper)
     assert [[b["deck"] for b in page.face.context["boxes"]] for page in found] == pages
-    plan = kitpdf.plan(kit, kitpdf.kit_sheets(kit, paper, kitpdf.PrintOptions()), "long", paper)
+    plan = impose(kit, paper).plan
     tail = plan.pages[-2 * len(pages) :]
     assert [p.kind for p in tail] == ["page", "blank"] * len(pages)
     assert [p.page.face.key for p in tail[::2] if p.page] == [f"tuckbox-{n}" for n in range(1, len(pages) + 1)]
@@ -71,7 +71,7 @@ def hedgerow_a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[in
     assert pdfs is not None, headlines(pipeline.report)
     path = tmp_path_factory.mktemp("boxes") / "hedgerow-a4.pdf"
     path.write_bytes(pdfs["a4"])
-    plan = kitpdf.plan(kit, kitpdf.kit_sheets(kit, "a4", kitpdf.PrintOptions()), "long", "a4")
+    plan = impose(kit, "a4").plan
     return path, [i for i, p in enumerate(plan.pages) if p.page is not None and p.page.face.template == boxes.TEMPLATE]
 
 
@@ -147,25 +147,26 @@ def test_a_custom_thickness_is_read_with_its_unit(tmp_path: Path) -> None:
     [
         (
             "boxes: {stock: home-300gms}\n",
-            "cards/tiny/game.yaml:11:16: error[S004] boxes.stock: no stock 'home-300gms'",
+            "cards/tiny/game.yaml:{line}:16: error[S004] boxes.stock: no stock 'home-300gms'",
         ),
         (
             "boxes: {stock: {thickness: 4mm}}\n",
-            "cards/tiny/game.yaml:11:28: error[S004] boxes.stock.thickness: must be a length from 0.05 to 3 mm, "
+            "cards/tiny/game.yaml:{line}:28: error[S004] boxes.stock.thickness: must be a length from 0.05 to 3 mm, "
             "got '4mm'",
         ),
         (
             "boxes: {sleeves: {thick: 1}}\n",
-            "cards/tiny/game.yaml:11:19: error[S004] boxes.sleeves: must be a name or {thickness: <length>}",
+            "cards/tiny/game.yaml:{line}:19: error[S004] boxes.sleeves: must be a name or {thickness: <length>}",
         ),
-        ("boxes: {skip: [mian]}\n", "cards/tiny/game.yaml:11:16: error[S005] boxes.skip[0]: no deck 'mian'"),
-        ("boxes: {sleves: penny}\n", "cards/tiny/game.yaml:11:9: error[S003] boxes.sleves: unknown key 'sleves'"),
+        ("boxes: {skip: [mian]}\n", "cards/tiny/game.yaml:{line}:16: error[S005] boxes.skip[0]: no deck 'mian'"),
+        ("boxes: {sleves: penny}\n", "cards/tiny/game.yaml:{line}:9: error[S003] boxes.sleves: unknown key 'sleves'"),
     ],
 )
 def test_bad_box_options_are_located(tmp_path: Path, yaml: str, expected: str) -> None:
     pipeline = Pipeline(deck_project(tmp_path, game_yaml=_with(yaml)), "tiny", missing_art="placeholder")
     assert pipeline.kit() is None or not pipeline.report.ok()
-    assert headlines(pipeline.report) == [expected]
+    line = GAME_YAML.count("\n") + 1  # the line _with adds
+    assert headlines(pipeline.report) == [expected.replace("{line}", str(line))]
 
 
 def test_a_stock_name_gets_a_did_you_mean(tmp_path: Path) -> None:
@@ -190,8 +191,9 @@ def test_a_deck_too_thick_for_any_box_is_a_located_error_and_nothing_is_written(
     pipeline = Pipeline(project, "tiny", missing_art="placeholder")
     assert pipeline.render(["a4"]) is None
     (problem,) = pipeline.report.items
+    size_line = game_yaml.splitlines().index("    size: poker") + 1
     assert problem.headline() == (
-        "cards/tiny/game.yaml:8:11: error[B006] A4: deck 'main': 100 cards at 2 mm make a tuck box 201.0 mm deep, "
+        f"cards/tiny/game.yaml:{size_line}:11: error[B006] A4: deck 'main': 100 cards at 2 mm make a tuck box 201.0 mm deep, "
         "too deep for A4 even split over two sheets (a box there holds at most 31)"
     )
     assert problem.hint == (

@@ -19,4 +19,5 @@ class ExportOptions:
     dpi: int = 300  # cards: resolution of the face PNGs
     bleed: bool = True  # cards: with the layout's bleed (True) or cut at the trim
     url_prefix: str = ""  # tts: where the sheet images will be hosted ("" = relative file names)
-    cmyk_profile: Path | None = None  # drivethrucards: a CMYK ICC profile (default: one found installed)
+    out: Path = Path("output")  # where OUT/<game>/<target>/ goes (tts: its file:/// URLs point there)
+    cmyk_profile: Path | None = None  # drivethrucards: an ICC profile to convert through (None: the fixed formula)

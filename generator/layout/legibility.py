@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Location
-from . import contrast
+from . import contrast, inks
 from .boxes import Box, union
 from .document import Element
 from .ink import Mark
@@ -17,6 +17,8 @@ TOUCH = 0.05  # mm: set lines that overlap less than this in either direction on
 SAMPLE = 0.8  # mm between the points where the backdrop of a text is sampled
 PAPER = "#ffffff"  # what shows where nothing is drawn
 LARGE_PT, LARGE_BOLD_PT = 18.0, 14.0  # WCAG "large text": 18 pt, or 14 pt bold
+SHARP_TEXT_PT = 9.0  # text below this prints fuzzy on three or four plates that do not register exactly
+SHARP_PLATES = 2  # the most plates small text may print on
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,28 @@ def sizes(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
                 f"the minimum is {minimum:g} pt",
                 limits.severity,
                 f"set it at {minimum:g} pt or more: raise `size` and `min_size`, or give it more room",
+            )
+
+
+def plates(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
+    """Small text in a colour a press file prints on three or four inks (L114): near black prints on K alone.
+
+    Press files only (preflight and the DriveThruCards export run it): a home printer has no plates to misregister.
+    """
+    for el, marks in _by_element(ink).values():
+        small = [m for m in marks if m.paint == "text" and m.colour and m.size < SHARP_TEXT_PT - 1e-6]
+        if el.kind != "text" or not small:
+            continue
+        mark = min(small, key=lambda m: m.size)
+        used = inks.plates(*contrast.rgb(str(mark.colour)))
+        if len(used) > SHARP_PLATES:
+            yield Finding(
+                el,
+                "L114",
+                f"{ref(el)} is {mark.colour} at {mark.size:.3g} pt: a press file prints it on {len(used)} inks "
+                f"({'+'.join(used)}), which blur where they do not register",
+                "warning",
+                f"set it at {SHARP_TEXT_PT:g} pt or more, or in a colour nearer black, a grey or one or two inks",
             )
 
 

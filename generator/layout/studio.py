@@ -19,10 +19,13 @@ from ..render.draw import Prepared, prepare
 from ..render.fonts import FontSet, load_fonts
 from ..render.trace import trace
 from ..source.digest import file_digest, files_digest, text_digest
+from ..source.yamlsrc import Source
 from . import document, lint, lowink
 from .icons import IconSet, load_icons
 from .legibility import Thresholds
+from .markup import MarkupError, plain
 from .templates import Templates
+from .written import written
 
 PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
 
@@ -132,6 +135,7 @@ class Studio:
     variant: str = ""  # "" (as designed) or lowink.VARIANT: a palette applied to every parsed face
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
+    sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
 
     @classmethod
     def for_game(
@@ -153,10 +157,16 @@ class Studio:
         )
         for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
             inputs += files_digest(sorted(own.iterdir()))
+        if game.catalogue.translated:  # a translation's words are in every face its templates draw
+            inputs += game.catalogue.digest
         return cls(
             root,
             Templates(
-                folders, root, [root, *resources.installed(game.ruleset_layouts)], resources.common_layouts(root)
+                folders,
+                root,
+                [root, *resources.installed(game.ruleset_layouts)],
+                resources.common_layouts(root),
+                game.catalogue,
             ),
             load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),
@@ -166,6 +176,7 @@ class Studio:
             limits,
             RenderCache(disk.shelf("faces"), str(root)) if cache is None else cache,
             variant=variant,
+            sources=game.sources,
         )
 
     def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
@@ -212,8 +223,9 @@ class Studio:
                 doc = lowink.apply(doc)
             if doc is not None:
                 result, problems = prepare(doc, self.fonts)
-                for element, message in problems:
-                    self._problem(report, face, element, "L100", message)
+                for misfit in problems:
+                    loc = self._written(face, misfit.chars[0], misfit.element) if misfit.chars else None
+                    self._problem(report, face, misfit.element, misfit.code, misfit.message, loc)
                 for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
                     placed, dep = self.art.place(
                         element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
@@ -253,9 +265,40 @@ class Studio:
         found = self.templates.source_of(name)
         return self.templates.display(str(found[1])) if found else name
 
-    def _problem(self, report: Report, face: Face, element: document.Element, code: str, message: str) -> None:
-        """Report a layout problem at the template line that declares the element, when it has an id."""
-        report.error(code, f"{face.key}: {element.name}: {message}", loc=self._locate(face, element))
+    def _problem(
+        self,
+        report: Report,
+        face: Face,
+        element: document.Element,
+        code: str,
+        message: str,
+        loc: Location | None = None,
+    ) -> None:
+        """Report a layout problem at `loc`, else at the template line that declares the element."""
+        report.error(code, f"{face.key}: {element.name}: {message}", loc=loc or self._locate(face, element))
+
+    def _written(self, face: Face, char: str, element: document.Element) -> Location | None:
+        """Return where `char` of an element's text is written: in the game's data, else in the face's template."""
+        found = written(self.sources.values(), char, self._text_of(element))
+        template = self.templates.source_of(face.template)
+        if found is None and template is not None and char in template[0]:
+            text, path = template
+            at = text.index(char)
+            line = text.count("\n", 0, at)
+            start = text.rfind("\n", 0, at) + 1
+            found = Location(self.templates.display(str(path)), line + 1, at - start + 1, text.splitlines()[line])
+        return found
+
+    @staticmethod
+    def _text_of(element: document.Element) -> str:
+        """Return the words a text element prints (markup left out where it parses)."""
+        value = str(element.props.get("text", element.props.get("rich", "")))
+        if "text" in element.props:
+            return value
+        try:
+            return plain(value)
+        except MarkupError:
+            return value
 
     def _locate(self, face: Face, element: document.Element) -> Location | None:
         """Return the template line that declares `element` (found by its id), or the template's first line."""

@@ -12,6 +12,10 @@ import sys
 import time
 from pathlib import Path
 
+from ..diagnostics import CardpressError
+from . import guard
+from .output import write_atomic
+
 
 def folder(kind: str) -> Path | None:
     """Return a writable cache folder for `kind`, or None when caching is off or impossible.
@@ -22,8 +26,10 @@ def folder(kind: str) -> Path | None:
     setting = os.environ.get("CARDPRESS_CACHE", "")
     if setting.lower() == "off":
         return None
-    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardpress"
+    base = _base()
     path = base / kind
+    if guard.problem(path, base) is not None:  # a link where a cache folder should be: no cache
+        return None
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -31,14 +37,29 @@ def folder(kind: str) -> Path | None:
     return path if os.access(path, os.W_OK) else None
 
 
+def _base() -> Path:
+    setting = os.environ.get("CARDPRESS_CACHE", "")
+    return Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardpress"
+
+
 def write(path: Path, data: bytes) -> None:
-    """Write a cache file atomically, so a reader never sees half of it; a failure only loses the entry."""
-    tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
+    """Write a cache file atomically through the guarded writer, sealed with its digest; a failure (a full
+    disk, a link in the way) only loses the entry."""
+    with contextlib.suppress(CardpressError):
+        write_atomic(path, hashlib.sha256(data).digest() + data, root=_base(), sync=False)
+
+
+def read(path: Path) -> bytes | None:
+    """Return what `write` stored at `path`, or None when it is missing, unreadable, torn or altered."""
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        sealed = path.read_bytes()
     except OSError:
-        tmp.unlink(missing_ok=True)
+        return None
+    data = sealed[_SEAL:]
+    return data if len(sealed) >= _SEAL and hashlib.sha256(data).digest() == sealed[:_SEAL] else None
+
+
+_SEAL = 32  # bytes of SHA-256 before every cache file's contents
 
 
 class Shelf:
@@ -140,6 +161,8 @@ def shelf(kind: str) -> Shelf | None:
     if where is None:
         return None
     path = where / f"{kind}.sqlite3"
+    if any(guard.problem(where / f"{path.name}{end}", _base()) for end in ("", "-wal", "-shm")):
+        return None  # SQLite would write through a link
     if path not in _SHELVES:
         _SHELVES[path] = Shelf(path)
     return _SHELVES[path]

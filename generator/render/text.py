@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from uniseg.linebreak import line_break_units
 
 from ..layout.markup import Run
 from ..layout.units import PT_PER_MM
@@ -109,9 +113,21 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
             if i:
                 kind = "glue" if run.style.nobreak else "space"
                 out.append(_Atom(kind, fonts.width(" ", font, run_size), " ", font, run_size, run.style.colour))
-            for text, face in fonts.segments(word, font) if word else ():
-                out.append(_Atom("word", fonts.width(text, face, run_size), text, face, run_size, run.style.colour))
+            for n, unit in enumerate(_units(word) if word and not run.style.nobreak else (word,)):
+                if n:  # a place to break inside a word of CJK text, which has no spaces (UAX #14)
+                    out.append(_Atom("space", 0.0, "", font, run_size, run.style.colour))
+                for text, face in fonts.segments(unit, font) if unit else ():
+                    width = fonts.width(text, face, run_size)
+                    out.append(_Atom("word", width, text, face, run_size, run.style.colour))
     return out
+
+
+@lru_cache(maxsize=16384)
+def _units(word: str) -> tuple[str, ...]:
+    """Split a word holding wide (CJK) characters where a line may break; leave other words whole."""
+    if all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):
+        return (word,)
+    return tuple(line_break_units(word))
 
 
 def _set(
