@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.cardpress-installed
 # uv installs what pip would, from the same index, in a tenth of the time (pip itself only fetches uv).
 UV     := $(BIN)/uv pip install --quiet --python $(BIN)/python
 
-.PHONY: build test lint docs bench bench-scale clean
+.PHONY: build test lint docs bench bench-scale bench-check clean
 
 build: $(STAMP)
 	$(BIN)/cardpress build
@@ -35,6 +35,11 @@ $(DOCS_STAMP): $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_build.py
 	$(BIN)/python benchmarks/bench_iterate.py
+
+# The speed ratios against plain ReportLab, counted in calls (not timed), checked against benchmarks/ratios.json:
+# fails when one grew by more than 10 %. About 10 CPU seconds. `benchmarks/ratios.py --write` stores new ones.
+bench-check: $(STAMP)
+	$(BIN)/python benchmarks/ratios.py --check
 
 # cardpress against plain ReportLab and protograf on 16 to 1,600 cards (protograf in its own venv; slow).
 bench-scale: $(STAMP)

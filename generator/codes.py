@@ -61,7 +61,8 @@ GENERIC: dict[str, Code] = {
         {
             "T001": "layout template not found",
             "T002": "template syntax error",
-            "T003": "template error or unsafe operation while rendering",
+            "T003": "template error or unsafe operation while rendering (its CPU-time budget passed included)",
+            "T004": "a stage of a face (parse, text setting, drawing, lint) used more than its CPU-time budget",
         },
     ),
     **_codes(
@@ -74,7 +75,7 @@ GENERIC: dict[str, Code] = {
             "L010": "the layout's size differs from the card face's size",
             "L012": "unknown icon (an icon, pattern, stand-in glyph or inline icon in text)",
             "L013": "`over` names no icon or image of the face",
-            "L020": "bad icon shape in icons.yaml",
+            "L020": "bad icon shape in icons.yaml, or an SVG icon file refused (by the SVG art checks, at its line) or drawing no shape",
         },
     ),
     **_codes(
@@ -95,7 +96,7 @@ GENERIC: dict[str, Code] = {
             "A001": "missing art: the file does not exist (or the card names none); a stand-in is drawn. A warning, an error or nothing, by the `missing_art` policy",
             "A002": "art below 300 dpi at print size: it will print soft (warning)",
             "A003": "art upscaled more than 2× past print resolution (below 150 dpi): pixels will show (warning)",
-            "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
+            "A004": "unusable image: not PNG, JPEG, WebP or SVG by its content, unreadable or truncated, over 50 MiB or 50 million pixels; an SVG with a DOCTYPE, a script or event attribute, a reference outside itself, or too many elements once its <use>s are expanded, located at its own line (error)",
         },
     ),
     **_codes(
@@ -213,6 +214,7 @@ GENERIC: dict[str, Code] = {
             "U007": "bad `--scheduler` address",
             "U008": "the Dask cluster cannot be reached or cannot run the games",
             "U009": "no such diagnostic code (`cardpress codes CODE`)",
+            "U010": "a command-line mistake: an unknown option or command, or a value the option does not take (exit 2)",
             "U011": "`--vary` without `=RANGE`",
             "U012": "`--vary` names no card with that id (or an id used twice)",
             "U013": "`--vary` path is not a value of the card or of game.yaml (or is not a number)",

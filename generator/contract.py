@@ -57,6 +57,7 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
     language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 
     def byline(self) -> str:
@@ -124,6 +125,7 @@ class LoadedGame(Generic[M]):
             players=players,
             credits=header.byline(),
             sheet_title=sheet,
+            shared_sheets=header.sheets != "per-deck",
             **contents,
         )
 

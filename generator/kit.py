@@ -64,4 +64,5 @@ class Kit:
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
+    shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own
     boxes: BoxSet | None = None  # its tuck boxes, set by the pipeline from game.yaml's `boxes:`

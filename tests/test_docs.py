@@ -73,6 +73,8 @@ def test_the_export_page_lists_every_shipped_target():
         "drivethrucards",
         "makeplayingcards",
         "thegamecrafter",
+        "screentop",
+        "ttpg",
         "tts",
         "bundle",
     ]

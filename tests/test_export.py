@@ -426,7 +426,10 @@ def test_bundle_manifest_checksums_and_a_byte_identical_rebuild(project, monkeyp
     for path, entry in listed.items():
         data = archive.read(path)
         assert (entry["size"], entry["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
-    assert {p.split("/")[0] for p in listed} == {"pnp", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts"}
+    assert {p.split("/")[0] for p in listed} == {
+        *("pnp", "thegamecrafter", "makeplayingcards", "drivethrucards"),
+        *("tts", "ttpg", "screentop"),
+    }
     assert "pnp/minis-a4-4p-long-edge-low-ink.pdf" in listed
     again, _ = bundle.TARGET.files(ExportJob(project, "minis", ExportOptions()))
     assert again[name] == files[name]

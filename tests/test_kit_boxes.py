@@ -72,7 +72,9 @@ def hedgerow_a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[in
     path = tmp_path_factory.mktemp("boxes") / "hedgerow-a4.pdf"
     path.write_bytes(pdfs["a4"])
     plan = impose(kit, "a4").plan
-    return path, [i for i, p in enumerate(plan.pages) if p.page is not None and p.page.face.template == boxes.TEMPLATE]
+    return path, [
+        i for i, p in enumerate(plan.pages) if p.kind == "page" and p.page and p.page.face.template == boxes.TEMPLATE
+    ]
 
 
 def test_box_pages_print_the_games_title_decks_counts_and_players(hedgerow_a4: tuple[Path, list[int]]) -> None:

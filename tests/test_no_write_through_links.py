@@ -20,7 +20,7 @@ elements:
 - {{ m.image(card.art.src, 6, 6, face.w - 12, 30, id="art") }}
 - {{ m.text(6, 40, face.w - 12, 10, card.name, plain=true, id="name") }}
 """
-CSV = "name,copies\nAnt,1\nBee,1\n"
+CSV = "name,copies,text\nAnt,1,a\nBee,1,b\n"
 
 
 def art_project(tmp_path: Path) -> Path:

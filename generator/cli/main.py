@@ -218,7 +218,12 @@ def main() -> None:
 
         if isinstance(exc, tuple(kinds)):
             clicked: Any = exc  # one of click's exception classes, found at run time
-            clicked.show()
+            if clicked.exit_code == 2:  # a usage mistake: said as a diagnostic, in our words
+                from .mistakes import report
+
+                echo_report(report(clicked))
+            else:
+                clicked.show()
             sys.exit(clicked.exit_code)
         typer.echo(
             "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True

@@ -21,3 +21,7 @@ class ExportOptions:
     url_prefix: str = ""  # tts: where the sheet images will be hosted ("" = relative file names)
     out: Path = Path("output")  # where OUT/<game>/<target>/ goes (tts: its file:/// URLs point there)
     cmyk_profile: Path | None = None  # drivethrucards: an ICC profile to convert through (None: the fixed formula)
+
+    def folder(self, game_id: str, target: str) -> Path:
+        """Return the absolute folder a target's files go to: OUT/<game>/<target>/."""
+        return (self.out if self.out.is_absolute() else Path.cwd() / self.out) / game_id / target

@@ -37,7 +37,7 @@ def check(shop: str, files: Files, game: Game | None, folder: Path) -> Preflight
     """Return the shop's checks of `files` ({name inside `folder`: bytes}), with a diagnostic per problem."""
     result = Preflight(list(CHECKERS[shop](files, game, folder)))
     for item in result.checks:
-        where = str(folder / item.file) if item.file != "." else str(folder)
+        where = _shown(folder / item.file if item.file != "." else folder)
         for problem in item.problems:
             message = f"{shop} {item.name}: {problem}"
             if item.severity == "error":
@@ -45,6 +45,14 @@ def check(shop: str, files: Files, game: Game | None, folder: Path) -> Preflight
             else:
                 result.report.warning(item.code or "K003", message, path=where, hint=HINTS.get(item.name))
     return result
+
+
+def _shown(path: Path) -> str:
+    """Return a path as diagnostics show it: relative to the current folder when it is inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def run(root: Path, game_id: str | None, shops: Sequence[str], out: Path) -> Preflight:

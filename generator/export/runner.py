@@ -15,7 +15,7 @@ from pathlib import Path
 from ..diagnostics import Report
 from ..pipeline import resolve_games
 from ..project.output import write_all
-from . import preflight
+from . import preflight, readmes
 from .options import ExportOptions
 from .preflight import SHOP_OF
 from .shopchecks import Check
@@ -60,6 +60,9 @@ def run(
                 reports.append(said)
             ok = ok and said.ok() and bool(made)
             files.update({out / gid / target.name / name: data for name, data in made.items()})
+            note = readmes.readme(target.name, gid, options, out / gid / target.name) if made else None
+            if note is not None:
+                files[out / gid / target.name / readmes.NAME] = note
             if made and target.name in SHOP_OF:  # the shop's own requirements, before anything is written
                 found = preflight.check(SHOP_OF[target.name], made, job.game(), out / gid / target.name)
                 result.checks += found.checks

@@ -79,19 +79,26 @@ def plan(decks: list[Deck]) -> list[tuple[Deck, list[Sheet]]]:
     return out
 
 
-def _image(game: Game, deck: Deck, sheet: Sheet, side: str) -> Image.Image:
+def sheet_image(game: Game, deck: Deck, sheet: Sheet, side: str) -> Image.Image:
     """Return the sheet's image of fronts (or of backs) laid out row by row."""
     from PIL import Image
 
     prepared = [game.prepared(pair.card, side) for pair in sheet.slots]
     canvas = Image.new("RGB", (sheet.cols * sheet.cell[0], sheet.rows * sheet.cell[1]), (255, 255, 255))
     for slot, (face, image) in enumerate(zip(prepared, rasters(game, prepared, sheet.dpi))):
-        card = _cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
+        card = fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
         canvas.paste(card, ((slot % sheet.cols) * sheet.cell[0], (slot // sheet.cols) * sheet.cell[1]))
     return canvas
 
 
-def _cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
+def back_image(game: Game, deck: Deck, sheet: Sheet) -> Image.Image:
+    """Return the deck's one back (every card prints it) at the sheet's cell size, cut at the trim."""
+    face = game.prepared(sheet.slots[0].card, "back")
+    (image,) = rasters(game, [face], sheet.dpi)
+    return fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
+
+
+def fit_cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
     """Return the trimmed face at exactly the cell's pixels (rounding may leave it one pixel off)."""
     from PIL import Image
 
@@ -110,7 +117,7 @@ def url(prefix: str, name: str, folder: Path) -> str:
 
 def folder(game: Game, options: ExportOptions) -> Path:
     """Return the absolute folder `export --to tts` writes the images into (what file:/// URLs name)."""
-    return (options.out if options.out.is_absolute() else Path.cwd() / options.out) / game.id / "tts"
+    return options.folder(game.id, "tts")
 
 
 def scale(size: CardSize) -> tuple[float, float]:
@@ -161,17 +168,13 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         entries, slot_of = {}, {}
         if shared:
             back_name = f"{deck.slug}-back.png"
-            first = sheets[0]
-            face = game.prepared(first.slots[0].card, "back")
-            (image,) = rasters(game, [face], first.dpi)
-            back = trimmed(image, face.doc.bleed, deck.size, first.dpi)
-            out[back_name] = png(_cell(back, first.cell))
+            out[back_name] = png(back_image(game, deck, sheets[0]))
         for n, sheet in enumerate(sheets, 1):
             face_name = f"{deck.slug}-{n}.png"
-            out[face_name] = png(_image(game, deck, sheet, "front"))
+            out[face_name] = png(sheet_image(game, deck, sheet, "front"))
             if not shared:
                 back_name = f"{deck.slug}-{n}-backs.png"
-                out[back_name] = png(_image(game, deck, sheet, "back"))
+                out[back_name] = png(sheet_image(game, deck, sheet, "back"))
             entries[str(sheet.key)] = {
                 "FaceURL": url(options.url_prefix, face_name, where),
                 "BackURL": url(options.url_prefix, back_name, where),

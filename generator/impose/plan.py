@@ -13,10 +13,23 @@ from typing import Any
 
 from ..kit import Card, Kit, Page
 from . import boxes
-from .sheets import PrintOptions, Sheet, Side, paginate, sheets_for
+from .pack import pack
+from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
 
-Run = tuple[str, tuple[float, float]]  # (deck id, card trim in mm): the cards laid out on one grid
+CONTENTS_LINE = 96  # characters a 10 pt contents line holds, near enough: a line that overflows fails lint
+FOOTER_NAMES = 44  # characters of deck names a card page's label gives, so the footer keeps its size
+
+Run = tuple[str, tuple[float, float]]  # (its first deck's id, card trim in mm): cards laid out on one grid
+
+
+@dataclass(frozen=True)
+class SheetRun:
+    """Cards of one size laid out on one grid: one deck, or every deck of that size sharing sheets."""
+
+    key: Run
+    decks: tuple[str, ...]
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,10 @@ def assemble(parts: Iterable[Part]) -> Plan:
     for part in parts:
         first = len(result.pages) + 1
         result.pages.extend(part.pages)
-        result.contents.append({"pages": _span(first, len(result.pages)), "title": part.title, "detail": part.detail})
+        lines = -(-(len(part.title) + len(part.detail) + 3) // CONTENTS_LINE)
+        result.contents.append(
+            {"pages": _span(first, len(result.pages)), "title": part.title, "detail": part.detail, "lines": lines}
+        )
     return result
 
 
@@ -101,32 +117,88 @@ def cover_part(fold: bool) -> Part:
 
 
 def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[Part]:
-    """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page)."""
+    """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page).
+
+    Within a run a deck starts where the last one ended; cards whose backs differ get a gutter between
+    them, or the next slot that needs none (generator.impose.pack).
+    """
     fold = options.duplex == "gutterfold"
-    groups = card_runs(kit)
-    mixed = len({size for _, size in groups}) > 1
-    sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
+    runs = fill_runs(kit, sheets, options)
+    mixed = len({run.key[1] for run, _, _ in runs}) > 1
+    sides: dict[tuple[Sheet, Fill], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
     parts = []
-    for (deck, size), cards in groups.items():
-        sheet = sheets[deck, size]
-        name = kit.decks.get(deck, deck)
-        chunks = paginate(len(cards), sheet.per_sheet)
+    for run, sheet, fills in runs:
+        cards = run.cards
+        name = _names(kit, run.decks)
         pages: list[PagePlan] = []
-        for n, chunk in enumerate(chunks, 1):
-            group = tuple(cards[i] for i in chunk)
-            label = f"{name}, sheet {n} of {len(chunks)}"
-            key = (sheet, len(group))
+        start = 0
+        for n, fill in enumerate(fills, 1):
+            group = cards[start : start + len(fill.slots)]
+            start += len(fill.slots)
+            label = f"{_short(_names(kit, tuple(dict.fromkeys(c.deck for c in group))))}, sheet {n} of {len(fills)}"
+            key = (sheet, fill)
             if key not in sides:
-                sides[key] = sheet.sides(len(group), options)  # (fronts, backs), or (folded,)
+                sides[key] = sheet.sides(fill, options, [card.back.identity for card in group])
             kinds = ("folded",) if fold else ("fronts", "backs")
             for kind, side in zip(kinds, sides[key]):
                 title = "fold" if fold else kind
-                pages.append(PagePlan(kind, f"{label}: {title}", group, None, n, len(chunks), sheet, side))
-        sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
+                pages.append(PagePlan(kind, f"{label}: {title}", group, None, n, len(fills), sheet, side))
+        sheets_text = f"{len(fills)} sheet{'s' if len(fills) != 1 else ''}"
         what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+        alone = sum(-(-sum(c.deck == d for c in cards) // sheet.per_sheet) for d in run.decks)
+        saved = f" ({alone - len(fills)} fewer than a deck a sheet)" if alone > len(fills) else ""
         how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
-        parts.append(Part(name[:1].upper() + name[1:], f"{what} on {sheets_text}, {how}", tuple(pages)))
+        parts.append(Part(name[:1].upper() + name[1:], f"{what} on {sheets_text}{saved}, {how}", tuple(pages)))
     return parts
+
+
+def _short(names: str, most: int = FOOTER_NAMES) -> str:
+    """Return a page's deck names cut short to fit its footer line (the cover lists them whole)."""
+    return names if len(names) <= most else names[: most - 1].rstrip(" ·,") + "…"
+
+
+def _names(kit: Kit, decks: tuple[str, ...]) -> str:
+    """Return what the cover and the footers call the decks of a run: their names, in order."""
+    return " · ".join(kit.decks.get(deck, deck) for deck in decks)
+
+
+def sheet_runs(kit: Kit, options: PrintOptions) -> list[SheetRun]:
+    """Return the kit's cards grouped into sheet runs: every deck of one card size together, in kit order,
+    unless the kit prints a deck a sheet or the deck declares its own grid.
+
+    A deck whose backs differ card to card (sorted by its back, not shuffled face down) is ordered by
+    back, so cards with one back sit together and need fewer gutters.
+    """
+    grouped: dict[Run, list[list[Card]]] = {}
+    shared: dict[tuple[float, float], Run] = {}  # card size -> the run its decks share
+    for (deck, size), cards in card_runs(kit).items():
+        alone = not kit.shared_sheets or deck in options.grids
+        key = (deck, size) if alone else shared.setdefault(size, (deck, size))
+        if deck in kit.per_card_backs:
+            order = list(dict.fromkeys(card.back.identity for card in cards))
+            cards = sorted(cards, key=lambda card: order.index(card.back.identity))
+        grouped.setdefault(key, []).append(cards)
+    return [
+        SheetRun(key, tuple(dict.fromkeys(c.deck for deck in decks for c in deck)), tuple(c for d in decks for c in d))
+        for key, decks in grouped.items()
+    ]
+
+
+def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[tuple[SheetRun, Sheet, list[Fill]]]:
+    """Return every sheet run with its sheets packed; decks share a run only where that saves a sheet,
+    otherwise each keeps sheets of its own (no gutters, no deck split over a shared sheet)."""
+    result = []
+    for run in sheet_runs(kit, options):
+        sheet = sheets[run.key]
+        fills = pack(sheet, [card.back.identity for card in run.cards])
+        alone = [(deck, [c for c in run.cards if c.deck == deck]) for deck in run.decks]
+        own = [pack(sheet, [c.back.identity for c in cards]) for _, cards in alone]
+        if len(run.decks) > 1 and len(fills) >= sum(map(len, own)):
+            for (deck, cards), packed in zip(alone, own):
+                result.append((SheetRun((deck, run.key[1]), (deck,), tuple(cards)), sheet, packed))
+        else:
+            result.append((run, sheet, fills))
+    return result
 
 
 def page_parts(kit: Kit, fold: bool) -> list[Part]:
@@ -153,11 +225,12 @@ def box_parts(kit: Kit, paper: str, fold: bool) -> list[Part]:
 
 
 def _single_sided(pages: list[Page], fold: bool) -> list[PagePlan]:
+    """Return the plan of full pages, each followed by a blank back in a duplex kit."""
     planned: list[PagePlan] = []
     for page in pages:
         planned.append(PagePlan("page", page.name, page=page))
-        if not fold:  # a blank back keeps the next page off this one's back in a duplex print
-            planned.append(PagePlan("blank", f"back of {page.name}"))
+        if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+            planned.append(PagePlan("blank", f"back of {page.name}", page=page))
     return planned
 
 
@@ -181,7 +254,7 @@ def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[Run, Sheet]:
     conflicts = size_conflicts(kit.cards)
     if conflicts:
         raise ValueError("; ".join(c.message for c in conflicts))
-    return sheets_for({run: cards[0].size for run, cards in card_runs(kit).items()}, paper, options)
+    return sheets_for({run.key: run.cards[0].size for run in sheet_runs(kit, options)}, paper, options)
 
 
 __all__ = [
@@ -189,10 +262,12 @@ __all__ = [
     "PagePlan",
     "Part",
     "Plan",
+    "SheetRun",
     "assemble",
     "box_parts",
     "card_runs",
     "impose",
     "kit_sheets",
     "plan",
+    "sheet_runs",
 ]

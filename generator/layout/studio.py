@@ -20,7 +20,7 @@ from ..render.fonts import FontSet, load_fonts
 from ..render.trace import trace
 from ..source.digest import file_digest, files_digest, text_digest
 from ..source.yamlsrc import Source
-from . import document, lint, lowink
+from . import cpu, document, lint, lowink
 from .icons import IconSet, load_icons
 from .legibility import Thresholds
 from .markup import MarkupError, plain
@@ -136,6 +136,7 @@ class Studio:
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
     sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
+    meter: cpu.Meter = field(default_factory=cpu.Meter)  # the CPU time each stage has used over this kit
 
     @classmethod
     def for_game(
@@ -155,6 +156,9 @@ class Studio:
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
             [f / "icons.yaml" for f in folders]
         )
+        drawn = [svg for f in folders if (f / "icons.yaml").is_file() for svg in sorted(f.glob("*.svg"))]
+        if drawn:  # SVG icons beside an icons.yaml (none for the shipped games: their digests are unchanged)
+            inputs += files_digest(drawn)
         for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
             inputs += files_digest(sorted(own.iterdir()))
         if game.catalogue.translated:  # a translation's words are in every face its templates draw
@@ -213,33 +217,60 @@ class Studio:
         timeouts = self.templates.timeouts
         report = Report()
         context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
-        result, deps = None, []
+        result, complete = None, True
+        deps: list[tuple[str, str | None]] = []
         text = self.templates.render(face.template, context, face.key, report)
         if text is not None:
+            try:
+                result = self._lay_out(face, key, context, text, (width, height), safe, report, deps)
+            except cpu.OverBudget as exc:  # located at the element being worked on, when there is one
+                result, complete = None, False
+                element = getattr(exc, "element", None)
+                loc = self._locate(face, element) if element is not None else self.templates.first_line(face.template)
+                report.error("T004", exc.message(face.key), loc=loc)
+        self.report.extend(report.items)
+        if complete and self.templates.timeouts == timeouts:  # a stage cut short by its CPU budget may finish
+            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
+        self.said[face.key] = tuple(report.items)
+        return result
+
+    def _lay_out(
+        self,
+        face: Face,
+        key: str,
+        context: dict[str, Any],
+        text: str,
+        size: tuple[float, float],
+        safe: float | None,
+        report: Report,
+        deps: list[tuple[str, str | None]],
+    ) -> Prepared | None:
+        """Parse, set, place art in, trace and lint a rendered face, each stage on its CPU budget."""
+        with self.meter.stage("parse"):
             parsed = Report()
-            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), parsed)
+            doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
             report.extend(self._in_template(face, context, text, parsed.items))
             if doc is not None and self.variant == lowink.VARIANT:
                 doc = lowink.apply(doc)
-            if doc is not None:
-                result, problems = prepare(doc, self.fonts)
-                for misfit in problems:
-                    loc = self._written(face, misfit.chars[0], misfit.element) if misfit.chars else None
-                    self._problem(report, face, misfit.element, misfit.code, misfit.message, loc)
-                for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
-                    placed, dep = self.art.place(
-                        element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
-                    )
-                    result.images[id(element)] = placed
-                    if dep:
-                        deps.append(dep)
-                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), self.limits):
-                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
-                result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
-        self.report.extend(report.items)
-        if self.templates.timeouts == timeouts:  # a render cut short by the clock may finish next time
-            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
-        self.said[face.key] = tuple(report.items)
+        if doc is None:
+            return None
+        with self.meter.stage("text setting"):
+            result, problems = prepare(doc, self.fonts)
+        for misfit in problems:
+            loc = self._written(face, misfit.chars[0], misfit.element) if misfit.chars else None
+            self._problem(report, face, misfit.element, misfit.code, misfit.message, loc)
+        for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
+            placed, dep = self.art.place(element, report, f"{face.key}: {element.name}: ", self._locate(face, element))
+            result.images[id(element)] = placed
+            if dep:
+                deps.append(dep)
+        with self.meter.stage("drawing"):
+            ink = trace(result, self.fonts, self.icons)
+        with self.meter.stage("lint"):
+            found = list(lint.check(doc, self.icons, safe, ink, self.limits))
+        for finding in found:
+            report.add(finding.diagnostic(face.key, self._locate(face, finding.element)))
+        result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         return result
 
     def _in_template(self, face: Face, context: dict[str, Any], text: str, found: list[Diagnostic]) -> list[Diagnostic]:

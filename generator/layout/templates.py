@@ -8,7 +8,6 @@ import json
 import os
 import posixpath
 import re
-import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,11 +32,11 @@ from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
-from . import contrast, markup, sandbox
+from . import contrast, cpu, markup, sandbox
 from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
-MAX_TOTAL_SECONDS = 60.0  # every face of one Templates object (one build of one game)
+MAX_TOTAL_SECONDS = cpu.KIT_SECONDS  # CPU seconds for every face of one Templates object (one build of one game)
 MAX_TEMPLATE_BYTES = 1_000_000  # a template file
 
 
@@ -181,8 +180,8 @@ class Templates:
         self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
         self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
         self._digests: dict[str, str] = {}
-        self._started: float | None = None  # when this object's first render began (for the total time budget)
-        self.timeouts = 0  # renders stopped by a time limit: their result says more about the machine than the face
+        self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
+        self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face
         self._sources: dict[str, tuple[str, Path] | None] = {}
         self._displays: dict[str, str] = {}
 
@@ -267,22 +266,22 @@ class Templates:
     ) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.
 
-        The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS (and what is left of
-        MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
+        The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS of CPU time (and what is left
+        of MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
         and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
         `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
-        now = time.monotonic()
-        if self._started is None:
-            self._started = now
-        if now + sandbox.MAX_SECONDS <= self._started + MAX_TOTAL_SECONDS:
-            budget = sandbox.Budget(now + sandbox.MAX_SECONDS)
+        start = cpu.clock()
+        each, total = cpu.scaled(sandbox.MAX_SECONDS), cpu.scaled(MAX_TOTAL_SECONDS)
+        left = total - self.spent
+        if left >= each:
+            budget = sandbox.Budget(start + each, f"template used more than {each:g} s of CPU time")
         else:
-            late = f"layout templates ran for more than {MAX_TOTAL_SECONDS:g} s in all"
-            budget = sandbox.Budget(self._started + MAX_TOTAL_SECONDS, late)
+            late = f"layout templates used more than {total:g} s of CPU time in all"
+            budget = sandbox.Budget(start + left, late)
         token = sandbox.CURRENT.set(budget)
         try:
-            if now >= budget.deadline:
+            if left <= 0:
                 raise sandbox.TimedOut(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
@@ -341,6 +340,7 @@ class Templates:
             report.error("T003", message, loc=loc, hint=hint)
         finally:
             sandbox.CURRENT.reset(token)
+            self.spent += cpu.clock() - start
         return None
 
     def first_line(self, name: str) -> Location | None:

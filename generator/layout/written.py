@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from ..diagnostics import Location
@@ -43,8 +44,10 @@ def _at(source: Source, path: KeyPath, value: str, char: str) -> Location:
     loc = source.loc(path)
     lines = value[: value.index(char)].count("\n")
     if lines == 0 and loc.text:
-        col = loc.text.find(char, loc.col - 1)
-        return Location(loc.file, loc.line, col + 1, loc.text) if col >= 0 else loc
+        found = loc.text.find(char, loc.caret)  # the text is an excerpt of the line around the value's column
+        if found < 0:
+            return loc
+        return replace(loc, col=loc.col + found - loc.caret, caret=found)
     for extra in range(lines, lines + 3):  # a block scalar's or quoted cell's later line (folding may shift it)
         later = source.location(loc.line - 1 + extra, 0)
         col = later.text.find(char)

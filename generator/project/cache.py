@@ -10,6 +10,7 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..diagnostics import CardpressError
@@ -66,12 +67,17 @@ class Shelf:
     """Byte strings by key in one SQLite file, for caches of many small entries.
 
     One file rather than a file per entry: creating thousands of small files cost more system time than
-    laying the faces out. Writes wait in one transaction until `flush` (or the end of the process); a
+    laying the faces out. The database is in WAL mode (readers never wait for a writer) and a process
+    never holds a write open: entries wait in memory and go in with one short transaction per BATCH (and
+    at `flush`), so a long-lived process (`watch`, `serve`, a benchmark) never locks a `build` out. A
     locked, torn or unreadable database only ever means a miss.
     """
 
+    BATCH = 64  # entries written in one transaction
+
     def __init__(self, path: Path) -> None:
         self.used: set[str] = set()
+        self.pending: dict[str, bytes] = {}  # stored, not written yet
         self.db: sqlite3.Connection | None = None
         try:
             self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
@@ -85,6 +91,8 @@ class Shelf:
 
     def get(self, key: str) -> bytes | None:
         """Return the entry stored under `key`, or None."""
+        if key in self.pending:
+            return self.pending[key]
         if self.db is None:
             return None
         try:
@@ -97,27 +105,40 @@ class Shelf:
         return bytes(row[0])
 
     def put(self, key: str, value: bytes) -> None:
-        """Store an entry; it is written with the others at the next `flush`."""
+        """Store an entry; it is written with the others of its batch, or at the next `flush`."""
         if self.db is None:
             return
-        try:
-            if not self.db.in_transaction:
-                self.db.execute("BEGIN")
-            self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, value, time.time_ns()))
-        except sqlite3.Error:
-            self._broken()
+        self.pending[key] = value
+        if len(self.pending) >= self.BATCH:
+            self._write(())
 
     def flush(self) -> None:
         """Write what was stored, and mark what was read as just used."""
         if self.db is None:
             return
+        now = time.time_ns()
+        self._write([(now, k) for k in sorted(self.used)])
+        self.used = set()
+
+    def _write(self, marks: Sequence[tuple[int, str]]) -> None:
+        """Write the pending entries (and the `used` marks) in one short transaction; on a lock, lose them."""
+        entries, self.pending = self.pending, {}
+        if self.db is None or not (entries or marks):
+            return
+        now = time.time_ns()
         try:
-            if not self.db.in_transaction:
-                self.db.execute("BEGIN")
-            now = time.time_ns()
-            self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in sorted(self.used)])
-            self.db.execute("COMMIT")
-            self.used = set()
+            self.db.execute("BEGIN IMMEDIATE")  # take the write lock now, for a transaction that is over at once
+            try:
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", [(k, v, now) for k, v in entries.items()]
+                )
+                self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", marks)
+                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError:  # locked past the timeout (or the disk is full): these entries are misses
+            return
         except sqlite3.Error:
             self._broken()
 
@@ -136,16 +157,20 @@ class Shelf:
                     break
                 doomed.append((key,))
                 over -= size
-            self.db.execute("BEGIN")
+            self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
             self.db.execute("COMMIT")
             return len(doomed)
+        except sqlite3.OperationalError:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            return 0
         except sqlite3.Error:
             self._broken()
             return 0
 
     def _broken(self) -> None:
-        """Stop using a database that failed (locked too long, torn, not a database)."""
+        """Stop using a database that failed (torn, not a database)."""
         if self.db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()

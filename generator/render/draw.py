@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..art.place import Placed
+from ..layout import cpu
 from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
@@ -96,29 +97,36 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[Misfit]]:
 
     def visit(elements: tuple[Element, ...]) -> None:
         for el in elements:
-            if el.kind == "group":
-                visit(el.children)
-            elif el.kind == "text":
-                family = el.props.get("font")
-                if family is not None and family not in fonts.families:
-                    families = ", ".join(sorted(fonts.families))
-                    problems.append(Misfit(el, "L100", f"unknown font family '{family}' (families: {families})"))
-                    family = None
-                w, h = _text_box(el)
-                p = el.props
-                layout, bad, missing = _set_element(
-                    fonts,
-                    ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
-                    family,
-                    (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
-                )
-                if bad:
-                    problems.append(Misfit(el, "L100", bad))
-                if missing:
-                    problems.append(Misfit(el, "F004", glyph_message(*missing), missing[0]))
-                prepared.texts[id(el)] = layout
-                if layout.overflow:
-                    problems.append(Misfit(el, "L100", f"text overflows: {layout.overflow}"))
+            try:
+                visit_one(el)
+            except cpu.OverBudget as exc:
+                exc.element = exc.element or el
+                raise
+
+    def visit_one(el: Element) -> None:
+        if el.kind == "group":
+            visit(el.children)
+        elif el.kind == "text":
+            family = el.props.get("font")
+            if family is not None and family not in fonts.families:
+                families = ", ".join(sorted(fonts.families))
+                problems.append(Misfit(el, "L100", f"unknown font family '{family}' (families: {families})"))
+                family = None
+            w, h = _text_box(el)
+            p = el.props
+            layout, bad, missing = _set_element(
+                fonts,
+                ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
+                family,
+                (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
+            )
+            if bad:
+                problems.append(Misfit(el, "L100", bad))
+            if missing:
+                problems.append(Misfit(el, "F004", glyph_message(*missing), missing[0]))
+            prepared.texts[id(el)] = layout
+            if layout.overflow:
+                problems.append(Misfit(el, "L100", f"text overflows: {layout.overflow}"))
 
     visit(doc.elements)
     return prepared, problems
@@ -190,9 +198,14 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 def _draw_elements(
     elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 ) -> None:
+    cpu.tick(len(elements))
     for el in elements:
         painter.enter(el)
-        _draw(el, prepared, painter, fonts, icon_set)
+        try:
+            _draw(el, prepared, painter, fonts, icon_set)
+        except cpu.OverBudget as exc:
+            exc.element = exc.element or el
+            raise
         painter.leave()
 
 
@@ -272,6 +285,7 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
     size, dx, dy = p["size"], p["dx"], p["dy"]
     first_row, last_row = math.floor((p["y"] - size) / dy), math.ceil((p["y"] + p["h"]) / dy)
     for row in range(first_row, last_row + 1):
+        cpu.tick()
         shift = dx / 2 if p.get("stagger") and row % 2 else 0.0
         first_col = math.floor((p["x"] - size - shift) / dx)
         last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
@@ -344,6 +358,7 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
     ]
     baseline = top + layout.ascent / PT_PER_MM
     align = p.get("align", "left")
+    cpu.tick(len(layout.lines) // 8 + 1)
     for line in layout.lines:
         width = line.width / PT_PER_MM
         x0 = {"left": 0.0, "center": (w - width) / 2, "right": w - width}[align]

@@ -74,7 +74,7 @@ class FontSet:
 
     def segments(self, text: str, font: str) -> tuple[tuple[str, str], ...]:
         """Split `text` into runs set in `font` or, for characters it lacks, in the first fallback that has them."""
-        return _segments(text, font, self.fallback_for(font))
+        return _segments(text, font, self)
 
     def width(self, text: str, font: str, size: float) -> float:
         """Return the advance width of `text` in points, fallback characters included."""
@@ -86,6 +86,9 @@ class FontSet:
         Each such character would print as an empty box. Every one is listed once, in order of first use.
         """
         font = self.resolve(family, bold, italic)
+        glyphs = _glyphs(font)
+        if all(ord(ch) in glyphs or invisible(ch) for ch in text):
+            return ""  # the text's own font draws it all: the fallback fonts need not even be read
         return _undrawable(text, (font, *self.fallback_for(font)))
 
     def tried(self, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
@@ -131,13 +134,13 @@ def _undrawable(text: str, chain: tuple[str, ...]) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _segments(text: str, font: str, spares: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def _segments(text: str, font: str, fonts: FontSet) -> tuple[tuple[str, str], ...]:
     glyphs = _glyphs(font)
     out: list[tuple[str, str]] = []
     for ch in text:
         use = font
-        if ord(ch) not in glyphs and ch not in " \n":
-            use = next((spare for spare in spares if ord(ch) in _glyphs(spare)), "")
+        if ord(ch) not in glyphs and ch not in " \n":  # only now are the fallback fonts read and registered
+            use = next((spare for spare in fonts.fallback_for(font) if ord(ch) in _glyphs(spare)), "")
             if not use:
                 if invisible(ch):
                     continue  # no font has it and it draws nothing: leave it out rather than draw a box

@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
 from ..impose.plan import Imposition, PagePlan, Plan, card_runs
-from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side
+from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, footer
 from ..impose.sizes import POKER
 from ..kit import Face, Kit, Page
 from ..layout.document import LayoutDoc
@@ -92,7 +92,7 @@ class _Writer:
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
         self.uses = Counter(face.key for card in kit.cards for face in (card.front, card.back))  # each printed once
-        self.marks: dict[tuple[tuple[Sheet, int], str], list[str]] = {}  # content-stream text by sheet side
+        self.marks: dict[Side, list[str]] = {}  # content-stream text of each sheet side's marks
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
 
@@ -172,7 +172,6 @@ class _Writer:
     def _cards(self, page: PagePlan) -> None:
         sheet, side = page.sheet, page.side
         assert sheet is not None and side is not None  # a page of cards has its grid and its side
-        key = (sheet, len(page.cards))  # every full sheet of a run has the same marks
         c = self.c
         for placed in side.placed:
             card = page.cards[placed.index]
@@ -201,13 +200,13 @@ class _Writer:
         code: list[str] = c._code  # type: ignore[attr-defined]  # ReportLab's content stream, not in its stubs
         # The marks of every full sheet of a run are the same: drawn once, their text repeated after (they
         # save and restore the graphics state, so the text alone repeats them).
-        if (key, page.kind) in self.marks:
-            code.extend(self.marks[key, page.kind])
+        if side in self.marks:
+            code.extend(self.marks[side])
         else:
             start = len(code)
             _marks(c, sheet, side.marks)
             _folds(c, sheet, side.folds)
-            self.marks[key, page.kind] = code[start:]
+            self.marks[side] = code[start:]
 
     def _boxes(self, side: Side, height: float) -> None:
         self.c.setTrimBox(_box(side.trim, height))
@@ -296,14 +295,15 @@ def _full_pages(
             template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
         context = {**info, "credits": kit.credits, "title": kit.sheet_title or kit.title, "block": None}
-        if page.sheet is not None:
-            # the footer sits in a margin between two crop marks, so it needs the grid as well as the block;
-            # on a gutterfold page, by the backs' block, in the right or bottom half
-            block = page.sheet.block
-            if page.kind == "folded":
-                sheet = page.sheet
-                block = block.mirrored(sheet.width) if sheet.fold == "vertical" else block.flipped(sheet.height)
-            context.update(block=_rect(block), rows=page.sheet.rows, cols=page.sheet.cols)
+        if page.sheet is not None and page.side is not None:
+            # the footer sits in a margin between two crop marks, clear of the bleed and the printer margin
+            spot = footer(page.sheet, page.side)
+            context.update(
+                block=_rect(page.side.trim),
+                rows=page.sheet.rows,
+                cols=page.sheet.cols,
+                footer={**_rect(spot.box), "rotate": spot.rotate, "valign": spot.valign},
+            )
         drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 

@@ -6,8 +6,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from uniseg.linebreak import line_break_units
-
+from ..layout import cpu
 from ..layout.markup import Run
 from ..layout.units import PT_PER_MM
 from .fonts import FontSet
@@ -127,6 +126,8 @@ def _units(word: str) -> tuple[str, ...]:
     """Split a word holding wide (CJK) characters where a line may break; leave other words whole."""
     if all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):
         return (word,)
+    from uniseg.linebreak import line_break_units  # 40 ms to import: only when a text holds CJK
+
     return tuple(line_break_units(word))
 
 
@@ -145,17 +146,19 @@ def _set(
     lines: list[list[_Atom]] = [[]]
     overflow = None
     pending: list[_Atom] = []  # spaces waiting to see whether the next word fits on this line
+    used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
 
     def line_width(atoms: list[_Atom]) -> float:
         return sum(a.width for a in atoms)
 
     atoms = _atoms(runs, fonts, family, size)
+    cpu.tick(len(atoms) // 16 + 1)
     i = 0
     while i < len(atoms):
         atom = atoms[i]
         if atom.kind == "break":
             lines.append([])
-            pending = []
+            pending, used = [], 0.0
             i += 1
             continue
         if atom.kind == "space":
@@ -169,12 +172,14 @@ def _set(
             j += 1
         box = atoms[i:j]
         box_width = line_width(box)
-        if lines[-1] and line_width(lines[-1]) + line_width(pending) + box_width > width + 1e-6:
+        if lines[-1] and used + line_width(pending) + box_width > width + 1e-6:
             lines.append([])
-            pending = []
+            pending, used = [], 0.0
         if box_width > width + 1e-6 and overflow is None:
             word = "".join(a.text for a in box) or "an icon"
             overflow = f"'{word}' is wider than the box"
+        for placed in pending + box:  # one by one, in order: the same sum as line_width(lines[-1]), bit for bit
+            used += placed.width
         lines[-1].extend(pending + box)
         pending = []
         i = j

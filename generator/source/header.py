@@ -44,6 +44,7 @@ def read_header(source: Source, report: Report, based_on: str = "") -> Header:
         authors=_names(data.get("authors")),
         licence=_text(data.get("licence")),
         based_on=(_text(data.get("based_on")) or based_on) if data.get("extends") else "",
+        sheets="per-deck" if data.get("sheets") == "per-deck" else "shared",
         language=_text(data.get("language")),
     )
 
