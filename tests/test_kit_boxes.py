@@ -217,3 +217,42 @@ def test_a_deck_in_two_pieces_prints_both(tmp_path: Path) -> None:
     placed = [b for page in boxes.pages(kit, "a4") for b in page.face.context["boxes"]]
     assert [(b["piece"], b["pieces"]) for b in placed] == [(1, 2), (2, 2)]
     assert {name for b in placed for name in b["panels"]} >= {"front", "back", "glue", "glue-2"}
+
+
+BOX_ART = """\
+{% import "macros.j2" as m %}
+{% macro front(w, h, b, c, k) -%}
+{{ m.text(6, 10, w - 12, 10, "Our own " ~ b.deck, size=10, colour="#ffffff", plain=true, id="own-front") }}
+{%- endmacro %}
+{% macro back(w, h, b, c, k) -%}
+{{ m.text(6, 10, w - 12, 10, "Our own back", size=10, colour="#ffffff", plain=true) }}
+{%- endmacro %}
+{% macro spine(w, h, b, c, k) -%}
+{{ m.text(3, 0.8, w - 6, h - 1.6, "spine", size=7, colour="#ffffff", plain=true) }}
+{%- endmacro %}
+{% macro lid(w, h, b, c, k) -%}
+{{ m.text(3, 0.8, w - 8, h - 1.6, "lid", size=7, colour="#ffffff", plain=true) }}
+{%- endmacro %}
+{% macro glue(w, h, b, c, k, target="back") -%}
+{{ m.text(6, 1.2, w - 12, h - 2.4, "glue", size=7, plain=true) }}
+{%- endmacro %}
+"""
+
+
+def test_a_game_draws_its_own_box_art(tmp_path: Path) -> None:
+    project = deck_project(tmp_path, files={"layouts/box-art.j2": BOX_ART})
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    pdfs = pipeline.render(["a4"])
+    assert pdfs is not None, headlines(pipeline.report)
+    pdf = pypdfium2.PdfDocument(pdfs["a4"])
+    text = pdf[len(pdf) - 2].get_textpage().get_text_range()
+    assert "Our own main cards" in text and "Our own back" in text
+    assert "Holds 6 cards" not in text and "2–3 players" not in text  # the built-in art is not drawn as well
+
+
+def test_box_art_is_held_to_the_lint_like_a_card(tmp_path: Path) -> None:
+    faint = BOX_ART.replace('"Our own back", size=10, colour="#ffffff"', '"Our own back", size=10, colour="#2e3a47"')
+    pipeline = Pipeline(deck_project(tmp_path, files={"layouts/box-art.j2": faint}), "tiny", missing_art="placeholder")
+    pipeline.lint(["a4"])
+    found = headlines(pipeline.report)
+    assert any("tuckbox-1" in line and "contrast" in line for line in found), found
