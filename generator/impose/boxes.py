@@ -150,13 +150,15 @@ def players_text(players: tuple[int, ...]) -> str:
 
 
 def kit_boxes(kit: Kit, options: BoxOptions, players: str) -> BoxSet:
-    """Return a box for every deck of `kit` (but those skipped) and, when it has several, one for the whole game."""
+    """Return a box for every deck of cards in `kit` (but those skipped) and, when it has several, one for the
+    whole game's cards (tokens and tiles of other shapes get none)."""
     result = BoxSet(options, players)
     if not options.enabled:
         return result
     decks: dict[str, list[tuple[float, float]]] = {}
     for card in kit.cards:
-        decks.setdefault(card.deck, []).append((card.size.w, card.size.h))
+        if card.shape == "rectangle":  # round tokens and hex tiles are no cards to stand in a tuck box
+            decks.setdefault(card.deck, []).append((card.size.w, card.size.h))
     for deck, sizes in decks.items():
         if deck in options.skip:
             continue
