@@ -77,13 +77,13 @@ def test_hex_tiles_cut_on_a_hexagon():
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_board_prints_landscape_with_a_landscape_back(kits, paper):
     reader = PdfReader(kits[paper])
-    board, back = reader.pages[-2], reader.pages[-1]
-    for page in (board, back):
-        assert float(page.mediabox.width) > float(page.mediabox.height)
+    landscape = [i for i, page in enumerate(reader.pages) if float(page.mediabox.width) > float(page.mediabox.height)]
+    assert len(landscape) == 2 and landscape[1] == landscape[0] + 1  # the board, then its own blank back
+    board = reader.pages[landscape[0]]
     text = board.extract_text()
     assert "HEDGEROW" in text and "Move your score token one space for each point" in text
     with pdfplumber.open(kits[paper]) as pdf:
-        words = pdf.pages[len(reader.pages) - 2].extract_words(extra_attrs=["size"])
+        words = pdf.pages[landscape[0]].extract_words(extra_attrs=["size"])
     track = [int(w["text"]) for w in words if w["text"].isdigit() and w["size"] > 7]  # not the footer's
     assert sorted(track) == list(range(50))  # every space of the track, once
     for w in words:  # all of it inside the 5 mm printer margin
@@ -128,7 +128,7 @@ def test_a_big_board_prints_its_parts_with_the_board_drawn_once(tmp_path):
     text = game.read_text(encoding="utf-8").replace(
         "template: score-board.yaml.j2", "template: score-board.yaml.j2\n    size: 420mm x 297mm", 1
     )
-    game.write_text(text, encoding="utf-8")
+    game.write_text(text + "boxes: false\n", encoding="utf-8")  # the board's pages alone after the sheets
     result = build(project, "hedgerow", papers=["a4"], players=None, out=tmp_path / "out")
     assert result.ok, result.report.render()
     reader = PdfReader(result.written[0])
