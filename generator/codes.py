@@ -110,6 +110,7 @@ GENERIC: dict[str, Code] = {
             "B002": "cards of one shuffled deck print different backs",
             "B004": "cards of one deck differ in size",
             "B005": "a deck's cards do not fit on the paper (located at its `size`) or in a declared grid",
+            "B020": "rulebook.txt cannot be printed as the kit's rules pages (too large, not UTF-8 text, unreadable)",
         },
     ),
     **_codes(

@@ -56,6 +56,8 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    rules_place: str = "end"  # where the kit prints rulebook.txt: end (after everything else), after-cover or none
+    rules_booklet: bool = False  # the rules pages fold into a booklet (A5 on A4, half-Letter on Letter)
 
     def byline(self) -> str:
         """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""

@@ -46,6 +46,26 @@ class Page:
     landscape: bool = False
 
 
+@dataclass(frozen=True)
+class TextIcon:
+    """A word or symbol the rules pages print with an inline icon: before an amount (`2 FEED`) or in its place (`⚡`)."""
+
+    text: str
+    icon: str  # a name in the game's icons.yaml
+    colour: str = ""  # "" prints it in the text's colour
+    replace: bool = False  # the icon stands for the symbol; else it goes before each amount of the word
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rulebook the kit prints as pages: its text, where the pages go, and whether they fold as a booklet."""
+
+    text: str
+    source: str  # where it was read, e.g. cards/pocket-foundry/rulebook.txt
+    place: str = "end"  # end or after-cover (a game that omits its rules pages has no Rules)
+    booklet: bool = False  # printed as a folded booklet (A5 on A4, half-Letter on Letter)
+
+
 @dataclass
 class Kit:
     """Everything one game prints for a player count, in print order."""
@@ -61,3 +81,5 @@ class Kit:
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
+    rules: Rules | None = None  # the rulebook printed as pages (set by the pipeline from rulebook.txt)
+    text_icons: tuple[TextIcon, ...] = ()  # what the rules pages print with icons (set by the ruleset)

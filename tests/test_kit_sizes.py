@@ -58,7 +58,7 @@ def test_each_deck_gets_sheets_of_its_own_size(mixed, paper):
     kit, paths = mixed
     reader = PdfReader(paths[paper])
     sheets = kitpdf.kit_sheets(kit, paper, PrintOptions())
-    expected_pages = 2 + sum(2 * len(counts) for _, counts in RUNS)
+    expected_pages = 2 + sum(2 * len(counts) for _, counts in RUNS) + 4  # then the rules: 3 pages, a blank back
     assert len(reader.pages) == expected_pages
     index = 2
     for deck, per_page in RUNS:

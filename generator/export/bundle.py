@@ -47,6 +47,9 @@ def contents(job: ExportJob) -> tuple[dict[str, bytes], Report, Game | None]:
     if game.kit is None:
         report.extend(game.report.items)
         return {}, report, None
+    from . import rulesfiles
+
+    files.update({f"rules/{name}": data for name, data in rulesfiles.home(game).items()})
     for target in exports():
         if target.bundled:
             made, _ = target.files(job)

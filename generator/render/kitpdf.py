@@ -23,6 +23,7 @@ from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter
+from .rulespages import RulesBook, draw_sheet_side, rules_book, rules_sides
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
@@ -38,7 +39,7 @@ FOLD_COLOUR = "#6b6560"  # the furniture's grey: a guide, quieter than the crop 
 class PagePlan:
     """One page of the PDF and what goes on it."""
 
-    kind: str  # cover, duplex, fronts, backs, page, blank
+    kind: str  # cover, duplex, fronts, backs, page, blank, rules (a rules page or booklet sheet side: sheet_no)
     label: str
     cards: tuple[Card, ...] = ()
     page: Page | None = None
@@ -53,21 +54,27 @@ class Plan:
 
     pages: list[PagePlan] = field(default_factory=list)
     contents: list[dict[str, Any]] = field(default_factory=list)
+    rules: RulesBook | None = None  # the rulebook typeset for the rules pages (booklet pages when folded)
 
 
-def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long") -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
+def plan(
+    kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long", rules: RulesBook | None = None
+) -> Plan:
+    """Lay out the page order: cover and its back, rules pages, each deck's sheets (fronts then backs), full pages.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit (`duplex` "gutterfold") prints single-sided: no duplex check, one page per sheet, no blank backs.
+    `rules` is the rulebook as `rules_book` typesets it for this paper; the rules pages go where the game says.
     """
     fold = duplex == "gutterfold"
-    result = Plan()
+    result = Plan(rules=rules)
     result.pages.append(PagePlan("cover", "print settings and calibration"))
     if not fold:
         result.pages.append(PagePlan("duplex", "duplex check"))
     detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
     result.contents.append({"pages": _span(1, len(result.pages)), "title": "This sheet", "detail": detail})
+    if kit.rules is not None and kit.rules.place == "after-cover":
+        _rules_pages(result, kit, duplex)
     groups = card_runs(kit)
     mixed = len({size for _, size in groups}) > 1
     for (deck, size), cards in groups.items():
@@ -111,7 +118,39 @@ def plan(kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex:
                 "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
             }
         )
+    if kit.rules is not None and kit.rules.place == "end":
+        _rules_pages(result, kit, duplex)
     return result
+
+
+def _rules_pages(result: Plan, kit: Kit, duplex: str) -> None:
+    """Add the rules pages (or booklet sheet sides) to the plan and their line to the contents."""
+    book = result.rules
+    if book is None:
+        return
+    first = len(result.pages) + 1
+    sides = rules_sides(kit, book, duplex)
+    if sides:  # a booklet: each sheet side holds two pages, turned to fold
+        for n in range(len(sides)):
+            face = "front" if n % 2 == 0 else "back"
+            result.pages.append(
+                PagePlan(
+                    "rules",
+                    f"rules booklet, sheet {n // 2 + 1} of {len(sides) // 2}: {face}",
+                    sheet_no=n,
+                    sheets=len(sides),
+                )
+            )
+        detail = f"a booklet of {len(book)} {book.fmt.label} pages on {len(sides) // 2} sheets: print double-sided, fold in half"
+    else:
+        for n in range(len(book)):
+            result.pages.append(PagePlan("rules", f"rules, page {n + 1} of {len(book)}", sheet_no=n, sheets=len(book)))
+        if duplex != "gutterfold" and len(book) % 2:  # the next sheet's fronts start on a sheet of their own
+            result.pages.append(PagePlan("blank", "back of the rules"))
+        detail = f"{len(book)} page{'s' if len(book) != 1 else ''}" + (
+            "" if duplex == "gutterfold" else ", double-sided"
+        )
+    result.contents.append({"pages": _span(first, len(result.pages)), "title": "Rules", "detail": detail})
 
 
 def _span(first: int, last: int) -> str:
@@ -154,7 +193,9 @@ def write(
     """
     options = options or PrintOptions()
     label, width, height = PAPERS[paper]
-    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
+    layout = plan(
+        kit, kit_sheets(kit, paper, options), options.duplex, rules_book(kit, paper, options.duplex, fonts, icons)
+    )
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
     canvas = Canvas(
@@ -210,6 +251,8 @@ class _Writer:
             self.c.setBleedBox(None)
             if page.kind in ("fronts", "backs", "folded"):
                 self._cards(page)
+            elif page.kind == "rules":
+                self._rules(page, size)
             for face, extra in drawn:
                 if page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
                     self.c.saveState()
@@ -219,6 +262,15 @@ class _Writer:
                 else:
                     self._full_page(face, size, extra)
             self.c.showPage()
+
+    def _rules(self, page: PagePlan, size: tuple[float, float]) -> None:
+        book = self.layout.rules
+        assert book is not None  # a rules page is planned only with its rulebook
+        sides = rules_sides(self.kit, book, self.options.duplex)
+        if sides:
+            draw_sheet_side(self.c, book, size, sides[page.sheet_no])
+        else:
+            book.draw(self.c, page.sheet_no)
 
     def _moves_backs(self) -> bool:
         return self.options.duplex == "short" or self.options.back_offset != (0.0, 0.0)
@@ -396,6 +448,7 @@ def _full_pages(
         "title": kit.title,
         "players": kit.players,
         "contents": layout.contents,
+        "rules": next((row["pages"] for row in layout.contents if row["title"] == "Rules"), ""),  # "3–6" or ""
         "card": {"w": w, "h": h},
         "credits": kit.credits,
     }
@@ -415,7 +468,8 @@ def _full_pages(
                 sheet = page.sheet
                 block = block.mirrored(sheet.width) if sheet.fold == "vertical" else block.flipped(sheet.height)
             context.update(block=_rect(block), rows=page.sheet.rows, cols=page.sheet.cols)
-        drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
+        if not (page.kind == "rules" and layout.rules is not None and rules_sides(kit, layout.rules, options.duplex)):
+            drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))  # not across a fold
         yield page, size, drawn
 
 
@@ -428,22 +482,34 @@ def _cover_card(kit: Kit) -> tuple[float, float]:
 
 
 def page_faces(
-    kit: Kit, paper: str, options: PrintOptions | None = None
+    kit: Kit,
+    paper: str,
+    options: PrintOptions | None = None,
+    fonts: FontSet | None = None,
+    icons: IconSet | None = None,
 ) -> Iterator[tuple[PagePlan, Face, tuple[float, float], dict[str, Any]]]:
-    """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`."""
+    """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`.
+
+    With the kit's `fonts` and `icons` the rules pages are counted as `write` prints them; without, left out.
+    """
     options = options or PrintOptions()
-    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex)
+    book = rules_book(kit, paper, options.duplex, fonts, icons) if fonts is not None and icons is not None else None
+    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex, book)
     for page, size, drawn in _full_pages(kit, layout, paper, options):
         for face, extra in drawn:
             yield page, face, size, extra
 
 
 def component_pages(
-    kit: Kit, paper: str, options: PrintOptions | None = None
+    kit: Kit,
+    paper: str,
+    options: PrintOptions | None = None,
+    fonts: FontSet | None = None,
+    icons: IconSet | None = None,
 ) -> list[tuple[Page, tuple[float, float], dict[str, Any]]]:
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
     seen: dict[str, tuple[Page, tuple[float, float], dict[str, Any]]] = {}
-    for page, face, size, extra in page_faces(kit, paper, options):
+    for page, face, size, extra in page_faces(kit, paper, options, fonts, icons):
         if page.kind == "page" and page.page is not None and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
