@@ -62,7 +62,7 @@ def build(
         result.built.append(gid)
     keep_faces()
     try:
-        result.written = write_all(files)
+        result.written = write_all(files, root=out)
     except CardpressError as exc:
         result.report.extend(exc.report.items)
         for gid in result.built:

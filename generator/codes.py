@@ -51,6 +51,9 @@ GENERIC: dict[str, Code] = {
             "C001": "CSV syntax error (e.g. a quoted cell never closed, located at its opening quote)",
             "C002": "header row missing or wrong: no header, a column that is not a field name, a column named twice",
             "C003": "a ragged row: more or fewer cells than the header names",
+            "C004": "a file given as a CSV table that is not text: a spreadsheet (name the .xlsx or .ods file itself), an old .xls or another binary file; its bytes are never shown",
+            "C005": "a spreadsheet (.xlsx, .ods) that cannot be read: not one by its content, damaged or encrypted, over the size limits when unpacked (a zip bomb), or without the sheet named",
+            "C006": "a spreadsheet cell whose formula has no saved value, or that shows an error value (#DIV/0!, #REF! …)",
         },
     ),
     **_codes(
@@ -58,7 +61,8 @@ GENERIC: dict[str, Code] = {
         {
             "T001": "layout template not found",
             "T002": "template syntax error",
-            "T003": "template error or unsafe operation while rendering",
+            "T003": "template error or unsafe operation while rendering (its CPU-time budget passed included)",
+            "T004": "a stage of a face (parse, text setting, drawing, lint) used more than its CPU-time budget",
         },
     ),
     **_codes(
@@ -71,7 +75,7 @@ GENERIC: dict[str, Code] = {
             "L010": "the layout's size differs from the card face's size",
             "L012": "unknown icon (an icon, pattern, stand-in glyph or inline icon in text)",
             "L013": "`over` names no icon or image of the face",
-            "L020": "bad icon shape in icons.yaml",
+            "L020": "bad icon shape in icons.yaml, or an SVG icon file refused (by the SVG art checks, at its line) or drawing no shape",
         },
     ),
     **_codes(
@@ -83,6 +87,7 @@ GENERIC: dict[str, Code] = {
             "L111": "text set below the game's minimum printed size (6 pt; 7 pt for `role: rules` text)",
             "L112": "text with too little contrast against what is drawn behind it (WCAG 2.x: 4.5:1, or 3:1 from 18 pt and 14 pt bold)",
             "L113": "text set on art it owns: its contrast cannot be measured (warning)",
+            "L114": "text below 9 pt in a colour a press file prints on three or four inks (warning, by preflight and the DriveThruCards export): near black prints on K alone",
         },
     ),
     **_codes(
@@ -91,10 +96,17 @@ GENERIC: dict[str, Code] = {
             "A001": "missing art: the file does not exist (or the card names none); a stand-in is drawn. A warning, an error or nothing, by the `missing_art` policy",
             "A002": "art below 300 dpi at print size: it will print soft (warning)",
             "A003": "art upscaled more than 2× past print resolution (below 150 dpi): pixels will show (warning)",
-            "A004": "unusable image: not PNG, JPEG or WebP by its content, unreadable or truncated, over 50 MiB or 50 million pixels (error)",
+            "A004": "unusable image: not PNG, JPEG, WebP or SVG by its content, unreadable or truncated, over 50 MiB or 50 million pixels; an SVG with a DOCTYPE, a script or event attribute, a reference outside itself, or too many elements once its <use>s are expanded, located at its own line (error)",
         },
     ),
-    **_codes("fonts", {"F001": "unusable font file", "F002": "undefined font family"}),
+    **_codes(
+        "fonts",
+        {
+            "F001": "unusable font file",
+            "F002": "undefined font family",
+            "F004": "a character that neither the text's font nor any fallback font has a glyph for (it would print as an empty box), located where the text is written",
+        },
+    ),
     **_codes(
         "game",
         {
@@ -133,9 +145,25 @@ GENERIC: dict[str, Code] = {
         },
     ),
     **_codes(
+        "translation",
+        {
+            "I001": "messages.po is not a readable gettext PO file (located at the line Babel stops at)",
+            "I002": "a message the base prints has no entry in messages.po (error), or has no translation yet or a "
+            "fuzzy one, so it prints in English (warning)",
+            "I003": "messages.po has an entry the base does not print (with the closest msgid)",
+            "I004": "a translation does not keep its msgid's {slots}, has a brace that is not a slot, or the number "
+            "words are not twenty-one",
+            "I005": "`language:` without a messages.po, or a catalogue whose Language header says another language",
+            "I006": "a translation has other markup tags (<b>, <i>, <br>, <icon …>) than its msgid",
+            "I007": "`new-translation` with a name that is taken or not a folder name, a bad `--lang`, or a base that "
+            "does not validate",
+        },
+    ),
+    **_codes(
         "output",
         {
             "O001": "a file cannot be written (`--out` is a file, read-only, disk full, name too long): nothing changed",
+            "O002": "a write refused: a part of its path is a link, or it leads outside the project or `--out`",
         },
     ),
     **_codes(
@@ -143,8 +171,17 @@ GENERIC: dict[str, Code] = {
         {
             "X001": "`--back-offset` is not X,Y in mm, is beyond 10 mm, or is given with gutterfold",
             "X002": "`--dpi` outside 72–1200",
-            "X003": "no such `--cmyk-profile` file",
+            "X003": "no such `--cmyk-profile` file, or it is not a CMYK ICC profile",
             "X004": "an export target that is not installed, or whose package failed to load",
+            "X005": "where a virtual table's saved object loads its images from (warning): this machine's file:/// URLs, or the host `--url-prefix` names",
+        },
+    ),
+    **_codes(
+        "preflight",
+        {
+            "K001": "an exported file breaks a shop's requirement (located at the file, with the page, image or key)",
+            "K002": "nothing to preflight: the shop's files were not exported to OUT/<game>/<target>/",
+            "K003": "a requirement a shop may still accept (warning): an element in its safe zone, repeated subset tags",
         },
     ),
     **_codes(
@@ -161,6 +198,7 @@ GENERIC: dict[str, Code] = {
             "N001": "the game folder already exists",
             "N002": "the name cannot name a game folder",
             "N003": "bad `--size`",
+            "N004": "`--sheet` without an .xlsx or .ods workbook given with `--from-csv`",
         },
     ),
     **_codes(
@@ -175,6 +213,7 @@ GENERIC: dict[str, Code] = {
             "U007": "bad `--scheduler` address",
             "U008": "the Dask cluster cannot be reached or cannot run the games",
             "U009": "no such diagnostic code (`cardpress codes CODE`)",
+            "U010": "a command-line mistake: an unknown option or command, or a value the option does not take (exit 2)",
             "U011": "`--vary` without `=RANGE`",
             "U012": "`--vary` names no card with that id (or an id used twice)",
             "U013": "`--vary` path is not a value of the card or of game.yaml (or is not a number)",

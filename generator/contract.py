@@ -19,6 +19,7 @@ from .kit import Kit
 
 if TYPE_CHECKING:
     from .diagnostics import Report
+    from .i18n.catalogue import Message
     from .project.folders import GameDir
     from .sim.plugin import Plugin
 
@@ -58,6 +59,8 @@ class Header:
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
     rules_place: str = "end"  # where the kit prints rulebook.txt: end (after everything else), after-cover or none
     rules_booklet: bool = False  # the rules pages fold into a booklet (A5 on A4, half-Letter on Letter)
+    sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
+    language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 
     def byline(self) -> str:
         """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""
@@ -124,6 +127,7 @@ class LoadedGame(Generic[M]):
             players=players,
             credits=header.byline(),
             sheet_title=sheet,
+            shared_sheets=header.sheets != "per-deck",
             **contents,
         )
 
@@ -164,6 +168,18 @@ class Ruleset(ABC, Generic[M]):
     def codes(self) -> Mapping[str, str]:
         """Return the diagnostic codes this ruleset's own checks report: {code: one-line meaning}."""
         return {}
+
+    def messages(self) -> Sequence[Message]:
+        """Return the labels and sentence forms its code prints (its templates' `_()` strings are read from them);
+        a translation's messages.po gives each in its language. None by default."""
+        return ()
+
+    def translatable(self, game: LoadedGame[M]) -> Sequence[tuple[str, tuple[str | int, ...], str]]:
+        """Return the words a translation gives card by card: (card file, key path, the text printed now).
+
+        `cardpress new-translation` writes them into the translation's card files (by card id) to be translated;
+        the pseudo-locale lengthens those the data holds. None by default."""
+        return ()
 
     def offers(self, capability: Capability) -> bool:
         """Return True when the ruleset declares `capability`."""

@@ -8,15 +8,46 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+EXCERPT = 240  # characters of a source line shown, 120 either side of the column: a 600 KB line prints as 240
+MAX_MESSAGE = 500  # characters of a message (one that quotes the user's whole list, say)
+MAX_SHOWN = 100  # problems printed (or sent to the preview page) at most; the summary counts them all
+
 
 @dataclass(frozen=True)
 class Location:
-    """A 1-based position in a source file, with the text of that line for the caret view."""
+    """A 1-based position in a source file, with (an excerpt of) that line's text for the caret view.
+
+    The text is clipped to EXCERPT characters around the column as the location is made, so a diagnostic
+    never holds (or prints) more of a long line; `caret` is the column's place in the excerpt.
+    """
 
     file: str
     line: int
     col: int
     text: str = ""
+    caret: int = -1  # 0-based place of the caret in `text`; worked out from `col` when not given
+    cell: str = ""  # a spreadsheet's place, `Sheet!B3`: shown instead of line and column
+
+    def __post_init__(self) -> None:
+        if self.caret < 0:
+            shown, caret = excerpt(self.text, self.col)
+            object.__setattr__(self, "text", shown)
+            object.__setattr__(self, "caret", caret)
+
+    def where(self) -> str:
+        """Return `file:line:col`, or `file:Sheet!B3` for a spreadsheet cell."""
+        return f"{self.file}:{self.cell}" if self.cell else f"{self.file}:{self.line}:{self.col}"
+
+
+def excerpt(text: str, col: int, width: int = EXCERPT) -> tuple[str, int]:
+    """Return at most `width` characters of `text` around 1-based `col` ("…" marks a cut) and the caret's index."""
+    at = max(0, col - 1)
+    if len(text) <= width:
+        return text, at
+    start = max(0, min(at - width // 2, len(text) - width))
+    end = start + width
+    lead = "…" if start > 0 else ""
+    return lead + text[start:end] + ("…" if end < len(text) else ""), at - start + len(lead)
 
 
 @dataclass(frozen=True)
@@ -30,9 +61,15 @@ class Diagnostic:
     loc: Location | None = None
     hint: str | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("message", "path", "hint"):
+            value = getattr(self, name)
+            if value is not None and len(value) > MAX_MESSAGE:
+                object.__setattr__(self, name, value[: MAX_MESSAGE - 1] + "…")
+
     def headline(self) -> str:
         """Return the first line: `file:line:col: error[CODE] key.path: message`."""
-        where = f"{self.loc.file}:{self.loc.line}:{self.loc.col}: " if self.loc else ""
+        where = f"{self.loc.where()}: " if self.loc else ""
         what = f"{self.path}: " if self.path else ""
         return f"{where}{self.severity}[{self.code}] {what}{self.message}"
 
@@ -44,7 +81,7 @@ class Diagnostic:
             pad = " " * len(gutter)
             lines.append(f" {pad} |")
             lines.append(f" {gutter} | {self.loc.text}")
-            lines.append(f" {pad} | {' ' * (self.loc.col - 1)}^")
+            lines.append(f" {pad} | {' ' * self.loc.caret}^")
         if self.hint:
             lines.append(f"  = hint: {self.hint}")
         return "\n".join(lines)
@@ -99,21 +136,34 @@ class Report:
         return not self.errors
 
     def problems(self) -> list[Problem]:
-        """Return each problem once, sorted by file and position: copies of one found on many faces go together."""
-        return group(sort_diagnostics(self.items))
+        """Return each problem once, sorted by file and position: copies of one found on many faces go together,
+        and so does a run of the same problem on one line (2,000 player counts out of range)."""
+        return runs(group(sort_diagnostics(self.items)))
 
     def summary(self) -> str:
         """Return e.g. `2 errors, 1 warning in 2 files`, counting each problem once however many faces it is on."""
         problems = self.problems()
         files = {p.diagnostic.loc.file for p in problems if p.diagnostic.loc}
-        errors = sum(p.diagnostic.severity == "error" for p in problems)
-        parts = [_plural(errors, "error"), _plural(len(problems) - errors, "warning")]
+        errors = sum(1 + p.alike for p in problems if p.diagnostic.severity == "error")
+        warnings = sum(1 + p.alike for p in problems) - errors
+        parts = [_plural(errors, "error"), _plural(warnings, "warning")]
         tail = f" in {_plural(len(files), 'file')}" if files else ""
         return ", ".join(parts) + tail
 
     def render(self) -> str:
-        """Return every problem once, sorted by file and position, then the summary."""
-        return "\n\n".join([p.render() for p in self.problems()] + [self.summary()])
+        """Return every problem once (the first MAX_SHOWN), sorted by file and position, then the summary."""
+        problems = self.problems()
+        shown, more = problems[:MAX_SHOWN], not_shown(problems[MAX_SHOWN:])
+        return "\n\n".join([p.render() for p in shown] + ([more] if more else []) + [self.summary()])
+
+
+def not_shown(hidden: Sequence[Problem]) -> str:
+    """Return the line that stands for problems left unprinted, or "" when there are none."""
+    if not hidden:
+        return ""
+    errors = sum(1 + p.alike for p in hidden if p.diagnostic.severity == "error")
+    said = ", ".join([_plural(errors, "error"), _plural(sum(1 + p.alike for p in hidden) - errors, "warning")])
+    return f"… and {_plural(len(hidden), 'more problem')} not shown ({said}): fix those above first"
 
 
 # A face-level message starts with the face's key ("feed-belt-1/front: art: …", "workshop-back: …"), or
@@ -131,6 +181,7 @@ class Problem:
 
     diagnostic: Diagnostic
     faces: tuple[str, ...] = ()  # the face keys of every copy, when it was found on more than one face
+    alike: int = 0  # how many more problems like it on the same line it stands for
 
     @property
     def count(self) -> int:
@@ -142,7 +193,10 @@ class Problem:
         return len({_COPY.sub("", f) for f in self.faces}) == 1
 
     def note(self) -> str:
-        """Return what follows the headline: `(3 copies)`, `(20 places: a, b, c, …)`, or nothing."""
+        """Return what follows the headline: `(3 copies)`, `(20 places: a, b, c, …)`, `(and 4 more like it on
+        this line)`, or nothing."""
+        if self.alike:
+            return f"(and {self.alike} more like it on this line)"
         if self.count == 1:
             return ""
         if self.copies():
@@ -189,6 +243,28 @@ def group(items: Sequence[Diagnostic]) -> list[Problem]:
         if face is not None and face not in entry[1]:
             entry[1].append(face)
     return [Problem(d, tuple(faces) if len(faces) > 1 else ()) for d, faces in found.values()]
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def runs(problems: Sequence[Problem]) -> list[Problem]:
+    """Return the problems with each run of alike ones on one line (same code, message but for its numbers) as one."""
+    out: list[Problem] = []
+    last: tuple[Any, ...] | None = None
+    for problem in problems:
+        d = problem.diagnostic
+        shape = (
+            (d.severity, d.code, d.loc.file, d.loc.line, _NUMBER.sub("#", d.path), _NUMBER.sub("#", d.message), d.hint)
+            if d.loc and not problem.faces
+            else None
+        )
+        if shape is not None and shape == last:
+            out[-1] = Problem(out[-1].diagnostic, (), out[-1].alike + 1)
+            continue
+        out.append(problem)
+        last = shape
+    return out
 
 
 class CardpressError(Exception):

@@ -83,3 +83,4 @@ class Kit:
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
     rules: Rules | None = None  # the rulebook printed as pages (set by the pipeline from rulebook.txt)
     text_icons: tuple[TextIcon, ...] = ()  # what the rules pages print with icons (set by the ruleset)
+    shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own

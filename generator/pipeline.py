@@ -1,4 +1,4 @@
-"""The one pipeline every command runs a game through: load → validate → kit → layout → render → write.
+"""The one pipeline every command runs a game through: load → validate → kit → impose → layout → render.
 
 Each stage runs the ones before it once and keeps its result; problems go to the pipeline's report. `build`,
 `validate`, `proof`, `art`, `watch` and `serve` all drive this object and stop at the stage they need.
@@ -15,6 +15,9 @@ from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
 from .diagnostics import CardpressError, Location, Report, did_you_mean
 from .editions import chain as edition
+from .i18n import translation
+from .i18n.catalogue import Catalogue
+from .impose.plan import Imposition, impose
 from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
 from .impose.sizes import size_conflicts
@@ -53,6 +56,8 @@ class Pipeline:
         options: PrintOptions | None = None,
         edits: Edits | None = None,
         variant: str = "",
+        words: Callable[[GameDir, Ruleset[Any]], Catalogue] | None = None,
+        rules: bool = True,
     ):
         self.root, self.game_id = root, game_id
         self.players, self.missing_art = players, missing_art
@@ -60,6 +65,8 @@ class Pipeline:
         self.options = options or PrintOptions()  # how the home kit is printed: duplex edge, offset, margin
         self.edits = {name: list(e) for name, e in (edits or {}).items()}  # applied as each file is read
         self.variant = variant  # "" or "low-ink": the palette the layout stage applies (generator.layout.lowink)
+        self.words = words  # the catalogue to print with instead of the game's own (the pseudo-locale's)
+        self.rules = rules  # False: hold the cards to no rules (the pseudo-locale lays out words no rulebook has)
         self.report = Report()
         self._done: dict[str, object] = {}
 
@@ -95,6 +102,11 @@ class Pipeline:
         header = read_header(source, self.report, edition.based_on(game))
         if game.bases:  # a fan edition's credits add to those of the games it is based on
             header = dataclasses.replace(header, credits=edition.credits(game))
+        game.catalogue = (
+            translation.catalogue(game, ruleset, header.language, self.report)
+            if self.words is None
+            else self.words(game, ruleset)
+        )
         model = ruleset.load(game, header, self.report, known_icons(game))
         if model is None or not self.report.ok():
             return None
@@ -140,7 +152,7 @@ class Pipeline:
 
     def _validate(self) -> LoadedGame[Any] | None:
         game = self.load()
-        if game is not None and game.ruleset.offers(Capability.RULES):
+        if game is not None and self.rules and game.ruleset.offers(Capability.RULES):
             since = len(self.report.items)
             game.ruleset.check_rules(game, self.report)
             edition.advise_rulebook(game.dir, self.report, since)
@@ -175,40 +187,55 @@ class Pipeline:
             self.report.error("B004", conflict.message, hint="every card of one deck must have the same size")
         return None if conflicts else kit
 
-    def sheets(self, paper: str) -> bool:
-        """Check that every deck's sheet can be laid out on `paper` with these print options."""
-        return self._once(f"sheets-{paper}", lambda: self._sheets(paper))
+    # -- impose: every deck's sheets and the page plan, once per paper ---------------------------------------
 
-    def _sheets(self, paper: str) -> bool:
+    def imposition(self, paper: str) -> Imposition | None:
+        """Return the kit laid out on `paper` (sheets and page plan), reporting why it cannot be."""
+        return self._once(f"impose-{paper}", lambda: self._imposition(paper))
+
+    def sheets(self, paper: str) -> bool:
+        """Return True when every deck's sheet can be laid out on `paper` with these print options."""
+        return self.imposition(paper) is not None
+
+    def _imposition(self, paper: str) -> Imposition | None:
         kit = self.kit()
         if kit is None:
-            return False
-        exc = self._sheet_error(kit, paper)
-        if exc is None:
-            return True
+            return None
+        imposed = self._impose(kit, paper)
+        if isinstance(imposed, Imposition):
+            return imposed
         # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
-        elsewhere = [p for p in PAPERS if p != paper and self._sheet_error(kit, p) is None]
+        elsewhere = [p for p in PAPERS if p != paper and isinstance(self._impose(kit, p), Imposition)]
         hint = "choose a smaller card size" + (
             f", or print on {PAPER_NAMES[elsewhere[0]]} only (--paper {elsewhere[0]})" if elsewhere else ""
         )
-        for deck, problem in exc.decks or (("", str(exc)),):
+        for deck, problem in imposed.decks or (("", str(imposed)),):
             self.report.error(
                 "B005",
                 f"{PAPER_NAMES.get(paper, paper)}: " + (f"deck '{deck}': " if deck else "") + problem,
                 loc=kit.size_places.get(deck),
                 hint=hint,
             )
-        return False
-
-    def _sheet_error(self, kit: Kit, paper: str) -> SheetError | None:
-        """Return why the decks of `kit` cannot be laid out on `paper` with these print options, or None."""
-        from .render.kitpdf import kit_sheets
-
-        try:
-            kit_sheets(kit, paper, self.options)
-        except SheetError as exc:
-            return exc
         return None
+
+    def _impose(self, kit: Kit, paper: str) -> Imposition | SheetError:
+        """Return `kit` imposed on `paper` with these print options, or why it cannot be (each paper once)."""
+
+        def run() -> Imposition | SheetError:
+            try:
+                return impose(kit, paper, self.options, self._rules_pages(kit, paper))
+            except SheetError as exc:
+                return exc
+
+        return self._once(f"try-impose-{paper}", run)
+
+    def _rules_pages(self, kit: Kit, paper: str) -> int:
+        """Return how many pages the kit's rulebook sets into on `paper` (booklet pages when it folds), or 0."""
+        from .render.rulespages import rules_book
+
+        studio = self.studio() if kit.rules is not None else None
+        book = rules_book(kit, paper, self.options.duplex, studio.fonts, studio.icons) if studio else None
+        return len(book) if book is not None else 0
 
     # -- layout: templates → layout documents, set and linted --------------------------------------------------
 
@@ -240,13 +267,13 @@ class Pipeline:
         """Lay out each full-page component (mat, record sheet) once, as it prints on `paper` in the whole kit."""
         from .render.kitpdf import component_pages
 
-        kit, studio = self.kit(), self.studio()
-        if kit is None or studio is None or not self.sheets(paper):
+        kit, studio, imposed = self.kit(), self.studio(), self.imposition(paper)
+        if kit is None or studio is None or imposed is None:
             return {}
         wanted = None if only is None else {p.face.key for p in only}
         return {
             page.face.key: studio.render(page.face, size[0], size[1], extra, safe=page_safe(page.face))
-            for page, size, extra in component_pages(kit, paper, self.options, studio.fonts, studio.icons)
+            for page, size, extra in component_pages(kit, imposed)
             if wanted is None or page.face.key in wanted
         }
 
@@ -258,9 +285,10 @@ class Pipeline:
         if kit is None or studio is None or self.layout() is None:
             return
         for paper in papers:
-            if not self.sheets(paper):
+            imposed = self.imposition(paper)
+            if imposed is None:
                 continue
-            for _, face, size, extra in page_faces(kit, paper, self.options, studio.fonts, studio.icons):
+            for _, face, size, extra in page_faces(kit, imposed):
                 studio.render(face, size[0], size[1], extra, safe=page_safe(face))
 
     # -- render: impose the faces on sheets and draw each paper's PDF ------------------------------------------
@@ -272,24 +300,17 @@ class Pipeline:
         kit, studio, faces = self.kit(), self.studio(), self.layout()
         if kit is None or studio is None or faces is None or not self.report.ok():
             return None
-        laid_out = [self.sheets(paper) for paper in papers]  # every paper's problems, not only the first's
-        if not all(laid_out):
+        imposed = [self.imposition(paper) for paper in papers]  # every paper's problems, not only the first's
+        if any(i is None for i in imposed):
             return None
 
         def render_page(face: Face, width: float, height: float, extra: dict[str, Any]) -> Prepared | None:
             return studio.render(face, width, height, extra, safe=page_safe(face))
 
         pdfs = {
-            paper: kitpdf.write(
-                kit,
-                paper,
-                cast("dict[str, Prepared]", faces),
-                render_page,
-                studio.fonts,
-                studio.icons,
-                options=self.options,
-            )
-            for paper in papers
+            i.paper: kitpdf.write(kit, i, cast("dict[str, Prepared]", faces), render_page, studio.fonts, studio.icons)
+            for i in imposed
+            if i is not None
         }
         return pdfs if self.report.ok() else None
 

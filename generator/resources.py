@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,9 +20,13 @@ def shipped() -> Path:
 
 
 def fonts(root: Path) -> Path:
-    """Return the fonts folder a project uses: its own fonts/ when it has a fonts.yaml, else the shipped one."""
+    """Return the fonts folder a project uses: its own fonts/ when it has a fonts.yaml, else the shipped one.
+
+    Any fonts.yaml counts, even one that cannot be read (a loop of links, a folder): reading it says why,
+    rather than the shipped fonts standing in unannounced.
+    """
     own = root / "fonts"
-    return own if (own / "fonts.yaml").is_file() else shipped() / "fonts"
+    return own if os.path.lexists(own / "fonts.yaml") else shipped() / "fonts"
 
 
 def common_layouts(root: Path) -> list[Path]:

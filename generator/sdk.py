@@ -39,6 +39,9 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .export.target import ExportJob as ExportJob
     from .export.target import ExportTarget as ExportTarget
     from .export.target import FaceTarget as FaceTarget
+    from .i18n.catalogue import ENGLISH as ENGLISH
+    from .i18n.catalogue import Catalogue as Catalogue
+    from .i18n.catalogue import Message as Message
     from .impose.sizes import CardSize as CardSize
     from .impose.sizes import SizeError as SizeError
     from .impose.sizes import parse_size as parse_size
@@ -75,6 +78,7 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .sim.runner import MatchResult as MatchResult
     from .sim.runner import run_match as run_match
     from .source import rulebook as rulebook
+    from .source import sheetsrc as sheetsrc
     from .source import tablesrc as tablesrc
     from .source.rulebook import NUM as NUM
     from .source.rulebook import NUMBER_WORDS as NUMBER_WORDS

@@ -49,6 +49,41 @@ def root() -> Path:
     return ROOT
 
 
+UV = Path(sys.executable).parent / "uv"  # the test extra installs it; pip does the same, slower
+
+
+def build_wheel(source: Path, dest: Path) -> Path:
+    """Build the wheel of the project at `source` into `dest` (uv when present, else pip) and return it."""
+    if UV.exists():
+        command = [str(UV), "build", "--quiet", "--wheel", "--out-dir", str(dest), str(source)]
+    else:
+        command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dest), str(source)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (wheel,) = dest.glob("*.whl")
+    return wheel
+
+
+def make_venv(where: Path, *requirements: str) -> Path:
+    """Make a fresh venv at `where`, install `requirements` (wheels or names) into it and return its bin/."""
+    steps = (
+        [[str(UV), "venv", "--quiet", "--python", sys.executable, str(where)]]
+        if UV.exists()
+        else [[sys.executable, "-m", "venv", str(where)]]
+    )
+    if requirements:
+        python = str(where / "bin" / "python")
+        steps.append(
+            [str(UV), "pip", "install", "--quiet", "--python", python, *requirements]
+            if UV.exists()
+            else [python, "-m", "pip", "install", "--quiet", *requirements]
+        )
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    return where / "bin"
+
+
 def copy_project(dest: Path, games: tuple[str, ...] = ("pocket-foundry",)) -> Path:
     """Copy cards/<games>, layouts/ and fonts/ into `dest`, a project of its own."""
     for game in games:

@@ -21,6 +21,7 @@ decks:
     cards: cards.csv
     template: front.yaml.j2
     back: back.yaml.j2
+    markup: [text]
 """
 
 FRONT = """\

@@ -121,7 +121,7 @@ def test_a_file_inside_out_where_a_game_folder_goes_is_named(tmp_path):
 def test_a_folder_where_a_file_goes_is_found_before_any_rename(tmp_path):
     (tmp_path / "b.pdf").mkdir()
     with pytest.raises(CardpressError) as caught:
-        output.write_all({tmp_path / "a.pdf": b"new a", tmp_path / "b.pdf": b"new b"})
+        output.write_all({tmp_path / "a.pdf": b"new a", tmp_path / "b.pdf": b"new b"}, root=tmp_path)
     assert not (tmp_path / "a.pdf").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.pdf"]
     assert caught.value.report.items[0].message.endswith("b.pdf: a folder of that name is in the way")
@@ -206,4 +206,5 @@ def test_ctrl_c_while_proofing_says_which_games_were_finished(built):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == "interrupted: proofs of tiny not written; no game finished\n"
-    assert not [p for p in (out / "tiny" / "proofs").iterdir() if p.name.startswith(output.TEMP_PREFIX)]
+    assert not [p for p in out.rglob("*") if p.name.startswith(output.TEMP_PREFIX)]
+    assert not (out / "tiny" / "proofs").exists()  # the folder made for the set is removed with it

@@ -64,7 +64,7 @@ def test_images_are_recognised_by_content_not_by_name(tmp_path, kind, name):
 def test_a_text_file_named_png_is_refused(tmp_path):
     path = tmp_path / "fake.png"
     path.write_text("not an image")
-    with pytest.raises(files.ArtError, match="fake.png is not a PNG, JPEG or WebP image"):
+    with pytest.raises(files.ArtError, match="fake.png is not a PNG, JPEG, WebP or SVG image"):
         files.open_art(path)
 
 
@@ -203,7 +203,7 @@ def test_an_unreadable_image_is_an_error(project):
     name_art(project, "art/notes.png")
     problem, _ = lint(project).errors  # one per copy of the card
     assert problem.code == "A004" and problem.loc.line == 13
-    assert "notes.png is not a PNG, JPEG or WebP image" in problem.message
+    assert "notes.png is not a PNG, JPEG, WebP or SVG image" in problem.message
 
 
 # --- into the PDF -------------------------------------------------------------------------------------

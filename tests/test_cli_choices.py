@@ -18,14 +18,14 @@ def test_export_reads_the_paper_in_any_case_as_build_does(tmp_path):
     assert sorted(p.name for p in (tmp_path / "hedgerow" / "pnp").iterdir()) == ["hedgerow-letter-5p-long-edge.pdf"]
     refused = run_cli("export", "hedgerow", "--to", "pnp", "--paper", "Legal", "--out", str(tmp_path / "x"), cwd=ROOT)
     assert refused.returncode == 2
-    assert "Invalid value for '--paper': Value error, 'Legal' is not one of 'a4', 'letter', 'both'." in refused.stderr
+    assert "error[U010] --paper: 'Legal' is not one of a4, letter, both\n" in refused.stderr
     assert not (tmp_path / "x").exists()
 
 
 def test_an_unknown_paper_lists_the_papers(tmp_path):
     result = run_cli("build", "hedgerow", "--paper", "Legal", "--out", str(tmp_path), cwd=ROOT)
     assert result.returncode == 2
-    assert "Invalid value for '--paper': Value error, 'Legal' is not one of 'a4', 'letter', 'both'." in result.stderr
+    assert "error[U010] --paper: 'Legal' is not one of a4, letter, both\n" in result.stderr
     assert not (tmp_path / "hedgerow").exists()
 
 

@@ -10,7 +10,8 @@ from generator.cli.main import app
 
 COMMANDS = [
     *("validate", "build", "new", "list", "games", "simulate", "sweep", "proof", "watch", "serve", "art"),
-    *("new-edition", "diff", "compare", "codes", "export", "replay"),
+    *("new-edition", "diff", "compare", "codes", "export", "preflight", "replay", "new-translation"),
+    "pseudo-locale",
 ]
 GAME_COMMANDS = {"explain", "analyze"}  # declared by rulesets: tested below
 

@@ -81,7 +81,6 @@ def test_every_registered_code_is_reported_somewhere():
 
 def test_codes_are_unique_well_formed_and_one_line():
     everything = registry()
-    assert len(everything) == 128
     for code, entry in everything.items():
         assert CODE.fullmatch(code) and entry.code == code
         assert entry.meaning and "\n" not in entry.meaning and "|" not in entry.meaning, code
@@ -104,7 +103,7 @@ def test_cardpress_codes_explains_one_code_or_lists_them_all(tmp_path: Path):
         "is close to one that is read (a typo such as `copeis`)\n",
     )
     every = run_cli("codes", cwd=tmp_path)
-    assert every.returncode == 0 and len(every.stdout.splitlines()) == 128
+    assert every.returncode == 0 and len(every.stdout.splitlines()) == len(registry())
     assert every.stdout.splitlines()[0] == "Y001   YAML             YAML syntax error"
     unknown = run_cli("codes", "ME099", cwd=tmp_path)
     assert unknown.returncode == 1

@@ -99,6 +99,8 @@ def test_new_from_a_csv_prints_its_columns(tmp_path):
     assert (game / "cards.csv").read_bytes() == table.read_bytes()
     front = (game / "layouts" / "card-front.yaml.j2").read_text()
     assert '{% set body = "<b>Power:</b> " ~ rich.power ~ "<br>" ~ "<b>Rules text:</b> " ~ rich.rules_text %}' in front
+    game_yaml = (game / "game.yaml").read_text()  # its column of tags is declared markup
+    assert "    markup: [rules_text]  # columns whose cells are markup; others print < > & as written\n" in game_yaml
     assert sorted(p.name for p in (game / "art").iterdir()) == ["comet.png", "nova.png"]
     built = run_cli("build", "sky", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
     assert built.returncode == 0 and built.stderr == "", built.stderr

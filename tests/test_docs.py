@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from conftest import ROOT
+from conftest import ROOT, build_wheel
 from pypdf import PdfReader
 
 from generator import codes
@@ -50,7 +50,7 @@ def test_the_cli_page_has_every_command_and_every_option():
     text = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
     group = typer.main.get_command(app)
     visible = {name: c for name, c in group.commands.items() if not c.hidden}
-    assert len(visible) == 18  # replay joined the 17
+    assert len(visible) == 21  # replay joined the 17, then preflight, new-translation and pseudo-locale
     for name, command in visible.items():
         section = text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
         assert f"cardpress {name} [OPTIONS]" in section, name
@@ -73,6 +73,8 @@ def test_the_export_page_lists_every_shipped_target():
         "drivethrucards",
         "makeplayingcards",
         "thegamecrafter",
+        "screentop",
+        "ttpg",
         "tts",
         "bundle",
     ]
@@ -203,13 +205,7 @@ def test_the_link_checker_finds_a_broken_link_and_a_broken_anchor(tmp_path):
 def hello_site(tmp_path_factory) -> Path:
     """Return a folder holding the example plugin installed from its wheel (a wheel unpacked is an install)."""
     where = tmp_path_factory.mktemp("hello")
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where), str(HELLO)],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = where.glob("cardpress_hello-*.whl")
+    wheel = build_wheel(HELLO, where)
     zipfile.ZipFile(wheel).extractall(where / "site")
     return where / "site"
 

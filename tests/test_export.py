@@ -7,6 +7,8 @@ import hashlib
 import io
 import json
 import math
+import os
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -16,8 +18,8 @@ import pytest
 from conftest import copy_project
 from PIL import Image
 
-from generator.export import bundle, cards, drivethrucards, makeplayingcards, thegamecrafter, tts
-from generator.export.cmyk import Converter, find_profile
+from generator.export import bundle, cards, drivethrucards, makeplayingcards, pdfinspect, pdfx, thegamecrafter, tts
+from generator.export.cmyk import Converter
 from generator.export.common import Deck, extended, laid_out, px
 from generator.export.options import ExportOptions
 from generator.export.target import ExportJob
@@ -165,10 +167,9 @@ def _streams(doc: pikepdf.Pdf):
 
 @pytest.fixture(scope="module")
 def dtc(games):
-    """The poker game's DriveThruCards PDF, without a colour profile and (when installed) with one."""
+    """The poker game's DriveThruCards PDF."""
     game = games["poker"]
-    plain = drivethrucards.files(game, ExportOptions(cmyk_profile=None))
-    return game, plain
+    return game, drivethrucards.files(game, ExportOptions())
 
 
 def test_dtc_pages_alternate_back_and_front_at_trim_plus_an_eighth_inch(dtc):
@@ -206,26 +207,108 @@ def test_dtc_colours_are_cmyk_only_and_fonts_embedded(dtc):
 
 
 def test_black_is_k_only_and_ink_is_capped_at_240_percent():
-    for converter in (Converter(None), Converter(find_profile())):
-        assert converter.colour((0.0, 0.0, 0.0)) == (0, 0, 0, 1)
-        assert converter.colour((0.5, 0.5, 0.5)) == (0, 0, 0, 0.5)
-        for rgb in ((0.2, 0.0, 0.1), (0.1, 0.1, 0.3), (0.6, 0.1, 0.1)):
-            assert sum(converter.colour(rgb)) <= 2.4 + 1e-6
-        image = Image.new("RGB", (3, 1))
-        image.putdata([(0, 0, 0), (40, 0, 20), (255, 255, 255)])
-        cmyk = np.asarray(converter.image(image), dtype=float) / 255
-        assert tuple(cmyk[0, 0]) == (0, 0, 0, 1) and tuple(cmyk[0, 2]) == (0, 0, 0, 0)
-        assert cmyk.sum(axis=2).max() <= 2.4 + 4 / 255
+    converter = Converter()
+    assert converter.colour((0.0, 0.0, 0.0)) == (0, 0, 0, 1)
+    assert converter.colour((0.5, 0.5, 0.5)) == (0, 0, 0, 0.5)
+    for rgb in ((0.2, 0.0, 0.1), (0.1, 0.1, 0.3), (0.6, 0.1, 0.1)):
+        assert sum(converter.colour(rgb)) <= 2.4 + 1e-6
+    image = Image.new("RGB", (3, 1))
+    image.putdata([(0, 0, 0), (40, 0, 20), (255, 255, 255)])
+    cmyk = np.asarray(converter.image(image), dtype=float) / 255
+    assert tuple(cmyk[0, 0]) == (0, 0, 0, 1) and tuple(cmyk[0, 2]) == (0, 0, 0, 0)
+    assert cmyk.sum(axis=2).max() <= 2.4
 
 
-@pytest.mark.skipif(find_profile() is None, reason="no CMYK profile installed (Debian: libgs-common)")
-def test_with_a_profile_the_pdf_carries_an_output_intent(games):
+def test_dtc_is_pdfx_1a_with_a_registered_output_intent(games):
     files = drivethrucards.files(games["mini-american"], ExportOptions())
     doc = pikepdf.open(io.BytesIO(files["minis-main-mini-american-dtc.pdf"]))
-    intent = doc.Root.OutputIntents[0]
-    assert str(intent.S) == "/GTS_PDFX" and intent.DestOutputProfile.N == 4
-    assert str(doc.docinfo.GTS_PDFXVersion) == "PDF/X-1a:2003"
+    (intent,) = doc.Root.OutputIntents
+    assert str(intent.S) == "/GTS_PDFX"
+    assert str(intent.OutputConditionIdentifier) == "CGATS TR 001"
+    assert str(intent.RegistryName) == "http://www.color.org"
+    assert "/DestOutputProfile" not in intent  # a registered condition: PDF/X-1a needs no embedded profile
+    info = doc.docinfo
+    assert str(info.GTS_PDFXVersion) == "PDF/X-1a:2003" and str(info.Trapped) == "/False"
+    assert str(info.Title) and str(info.CreationDate).startswith("D:") and str(info.ModDate).startswith("D:")
+    assert len(doc.trailer.ID) == 2 and doc.pdf_version == "1.4"
     assert [float(v) for v in doc.pages[0].MediaBox] == pytest.approx([0, 0, 144, 198])  # 2 × 2.75 in
+    assert not pdfx.transparent(doc)
+
+
+def test_dtc_ink_and_resolution_measured_from_the_pdf(dtc):
+    """Every vector fill and stroke, and every pixel of every image, asks for at most 240 % ink; every
+    image is at least 300 ppi where it is placed."""
+    _, files = dtc
+    doc = pikepdf.open(io.BytesIO(files["tiny-main-poker-dtc.pdf"]))
+    painted = pdfinspect.painted(doc)
+    assert painted.paints and painted.images
+    assert {p.colour.space for p in painted.paints} == {"DeviceCMYK"}
+    assert max(p.colour.ink for p in painted.paints) <= 2.4 + 1e-9
+    assert max(pdfinspect.image_ink(i) for i in painted.images) <= 2.4
+    assert min(i.ppi for i in painted.images) >= 300 - 0.01  # the placement is written to 5 digits
+    assert {i.colour_space for i in painted.images} == {"DeviceCMYK"}
+
+
+def test_dtc_near_black_text_is_k_only_with_overprint(dtc):
+    _, files = dtc
+    texts = pdfinspect.painted(pikepdf.open(io.BytesIO(files["tiny-main-poker-dtc.pdf"]))).texts
+    dark = [t for t in texts if t.colour.values[3] >= 0.6 and max(t.colour.values[:3]) <= 0.25]
+    assert dark and all(t.colour.values[:3] == (0, 0, 0) and t.overprint for t in dark)
+    fonts = {t.font for t in texts}
+    assert fonts and not any(f.startswith("AAAAAA+") for f in fonts)
+
+
+EXPORT_SHA = """
+import hashlib, sys
+from pathlib import Path
+from generator.export import drivethrucards
+from generator.export.common import laid_out
+from generator.export.options import ExportOptions
+from generator.pipeline import Pipeline
+game = laid_out(Pipeline(Path(sys.argv[1]), "tiny"))
+for name, data in sorted(drivethrucards.files(game, ExportOptions()).items()):
+    print(name, hashlib.sha256(data).hexdigest())
+"""
+GS_ICC = "/usr/share/color/icc/ghostscript"
+
+
+def _export_sha(project: Path, prelude: str = "") -> str:
+    import subprocess
+    import sys
+
+    script = f"{prelude}\n{sys.executable} -c '{EXPORT_SHA}' {project}"
+    done = subprocess.run(["unshare", "-m", "sh", "-euc", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root for a private mount namespace"
+)
+def test_dtc_bytes_are_the_same_with_and_without_a_system_cmyk_profile(project, tmp_path):
+    """In mount namespaces: once with Ghostscript's CMYK profiles hidden, once with files at their paths."""
+    fake = tmp_path / "share"
+    (fake / "color/icc/ghostscript").mkdir(parents=True)
+    for name in ("default_cmyk.icc", "ps_cmyk.icc"):
+        (fake / "color/icc/ghostscript" / name).write_bytes(b"not read: cardpress looks for no profile")
+    hide = f"if [ -d {GS_ICC} ]; then mount -t tmpfs none {GS_ICC}; fi"
+    show = (
+        f"mount --bind {fake}/color /usr/share/color 2>/dev/null || (mount -t tmpfs none /usr/share"
+        f" && mkdir -p /usr/share/color && cp -r {fake}/color/. /usr/share/color); test -f {GS_ICC}/default_cmyk.icc"
+    )
+    hidden, shown = _export_sha(project, hide), _export_sha(project, show)
+    assert hidden == shown and "tiny-main-poker-dtc.pdf" in hidden
+
+
+def test_dtc_opens_no_colour_profile(games, monkeypatch):
+    from PIL import ImageCms
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the default press file must not read a colour profile")
+
+    monkeypatch.setattr(ImageCms, "getOpenProfile", refuse)
+    monkeypatch.setattr(ImageCms, "buildTransform", refuse)
+    assert drivethrucards.files(games["poker"], ExportOptions())
 
 
 # -- Tabletop Simulator ---------------------------------------------------------------------------------------
@@ -287,12 +370,19 @@ def test_tts_saved_object_ids_names_and_urls(games, tts_files):
     assert [c["Nickname"] for c in contained] == [card.name for card in game.kit.cards]
     guids = [deck["GUID"]] + [c["GUID"] for c in contained]
     assert len(set(guids)) == len(guids) and all(len(g) == 6 and int(g, 16) >= 0 for g in guids)
-    assert (
-        tts.files(game, ExportOptions())["tiny.json"]
-        == json.dumps(json.loads(tts.files(game, ExportOptions())["tiny.json"]), indent=2, ensure_ascii=False).encode()
-        + b"\n"
-    )  # relative names without a prefix, and the same bytes every time
-    assert b'"FaceURL": "main-poker-1.png"' in tts.files(game, ExportOptions())["tiny.json"]
+    local = tts.files(game, ExportOptions(out=Path("/srv/out")))["tiny.json"]
+    assert local == tts.files(game, ExportOptions(out=Path("/srv/out")))["tiny.json"]  # the same bytes every time
+    (entry,) = json.loads(local)["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == "file:///srv/out/tiny/tts/main-poker-1.png"  # no prefix: the exported file itself
+    assert entry["BackURL"] == "file:///srv/out/tiny/tts/main-poker-back.png"
+
+
+@pytest.mark.parametrize(
+    ("size", "want"),
+    [("poker", (1.0, 1.0)), ("mini-american", (0.7, 0.7143)), ("tarot", (1.1, 1.3571)), ("square", (1.4, 1.0))],
+)
+def test_tts_cards_keep_their_own_aspect(size, want):
+    assert tts.scale(PRESETS[size]) == pytest.approx(want, abs=1e-4)
 
 
 def test_tts_sheet_slots_run_left_to_right(games, tts_files):
@@ -336,7 +426,10 @@ def test_bundle_manifest_checksums_and_a_byte_identical_rebuild(project, monkeyp
     for path, entry in listed.items():
         data = archive.read(path)
         assert (entry["size"], entry["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())
-    assert {p.split("/")[0] for p in listed} == {"pnp", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts"}
+    assert {p.split("/")[0] for p in listed} == {
+        *("pnp", "thegamecrafter", "makeplayingcards", "drivethrucards"),
+        *("tts", "ttpg", "screentop"),
+    }
     assert "pnp/minis-a4-4p-long-edge-low-ink.pdf" in listed
     again, _ = bundle.TARGET.files(ExportJob(project, "minis", ExportOptions()))
     assert again[name] == files[name]

@@ -82,7 +82,20 @@ def test_the_shipped_targets_register_through_the_same_group():
     from generator.export.target import exports
 
     points = {p.name for p in entry_points(group="cardpress.exports")}
-    assert {"pnp", "cards", "thegamecrafter", "makeplayingcards", "drivethrucards", "tts", "bundle"} <= points
+    assert {
+        "pnp",
+        "cards",
+        "thegamecrafter",
+        "makeplayingcards",
+        "drivethrucards",
+        "tts",
+        "ttpg",
+        "screentop",
+        "bundle",
+    } <= points
     order = [t.name for t in exports()]
     assert order[0] == "pnp" and order[-1] == "bundle"
-    assert {t.name for t in exports() if t.bundled} == {"thegamecrafter", "makeplayingcards", "drivethrucards", "tts"}
+    assert {t.name for t in exports() if t.bundled} == {
+        *("thegamecrafter", "makeplayingcards", "drivethrucards"),
+        *("tts", "ttpg", "screentop"),
+    }

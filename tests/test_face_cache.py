@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -200,3 +202,41 @@ def test_a_face_cut_short_by_the_clock_is_not_kept(
     monkeypatch.undo()
     pdf, said, rendered = _build(project)
     assert len(rendered) == 50 and not [s for s in said if "T003" in s]
+
+
+RENDERER = """\
+import sys
+from pathlib import Path
+
+from generator.pipeline import Pipeline
+
+pipeline = Pipeline(Path(sys.argv[1]), "pocket-foundry")
+assert pipeline.render(["letter"]) is not None
+print("rendered", len(pipeline.studio().rendered), flush=True)
+sys.stdin.readline()  # stays alive, as `watch` or a benchmark does, until the test lets it go
+"""
+
+
+@pytest.mark.slow
+def test_a_long_lived_renderer_never_locks_a_build_out(project: Path, cache_dir: Path) -> None:
+    """A process that laid faces out and lives on (watch, serve, a benchmark) holds no write lock: a build run
+    meanwhile stores its own faces, and the next build lays out nothing."""
+    env = {**os.environ, "CARDPRESS_CACHE": str(cache_dir)}
+    renderer = subprocess.Popen(
+        [sys.executable, "-c", RENDERER, str(project)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert renderer.stdout is not None and renderer.stdout.readline().startswith("rendered ")
+        _, _, built = _build(project)
+        assert len(built) == 50 and len(_entries(cache_dir)) >= 50  # the build's faces are stored
+        cache._SHELVES.clear()  # a new process, as far as the cache knows
+        _, _, rebuilt = _build(project)
+        assert rebuilt == []
+    finally:
+        assert renderer.stdin is not None
+        renderer.stdin.close()
+        renderer.wait(timeout=60)

@@ -88,3 +88,60 @@ def test_an_idle_connection_is_closed(server, monkeypatch):
         sock.sendall(b"GET / HTTP/1.1\r\n")  # and then nothing more
         while sock.recv(1024):
             pass
+
+
+def test_sixty_trickling_clients_cannot_starve_a_normal_request(server, monkeypatch):
+    """60 connections sending their request a byte at a time hold no thread: a normal request is answered
+    while every one of them is still connected, and the threads stay as many as the pool's."""
+    import threading
+
+    monkeypatch.setattr(serve._Handler, "timeout", 120)  # their deadline is far off: they stay connected
+    port = server.server_address[1]
+    before = threading.active_count()
+    tricklers = [socket.create_connection(("127.0.0.1", port), timeout=20) for _ in range(60)]
+    stop = threading.Event()
+
+    def trickle() -> None:
+        request = f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: ".encode() + b"a" * 10_000
+        for byte in request:
+            for sock in tricklers:
+                sock.sendall(bytes([byte]))
+            if stop.wait(0.05):
+                return
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    try:
+        response = get(server, "/api/version", f"127.0.0.1:{port}")
+        assert response.status == 200
+        assert threading.active_count() <= before + serve.WORKERS + 1  # the trickler thread is ours
+        for sock in tricklers:  # none was answered or closed: all are still waiting to send their request
+            sock.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                sock.recv(1)
+    finally:
+        stop.set()
+        thread.join(20)
+        for sock in tricklers:
+            sock.close()
+
+
+def test_a_client_over_its_deadline_is_cut_off_and_the_server_goes_on(server, monkeypatch):
+    monkeypatch.setattr(serve._Handler, "timeout", 0.5)
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\n")
+        for _ in range(600):  # a byte now and then keeps no idle timer alive: the deadline is total
+            try:
+                sock.sendall(b"X")
+            except OSError:
+                break
+            sock.settimeout(0.2)
+            try:
+                if sock.recv(1024) == b"":
+                    break
+            except TimeoutError:
+                continue
+        else:
+            pytest.fail("a client sending a byte every 0.2 s was never cut off")
+    assert get(server, "/api/version", f"127.0.0.1:{port}").status == 200

@@ -137,3 +137,54 @@ def test_a_full_disk_while_proofing_keeps_every_previous_proof(broken, monkeypat
     assert _snapshot(project / "output") == before  # no proof of the new set, no temporary file
     monkeypatch.setattr(output.os, "fsync", real)
     assert session.rebuild().ok
+
+
+def test_watch_never_follows_a_link_out_of_the_game_folder(tmp_path):
+    from conftest import copy_project
+
+    from generator.iterate import watch
+
+    project = copy_project(tmp_path / "project")
+    big = tmp_path / "system"
+    for i in range(50):
+        (big / f"d{i}" / "sub").mkdir(parents=True)
+    (project / GAME / "linked").symlink_to(big)
+    (project / GAME / "loop").symlink_to("loop")
+    folders = watch.folders(project)
+    assert all(big not in f.parents and "linked" not in f.parts for f in folders)
+    assert sorted(str(f.relative_to(project)) for f in folders if "cards" in f.parts) == [
+        "cards",
+        "cards/pocket-foundry",
+        "cards/pocket-foundry/art",
+    ]
+
+
+def test_the_watcher_watches_each_folder_alone(tmp_path, monkeypatch):
+    """Non-recursive watches on the real folders found: the watcher itself never walks into a link."""
+    import threading
+
+    import watchfiles
+    from conftest import copy_project
+
+    from generator.iterate import watch
+
+    project = copy_project(tmp_path / "project")
+    calls = []
+
+    def fake(*paths, **options):
+        calls.append((paths, options))
+        return iter(())
+
+    monkeypatch.setattr(watchfiles, "watch", fake)
+    watch.run([], project, lambda s, o: None, threading.Event())
+    ((paths, options),) = calls
+    assert options["recursive"] is False and list(paths) == watch.folders(project)
+
+
+def test_a_loop_of_links_appearing_mid_run_is_no_crash(broken):
+    project, _ = broken
+    session = Session(project, "pocket-foundry", project / "output", dpi=30, papers=["a4"])
+    loop = project / GAME / "art" / "spin.png"
+    loop.symlink_to("spin.png")
+    assert session.affected_by([loop]) is True
+    session.rebuild([loop])  # the loop is not a file anything reads: nothing to say

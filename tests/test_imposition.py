@@ -11,6 +11,7 @@ from generator.impose.sheets import (
     MARK_GAP,
     MARK_MIN_START,
     MARK_SHORTEST,
+    MIN_BLEED,
     OVERLAP,
     PAPERS,
     PRINTER_MARGIN,
@@ -127,14 +128,16 @@ def check_side(sheet: Sheet, count: int) -> None:
             assert mark.length >= MARK_SHORTEST - 1e-9
             gap = min(mark.distance_to(t) for t in trims)
             assert gap >= MARK_MIN_START - 1e-9
-            # outside the bleed wherever the margin leaves room for a 2 mm mark past it
-            edge = side.trim
-            margin = {
-                True: min(edge.y, sheet.height - edge.bottom) if vertical else None,
-                False: min(edge.x, sheet.width - edge.right),
-            }[vertical]
-            if margin - sheet.margin >= BLEED + MARK_GAP + MARK_SHORTEST:
-                assert gap >= BLEED + MARK_GAP - 1e-9
+            # never in the bleed: a gap between the bleed box and every mark, the full bleed where there is room
+            assert mark.distance_to(side.bleed_box) >= MARK_GAP - 1e-9
+            assert all(mark.distance_to(p.clip) >= MARK_GAP - 1e-9 for p in side.placed)
+        edges = (side.trim.x, side.trim.y, sheet.width - side.trim.right, sheet.height - side.trim.bottom)
+        box = side.bleed_box
+        grown = (side.trim.x - box.x, side.trim.y - box.y, box.right - side.trim.right, box.bottom - side.trim.bottom)
+        for room, bleed in zip(edges, grown):
+            assert MIN_BLEED - 1e-9 <= bleed <= BLEED + 1e-9
+            if room - sheet.margin >= BLEED + MARK_GAP + 3.0:
+                assert bleed == pytest.approx(BLEED)
         # clips: the whole card, bleed only where no card is next to it
         for p in side.placed:
             assert p.clip.contains(p.trim)
@@ -179,12 +182,14 @@ def test_a_custom_size(paper, orientation):
         check_side(sheet, count)
 
 
-def test_marks_reach_into_the_bleed_only_where_the_margin_is_tight():
+def test_the_bleed_narrows_where_the_margin_is_tight_and_marks_stay_out_of_it():
     a4 = card_sheet("a4", PRESETS["poker"])
-    # A4's sides: 9.75 mm of margin, 4.75 of it printable: 3 mm marks from 1.75 mm past the trim, in the bleed
+    # A4's sides: 9.75 mm of margin, 4.75 of it printable: a 1.5 mm bleed, then 2.75 mm marks 2 mm past the trim
     left = [m for m in a4.marks(9) if m.y1 == m.y2 and m.x1 < a4.block.x]
     assert len(left) == 4
-    assert all((m.x1, m.x2) == (pytest.approx(9.75 - 1.75), pytest.approx(PRINTER_MARGIN)) for m in left)
+    assert all((m.x1, m.x2) == (pytest.approx(9.75 - 2.0), pytest.approx(PRINTER_MARGIN)) for m in left)
+    assert a4.outer_bleed(9) == (1.5, 3.0, 1.5, 3.0)
+    assert a4.fronts(9).bleed_box == a4.block.grow(1.5, 3.0, 1.5, 3.0)
     # top and bottom: 15.15 mm, so full 5 mm marks start past the 3 mm bleed
     top = [m for m in a4.marks(9) if m.x1 == m.x2 and m.y1 < a4.block.y]
     assert all((m.y1, m.y2) == (pytest.approx(15.15 - 3.5), pytest.approx(15.15 - 8.5)) for m in top)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import build_wheel, make_venv
 from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,18 +24,7 @@ pytestmark = pytest.mark.slow
 def installed(tmp_path_factory) -> Path:
     """Return the bin/ folder of a fresh venv holding cardpress installed from a wheel of this checkout."""
     where = tmp_path_factory.mktemp("install")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where / "dist"), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (where / "dist").glob("cardpress-*.whl")
-    subprocess.run([sys.executable, "-m", "venv", str(where / "venv")], check=True)
-    pip = subprocess.run(
-        [str(where / "venv" / "bin" / "pip"), "install", "--quiet", str(wheel)], capture_output=True, text=True
-    )
-    assert pip.returncode == 0, pip.stderr
-    return where / "venv" / "bin"
+    return make_venv(where / "venv", str(build_wheel(ROOT, where / "dist")))
 
 
 def cardpress(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

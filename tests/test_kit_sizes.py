@@ -11,6 +11,7 @@ from pdfinspect import MM, placements, text_in
 from pypdf import PdfReader
 
 from generator.diagnostics import Report
+from generator.impose.plan import impose, kit_sheets
 from generator.impose.sheets import PAPERS, PrintOptions, Rect
 from generator.impose.sizes import PRESETS
 from generator.layout.studio import Studio, page_safe
@@ -40,7 +41,7 @@ def mixed(tmp_path_factory):
     paths = {}
     for paper in PAPERS:
         paths[paper] = out / f"mixed-{paper}.pdf"
-        paths[paper].write_bytes(kitpdf.write(kit, paper, faces, render, studio.fonts, studio.icons))
+        paths[paper].write_bytes(kitpdf.write(kit, impose(kit, paper), faces, render, studio.fonts, studio.icons))
     return kit, paths
 
 
@@ -57,8 +58,8 @@ def approx_rect(r: Rect):
 def test_each_deck_gets_sheets_of_its_own_size(mixed, paper):
     kit, paths = mixed
     reader = PdfReader(paths[paper])
-    sheets = kitpdf.kit_sheets(kit, paper, PrintOptions())
-    expected_pages = 2 + sum(2 * len(counts) for _, counts in RUNS) + 4  # then the rules: 3 pages, a blank back
+    sheets = kit_sheets(kit, paper, PrintOptions())
+    expected_pages = 2 + sum(2 * len(counts) for _, counts in RUNS)
     assert len(reader.pages) == expected_pages
     index = 2
     for deck, per_page in RUNS:
@@ -96,7 +97,7 @@ def test_cards_are_their_own_size_and_turned_where_the_grid_says(mixed):
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_crop_marks_follow_each_grid(mixed, paper):
     kit, paths = mixed
-    sheets = kitpdf.kit_sheets(kit, paper, PrintOptions())
+    sheets = kit_sheets(kit, paper, PrintOptions())
     with pdfplumber.open(paths[paper]) as pdf:
         for index, deck, cards in ((2, "market", 4), (3, "market", 4), (10, "starter", 6), (11, "starter", 6)):
             sheet = sheets[deck, tuple(SIZES[deck])]
@@ -131,13 +132,13 @@ def test_a_deck_of_two_sizes_is_refused_before_anything_is_drawn(mixed):
     kit, _ = mixed
     odd = dataclasses.replace(kit, cards=[*kit.cards[:3], dataclasses.replace(kit.cards[3], size=PRESETS["poker"])])
     with pytest.raises(ValueError, match=r"^deck 'market' mixes card sizes: .* differs from its 69.85 × 120.65 mm"):
-        kitpdf.kit_sheets(odd, "a4", PrintOptions())
+        kit_sheets(odd, "a4", PrintOptions())
 
 
 def test_a_cover_shows_a_poker_card_when_every_card_is_taller(mixed):
     kit, _ = mixed
     jumbo = dataclasses.replace(kit, cards=[dataclasses.replace(c, size=PRESETS["jumbo"]) for c in kit.cards])
-    covers = [face for page, face, _, _ in kitpdf.page_faces(jumbo, "a4") if page.kind == "cover"]
+    covers = [face for page, face, _, _ in kitpdf.page_faces(jumbo, impose(jumbo, "a4")) if page.kind == "cover"]
     assert [face.context["card"] for face in covers[:1]] == [{"w": 63.5, "h": 88.9}]
-    mixed_cover = next(face for page, face, _, _ in kitpdf.page_faces(kit, "a4") if page.kind == "cover")
+    mixed_cover = next(face for page, face, _, _ in kitpdf.page_faces(kit, impose(kit, "a4")) if page.kind == "cover")
     assert mixed_cover.context["card"] == {"w": 44.45, "h": 63.5}  # the smaller card of the kit

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from lintkit import findings
+from lintkit import FONTS, ICONS, findings, laid_out
 
-from generator.layout import lint
+from generator.layout import legibility, lint
+from generator.render.trace import trace
 
 SHIPPED = lint.Thresholds(severity="error")
 
@@ -186,3 +187,21 @@ def test_a_busy_pattern_behind_text_counts_where_it_is_drawn():
 )
 def test_thresholds_come_from_game_yaml_with_defaults(data, expected):
     assert lint.thresholds(data) == expected
+
+
+def test_small_text_on_three_inks_is_reported_and_near_black_is_not():
+    def plates(size: str, colour: str) -> list[str]:
+        text = f'- text: {{id: note, x: 5, y: 5, w: 50, h: 8, text: "Small print", size: {size}, colour: "{colour}"}}\n'
+        ink = trace(laid_out(text), FONTS, ICONS)
+        return [f"{f.severity}[{f.code}] {f.message}" for f in legibility.plates(ink, lint.Thresholds())]
+
+    assert plates("7", "#973434") == [
+        "warning[L114] 'note' is #973434 at 7 pt: a press file prints it on 3 inks (M+Y+K), "
+        "which blur where they do not register"
+    ]
+    assert plates("9", "#973434") == []  # 9 pt and up: large enough
+    assert plates("7", "#2a2622") == []  # near black: K alone
+    assert plates("7", "#2060ff") == []  # C+M only: two inks
+    assert (
+        findings('- text: {id: note, x: 5, y: 5, w: 50, h: 8, text: "Small print", size: 7, colour: "#973434"}\n') == []
+    )

@@ -49,8 +49,10 @@ def test_part_faces_carry_input_output_cost_vp_slots_and_effect():
 
 
 def test_pdfs_have_the_cover_then_fronts_and_backs(me_pdfs):
-    # paper -> (cards on a full sheet, sheets): 3 × 3 on A4; on Letter 4 × 2 turned, so every mark prints
-    sheets = {"a4": (9, 10 + 2 + 2 + 1), "letter": (8, 11 + 2 + 2 + 2)}
+    # paper -> (cards on a full sheet, sheets): 3 × 3 on A4; on Letter 4 × 2 turned, so every mark prints.
+    # The decks share sheets (a deck starts where the last ended): 14 on A4 where a deck a sheet took
+    # 10 + 2 + 2 + 1, 15 on Letter where it took 11 + 2 + 2 + 2.
+    sheets = {"a4": (9, 14), "letter": (8, 15)}
     for paper, path in me_pdfs.items():
         reader = PdfReader(path)
         per_sheet, count = sheets[paper]

@@ -141,4 +141,6 @@ def test_a_ruleset_without_an_engine_is_refused(monkeypatch):
 def test_usage_errors_exit_2_without_a_traceback():
     result = run_cli("simulate", "pocket-foundry", "--games", "0", cwd=ROOT)
     assert result.returncode == 2
-    assert "Invalid value for '--games'" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        result.stderr.startswith("error[U010] --games must be at least 1, not 0\n") and "Traceback" not in result.stderr
+    )

@@ -15,19 +15,21 @@ if TYPE_CHECKING:
     from reportlab.lib.utils import ImageReader
 
 from ..source import safefile
+from . import svg
 
 MAX_BYTES = 50 * 1024 * 1024  # a 600-dpi full-bleed tarot card as a PNG is well under this
 MAX_PIXELS = 50_000_000  # 8660 × 5773; a full-bleed poker card at 600 dpi is 3.7 million
-KINDS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}  # our name -> Pillow's format name
+KINDS = {"png": "PNG", "jpeg": "JPEG", "webp": "WEBP"}  # our name -> Pillow's format name (SVG is no raster)
 ORIENTATION = 0x0112  # EXIF tag: how a camera JPEG must be turned to stand upright
 
 
 class ArtError(ValueError):
     """An image that cannot be used, with a hint on what would work."""
 
-    def __init__(self, message: str, hint: str | None = None):
+    def __init__(self, message: str, hint: str | None = None, line: int = 0, text: str = ""):
         super().__init__(message)
         self.hint = hint
+        self.line, self.text = line, text  # where in the file itself (an SVG's line), when that is known
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,8 @@ class ArtFile:
     """An image that passed the checks: what it is, how big, and a digest of its bytes."""
 
     path: Path
-    kind: str  # png | jpeg | webp
-    size: tuple[int, int]  # pixels as seen upright (EXIF orientation applied)
+    kind: str  # png | jpeg | webp | svg
+    size: tuple[int, int]  # pixels as seen upright (EXIF orientation applied); an SVG's aspect, in 1/100 pt
     orientation: int  # EXIF orientation 1–8; only JPEGs keep it (they are placed as they are)
     digest: str  # SHA-256 of the file's bytes
     declared_dpi: float | None  # the density the file claims, if any
@@ -104,10 +106,12 @@ def _describe(path: Path, data: bytes) -> ArtFile:
     from PIL import Image, UnidentifiedImageError
 
     kind = sniff(data[:16])
+    if kind is None and svg.looks_like_svg(data):
+        return _describe_svg(path, data)
     if kind is None:
         raise ArtError(
-            f"{path.name} is not a PNG, JPEG or WebP image (judged by its content, not its name)",
-            hint="save the art as PNG, JPEG or WebP",
+            f"{path.name} is not a PNG, JPEG, WebP or SVG image (judged by its content, not its name)",
+            hint="save the art as PNG, JPEG, WebP or SVG",
         )
     try:
         with warnings.catch_warnings():
@@ -137,6 +141,38 @@ def _describe(path: Path, data: bytes) -> ArtFile:
         width, height = height, width
     declared = float(dpi[0]) if dpi and dpi[0] and dpi[0] > 1 else None
     return ArtFile(path, kind, (width, height), orientation, hashlib.sha256(data).hexdigest(), declared, len(data))
+
+
+def _describe_svg(path: Path, data: bytes) -> ArtFile:
+    """Check an SVG (bounded, nothing run or fetched) and that svglib can draw it; describe it."""
+    if len(data) > svg.MAX_BYTES:
+        raise ArtError(
+            f"{path.name} is {len(data) / 2**20:.1f} MiB of SVG; the limit is {svg.MAX_BYTES // 2**20} MiB",
+            hint="simplify the drawing, or export it as PNG",
+        )
+    try:
+        found = svg.check(data)
+        _remember(_DRAWINGS, hashlib.sha256(data).hexdigest(), svg.drawing(data))
+    except svg.SvgRefused as exc:
+        lines = data.decode("utf-8", errors="replace").splitlines()
+        text = lines[exc.line - 1] if 0 < exc.line <= len(lines) else ""
+        raise ArtError(f"{path.name}: {exc}", exc.hint, exc.line, text) from None
+    size = (max(1, round(found.width * 100)), max(1, round(found.height * 100)))
+    return ArtFile(path, "svg", size, 1, hashlib.sha256(data).hexdigest(), None, len(data))
+
+
+_DRAWINGS: dict[str, Any] = {}
+
+
+def svg_drawing(art: ArtFile) -> Any:
+    """Return the ReportLab Drawing of a checked SVG (made once per distinct file content)."""
+    if art.digest not in _DRAWINGS:
+        data = _read(art.path)
+        if hashlib.sha256(data).hexdigest() != art.digest:
+            raise ArtError(f"{art.path.name} changed while it was being used; build again")
+        svg.check(data)
+        _remember(_DRAWINGS, art.digest, svg.drawing(data))
+    return _DRAWINGS[art.digest]
 
 
 _READERS: dict[str, tuple[ImageReader, str | None]] = {}

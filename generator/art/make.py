@@ -42,7 +42,14 @@ def stand_in_png(props: dict[str, Any], fonts: FontSet, icons: IconSet, dpi: flo
     return out.getvalue()
 
 
-def make_missing(faces: Iterable[Prepared], fonts: FontSet, icons: IconSet, dpi: float = PRINT_DPI) -> list[Path]:
-    """Write a stand-in for every missing art file the faces name, as one set; return the files written."""
+def make_missing(
+    faces: Iterable[Prepared], fonts: FontSet, icons: IconSet, root: Path, dpi: float = PRINT_DPI
+) -> list[Path]:
+    """Write a stand-in for every missing art file the faces name, as one set inside the game folder `root`.
+
+    Return the files written. A file named through a link (a dangling `art/x.png`, an `art/` leading out) is
+    refused before anything is drawn or created.
+    """
     todo = sorted(missing(faces).items())
-    return write_all((file, stand_in_png(props, fonts, icons, dpi)) for file, props in todo)
+    write_all({}, remove=[file for file, _ in todo], root=root)  # refuses the lot up front: no folder made
+    return write_all(((file, stand_in_png(props, fonts, icons, dpi)) for file, props in todo), root=root)

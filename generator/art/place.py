@@ -80,10 +80,15 @@ class ArtDesk:
         try:
             art = open_art(file)
         except ArtError as exc:
-            report.add(Diagnostic("error", "A004", f"{prefix}{exc}", path, loc, exc.hint))
+            if exc.line:  # the file's own line that is refused (an SVG's script or reference): shown there
+                where = Location(shown, exc.line, max(1, len(exc.text) - len(exc.text.lstrip()) + 1), exc.text)
+                report.add(Diagnostic("error", "A004", f"{prefix}{exc}", path, where, exc.hint))
+            else:
+                report.add(Diagnostic("error", "A004", f"{prefix}{exc}", path, loc, exc.hint))
             return stand_in, (str(file), file_digest(file))  # these bytes were refused: any change asks again
         fitted = fit(art.size, box, p.get("fit", "cover"), tuple(p.get("focus", (0.5, 0.5))))
-        self._judge(report, prefix, shown, art, fitted, box, loc, path)
+        if art.kind != "svg":  # vectors are sharp at any size
+            self._judge(report, prefix, shown, art, fitted, box, loc, path)
         return Placed(box, p.get("radius", 0), art, fitted, file=file), (str(file), art.digest)
 
     def _missing(self, report: Report, prefix: str, what: str, loc: Location | None, path: str) -> None:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..diagnostics import Diagnostic, Problem, Report
+from ..diagnostics import MAX_SHOWN, Diagnostic, Problem, Report, not_shown
 
 STYLES = {
     "error": "bold red",
@@ -51,7 +51,7 @@ def problem_text(problem: Problem) -> Text:
     d = problem.shown()
     text = Text()
     if d.loc:
-        text.append(f"{d.loc.file}:{d.loc.line}:{d.loc.col}: ", STYLES["where"])
+        text.append(f"{d.loc.where()}: ", STYLES["where"])
     text.append(f"{d.severity}[{d.code}]", STYLES[d.severity])
     text.append(f" {d.path}: " if d.path else " ")
     text.append(d.message)
@@ -64,7 +64,7 @@ def problem_text(problem: Problem) -> Text:
         text.append(f"\n {gutter} |", STYLES["gutter"])
         text.append(f" {d.loc.text}")
         text.append(f"\n {pad} |", STYLES["gutter"])
-        text.append(f" {' ' * (d.loc.col - 1)}")
+        text.append(f" {' ' * d.loc.caret}")
         text.append("^", STYLES[d.severity])
     if d.hint:
         text.append("\n  = hint: ", STYLES["hint"])
@@ -78,8 +78,12 @@ def print_problems(report: Report | Iterable[Diagnostic], out: Console | None = 
         report = Report(list(report))
     out = out or console(err=True)
     problems = report.problems()
-    for problem in problems:
+    for problem in problems[:MAX_SHOWN]:
         out.print(problem_text(problem))
+        out.print()
+    more = not_shown(problems[MAX_SHOWN:])
+    if more:
+        out.print(Text(more, STYLES["note"]))
         out.print()
     return len(problems)
 

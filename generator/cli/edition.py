@@ -11,7 +11,7 @@ import typer
 from .examples import examples
 from .gamecli import JobsOpt, SchedulerOpt
 from .lab import interruptible, playing, stamp
-from .options import RootOpt, root_of, shown
+from .options import RootOpt, out_folder, root_of, shown
 
 NameArg = typer.Argument(..., help="Folder name of the new edition under cards/, e.g. pocket-foundry-deluxe.")
 
@@ -84,6 +84,7 @@ def compare(
         None,
         "--out",
         help="Folder for compare.html, compare.md, compare.json and charts/ (default: output/B/compare/A-vs-B, where `serve` lists it with B's reports).",
+        callback=out_folder,
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of Markdown."),
     scheduler: Optional[str] = SchedulerOpt,

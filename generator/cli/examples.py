@@ -56,6 +56,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         'cardpress new-edition pf-deluxe --from pocket-foundry --title "Pocket Foundry Deluxe"',
         "cardpress new-edition me-tweak --from micro-engine --author 'A. Fan' --licence 'CC BY-SA 4.0'",
     ),
+    "new-translation": (
+        "cardpress new-translation pf-de --from pocket-foundry --lang de",
+        "cardpress new-translation pocket-foundry-es --from pocket-foundry --lang es",
+    ),
+    "pseudo-locale": (
+        "cardpress pseudo-locale pocket-foundry  # every face whose text would overflow in a longer language",
+        "cardpress pseudo-locale hedgerow --json",
+    ),
     "diff": (
         "cardpress diff pocket-foundry-unjammed  # what the edition changes, card by card",
         "cardpress diff micro-engine-even-race --json",
@@ -73,6 +81,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "cardpress export pocket-foundry --to pnp --duplex gutterfold --low-ink",
         "cardpress export micro-engine --to tts --url-prefix https://example.org/me/",
         "cardpress export hedgerow --to all      # every target, and the bundle zip",
+    ),
+    "preflight": (
+        "cardpress preflight hedgerow --shop dtc   # after `cardpress export hedgerow --to drivethrucards`",
+        "cardpress preflight --shop all            # every game, every shop and TTS",
     ),
     "codes": (
         "cardpress codes                         # every diagnostic code and what it means",

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from ..diagnostics import Diagnostic, Report
-from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
+from ..diagnostics import CardpressError, Diagnostic, Report
+from .options import (
+    GameArg,
+    MissingArt,
+    MissingArtOpt,
+    Paper,
+    PaperOpt,
+    RootOpt,
+    echo_report,
+    fail,
+    out_folder,
+    root_of,
+    shown,
+)
 
 if TYPE_CHECKING:
     from ..iterate.session import Outcome, Session
@@ -20,6 +33,7 @@ OutOpt = typer.Option(
     Path("output"),
     "--out",
     help="Folder to write into (proof: OUT/<game>/proofs/; watch and serve: OUT/<game>/preview/).",
+    callback=out_folder,
 )
 PlayersOpt = typer.Option(
     None, "--players", help="Player count (default: the game's; `cardpress list` shows each game's)."
@@ -192,7 +206,11 @@ def art(
             continue
         everything = [p for p in (*faces.values(), *pages.values()) if p is not None]
         if make_missing:
-            made = write_stand_ins(everything, studio.fonts, studio.icons, dpi)
+            try:
+                made = write_stand_ins(everything, studio.fonts, studio.icons, loaded.dir.folder, dpi)
+            except CardpressError as exc:
+                total.extend(exc.report.items)
+                continue
             for path in made:
                 typer.echo(f"wrote {shown(path)}")
             if not made:
@@ -216,7 +234,7 @@ def _list_art(game_id: str, faces: Iterable[Prepared], game: GameDir) -> None:
     from ..art.place import PRINT_DPI
     from .console import STYLES, console
 
-    folder = game.folder.resolve()
+    folder = Path(os.path.realpath(game.folder))
     rows: dict[str, list[Any]] = {}
     cards: dict[tuple[float, float, float], None] = {}
     for prepared in faces:
@@ -344,7 +362,7 @@ def fixed(failed: Report) -> str:
     for problem in failed.problems():
         d = problem.diagnostic
         if d.severity == "error":
-            at = f"{d.loc.file}:{d.loc.line}:{d.loc.col} " if d.loc else ""
+            at = f"{d.loc.where()} " if d.loc else ""
             where.append(f"{at}error[{d.code}]" + (f" {d.path}" if d.path else ""))
     return "fixed: " + ("; ".join(where) or "the last failure")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import importlib
 import sys
 import traceback
@@ -14,9 +13,20 @@ import typer
 
 from .. import __version__
 from ..diagnostics import CardpressError, Report
-from . import edition, export, iterate, rules
+from . import edition, export, iterate, rules, translate
 from .examples import examples
-from .options import GameArg, MissingArt, MissingArtOpt, Paper, PaperOpt, RootOpt, echo_report, fail, root_of, shown
+from .options import (
+    GameArg,
+    MissingArt,
+    MissingArtOpt,
+    Paper,
+    PaperOpt,
+    RootOpt,
+    echo_report,
+    out_folder,
+    root_of,
+    shown,
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -82,7 +92,7 @@ def build(
     players: Optional[int] = typer.Option(
         None, "--players", help="Player count (default: the largest supported; `cardpress list` shows each game's)."
     ),
-    out: Path = typer.Option(Path("output"), "--out", help="Folder to write into."),
+    out: Path = typer.Option(Path("output"), "--out", help="Folder to write into.", callback=out_folder),
     root: Optional[Path] = RootOpt,
     missing_art: Optional[MissingArt] = MissingArtOpt,
 ) -> None:
@@ -92,10 +102,6 @@ def build(
     base = root_of(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
-    if out_dir.exists() and not out_dir.is_dir():  # said before minutes of rendering, not after
-        from ..project.output import write_problem
-
-        fail(write_problem(NotADirectoryError(errno.ENOTDIR, "not a directory", str(out_dir)), out_dir))
     result = builder.BuildResult()
     try:
         builder.build(
@@ -129,7 +135,12 @@ def build(
 def new(
     game: str = typer.Argument(..., help="Name of the new game's folder under cards/, e.g. star-port."),
     size: str = typer.Option("poker", "--size", help="Card size: a preset (poker, tarot, mini …) or e.g. 63x88mm."),
-    from_csv: Optional[Path] = typer.Option(None, "--from-csv", help="Make the cards from this CSV (a name column)."),
+    from_csv: Optional[Path] = typer.Option(
+        None, "--from-csv", help="Make the cards from this CSV, .xlsx or .ods table (a name column)."
+    ),
+    sheet: Optional[str] = typer.Option(
+        None, "--sheet", help="The sheet of an .xlsx or .ods workbook the cards are on (default: its first)."
+    ),
     root: Optional[Path] = RootOpt,
 ) -> None:
     """Make a new card game from data and templates (ruleset `deck`) that builds at once."""
@@ -137,9 +148,11 @@ def new(
     from ..project.scaffold import new_game
 
     where = find_root(root, needs_cards=False, outside=Path.cwd())  # outside any project: a new one here
-    for path in new_game(where, game, size=size, from_csv=from_csv, tell=typer.echo):
+    written = new_game(where, game, size=size, from_csv=from_csv, sheet=sheet, tell=typer.echo)
+    for path in written:
         typer.echo(f"wrote {shown(path)}")
-    typer.echo(f"next: edit cards/{game}/cards.csv and its layouts/, then `cardpress build {game}`")
+    table = next((p.name for p in written if p.stem == "cards" and p.parent.name == game), "cards.csv")
+    typer.echo(f"next: edit cards/{game}/{table} and its layouts/, then `cardpress build {game}`")
 
 
 @app.command(epilog=examples("codes"))
@@ -205,7 +218,12 @@ def main() -> None:
 
         if isinstance(exc, tuple(kinds)):
             clicked: Any = exc  # one of click's exception classes, found at run time
-            clicked.show()
+            if clicked.exit_code == 2:  # a usage mistake: said as a diagnostic, in our words
+                from .mistakes import report
+
+                echo_report(report(clicked))
+            else:
+                clicked.show()
             sys.exit(clicked.exit_code)
         typer.echo(
             "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True
@@ -246,5 +264,5 @@ def list_games(
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
 
-for _commands in (rules, iterate, edition, export):  # each module adds its own commands
+for _commands in (rules, iterate, edition, export, translate):  # each module adds its own commands
     _commands.register(app)

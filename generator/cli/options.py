@@ -59,6 +59,16 @@ def echo_report(report: Report) -> None:
     print_report(report)
 
 
+def out_folder(value: Optional[Path]) -> Optional[Path]:
+    """Check an --out folder as the option is read: one the file system cannot write into (a file of that name,
+    a name too long, a loop of links) is a diagnostic (exit 1) before any work, not an error after it."""
+    if value is not None:
+        from ..project.output import check_folder
+
+        check_folder(value)  # raises CardpressError, which main() prints
+    return value
+
+
 def fail(report: Report) -> None:
     """Print the diagnostics and exit with status 1."""
     echo_report(report)

@@ -21,7 +21,7 @@ from ..diagnostics import CardpressError
 from .examples import epilog, examples, split_examples
 from .gamecli import SchedulerOpt, usage, workers
 from .lab import check_scheduler, interruptible, lineup, load_game, playing, simulation_of, stamp
-from .options import OneGameArg, RootOpt
+from .options import OneGameArg, RootOpt, out_folder
 from .sweep import sweep
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def simulate(
         None,
         "--out",
         help="Folder for report.html, report.md, report.json and charts/ (default: output/<game>/simulation).",
+        callback=out_folder,
     ),
     log: Optional[Path] = typer.Option(
         None,
@@ -113,7 +114,8 @@ def simulate(
         if log is not None:
             inputs = sources.inputs(loaded.dir)["sha256"]
             lines = gamelog.text(result.matches, loaded.dir.id, variant, inputs)
-            paths.append(write_all({log if log.is_absolute() else Path.cwd() / log: lines.encode()})[0])
+            target = log if log.is_absolute() else Path.cwd() / log
+            paths.append(write_all({target: lines.encode()}, root=target.parent)[0])
     except KeyboardInterrupt:
         typer.echo(f"interrupted: all {result.games} games finished, but no report written", err=True)
         raise typer.Exit(130) from None

@@ -11,7 +11,7 @@ import typer
 from ..diagnostics import CardpressError, Report, did_you_mean
 from .gamecli import SchedulerOpt, usage, workers
 from .lab import check_scheduler, lineup, simulation_of, stamp
-from .options import OneGameArg, RootOpt
+from .options import OneGameArg, RootOpt, out_folder
 
 
 def sweep(
@@ -57,6 +57,7 @@ def sweep(
         "--out",
         help="Folder for sweep.html, sweep.md, sweep.json and charts/ (default: output/<game>/sweep/<path>).",
         show_default=False,
+        callback=out_folder,
     ),
     strict: bool = typer.Option(
         False, "--strict", help="Skip points the game's rules check rejects (by default they are played and noted)."

@@ -7,6 +7,7 @@ every file up through it, with game.yaml already merged (see `generator.editions
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -189,7 +190,7 @@ def create(
         files[root / "cards" / name / RULEBOOK_FILE] = source.read_bytes()
     from ..project.output import write_all
 
-    return write_all(files)
+    return write_all(files, root=root)
 
 
 RULEBOOK_FILE = "rulebook.txt"
@@ -208,7 +209,7 @@ def advise_rulebook(game: GameDir, report: Report, since: int = 0) -> None:
     Hints quote the base's rulebook; a new user would otherwise edit the base game's file. Each hint that
     cites it (from report item `since` on) says once how the edition gets its own."""
     path = game.find(RULEBOOK_FILE)
-    if not game.bases or path is None or path.resolve().parent == game.folder.resolve():
+    if not game.bases or path is None or Path(os.path.realpath(path)).parent == Path(os.path.realpath(game.folder)):
         return
     cited = game.shown(path) + ":"
     advice = (

@@ -17,6 +17,7 @@ from typing import Any
 from .. import __version__
 from ..diagnostics import Report
 from ..impose.sheets import PrintOptions
+from . import readmes
 from .common import Game
 from .target import ExportJob, ExportTarget, exports
 
@@ -54,6 +55,10 @@ def contents(job: ExportJob) -> tuple[dict[str, bytes], Report, Game | None]:
         if target.bundled:
             made, _ = target.files(job)
             files.update({f"{target.name}/{name}": data for name, data in made.items()})
+            where = job.options.folder(job.game_id, target.name)
+            note = readmes.readme(target.name, job.game_id, job.options, where) if made else None
+            if note is not None:
+                files[f"{target.name}/{readmes.NAME}"] = note
     return files, report, game
 
 

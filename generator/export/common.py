@@ -72,7 +72,7 @@ class Game:
 
     def decks(self) -> list[Deck]:
         """Return every (deck, card size) run of the kit, in kit order."""
-        from ..render.kitpdf import card_runs
+        from ..impose.plan import card_runs
 
         assert self.kit is not None
         return [

@@ -2,57 +2,42 @@
 
 Every page has a TrimBox 1/8 in inside and a BleedBox on the page edge, no marks; fonts are embedded
 TrueType subsets; every vector colour is converted to CMYK as it is set (the canvas's colour hook) and
-every image before it is placed. The layout's own 3 mm of bleed is extended to DTC's 3.175 mm by a
-CMYK picture of the face, its edge pixels repeated, laid under the drawing (never the card scaled).
-With a CMYK profile at hand the PDF carries it as a PDF/X output intent (see the manual's "Exporting" page for what is
-left before PDF/X-1a).
+every image before it is placed. The layout's own 3 mm of bleed is extended to DTC's 3.175 mm by
+four 300 ppi CMYK strips of the face's picture along the page edges, its edge pixels repeated, laid
+under the drawing (never the card scaled). The file is PDF/X-1a:2003 (generator.export.pdfx).
 """
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+import math
+from dataclasses import dataclass
 
 from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..art.files import ArtFile
 from ..layout.units import PT_PER_MM
 from ..render.draw import Prepared, draw
-from ..render.painters import PdfPainter
-from .cmyk import Converter, find_profile
+from . import pdfx
+from .cmyk import Converter
 from .common import MM_PER_INCH, Deck, Game, extended, rasters
 from .options import ExportOptions
+from .presspaint import CmykPainter
 from .target import FaceTarget
 
-if TYPE_CHECKING:
-    import pikepdf
-
 BLEED = MM_PER_INCH / 8  # mm a side: 1/8 in
-UNDERLAY_DPI = 150  # the picture under the drawing shows only in the outer 0.175 mm of bleed
-PDFX = "PDF/X-1a:2003"
+PRESS_PPI = 300  # the least resolution of every image in the file, at print size
+EDGE_MM = 0.5  # how far the edge strips reach under the drawing's own bleed
 
 
-class CmykPainter(PdfPainter):
-    """Draws like the kit, with every art image converted to CMYK (vector colours convert in the canvas)."""
+@dataclass(frozen=True)
+class Strip:
+    """A picture along one page edge and where it goes: (x, y, width, height) in page points."""
 
-    def __init__(self, canvas: Canvas, converter: Converter):
-        super().__init__(canvas)
-        self.converter = converter
-        self._images: dict[str, ImageReader] = {}
-
-    def source(self, art: ArtFile) -> tuple[ImageReader, str | None, int]:
-        """Return the art converted to CMYK (no mask: alpha is flattened), placed as the kit places it."""
-        from PIL import Image, ImageOps
-
-        if art.digest not in self._images:
-            with Image.open(art.path) as im:
-                upright = ImageOps.exif_transpose(im) if art.kind != "jpeg" else im.copy()
-                self._images[art.digest] = ImageReader(self.converter.image(upright))
-        orientation = art.orientation if art.kind == "jpeg" else 1  # other kinds were turned upright above
-        return self._images[art.digest], None, orientation
+    image: ImageReader
+    box: tuple[float, float, float, float]
 
 
 def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:
@@ -81,7 +66,7 @@ def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:
     for card, side in faces:
         face = card.back if side == "back" else card.front
         distinct.setdefault(face.key, game.prepared(card, side))
-    underlays = _underlays(game, deck, distinct, converter)
+    edges = _edges(game, deck, distinct, converter)
     forms: dict[str, str] = {}
     trim = (BLEED * PT_PER_MM, BLEED * PT_PER_MM, (w - BLEED) * PT_PER_MM, (h - BLEED) * PT_PER_MM)
     for card, side in faces:
@@ -90,7 +75,8 @@ def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:
             forms[key] = f"face{len(forms)}"
             prepared = distinct[key]
             canvas.beginForm(forms[key], 0, 0, w * PT_PER_MM, h * PT_PER_MM)
-            canvas.drawImage(underlays[key], 0, 0, w * PT_PER_MM, h * PT_PER_MM)
+            for strip in edges[key]:
+                canvas.drawImage(strip.image, *strip.box)
             painter.begin(BLEED * PT_PER_MM, (h - BLEED) * PT_PER_MM)
             draw(prepared, painter, studio.fonts, studio.icons)
             painter.end()
@@ -100,65 +86,42 @@ def deck_pdf(game: Game, deck: Deck, converter: Converter) -> bytes:
         canvas.doForm(forms[key])
         canvas.showPage()
     canvas.save()
-    return finish(buffer.getvalue(), converter)
+    described = converter.description if converter.profile is not None else ""
+    return pdfx.finish(buffer.getvalue(), converter.profile, described)
 
 
-def _underlays(game: Game, deck: Deck, faces: dict[str, Prepared], converter: Converter) -> dict[str, ImageReader]:
-    """Return, per face key, a CMYK picture of the face on the whole page, its bleed extended."""
-    from .common import px
+def _edges(game: Game, deck: Deck, faces: dict[str, Prepared], converter: Converter) -> dict[str, list[Strip]]:
+    """Return, per face key, four CMYK strips of the face's picture along the page edges, its bleed extended.
 
-    target = (px(deck.size.w + 2 * BLEED, UNDERLAY_DPI), px(deck.size.h + 2 * BLEED, UNDERLAY_DPI))
-    images = rasters(game, list(faces.values()), UNDERLAY_DPI)
-    return {
-        key: ImageReader(converter.image(extended(image, face.doc.bleed, deck.size, UNDERLAY_DPI, target)))
-        for (key, face), image in zip(faces.items(), images)
-    }
-
-
-def finish(pdf: bytes, converter: Converter) -> bytes:
-    """Add what ReportLab cannot write (with pikepdf): the output intent, and the PDF/X keys when they hold."""
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as doc:
-        transparent = _transparent(doc)
-        if converter.profile is not None:
-            icc = doc.make_stream(converter.profile.read_bytes())
-            icc.N = 4
-            intent = pikepdf.Dictionary(
-                Type=pikepdf.Name.OutputIntent,
-                S=pikepdf.Name.GTS_PDFX,
-                OutputConditionIdentifier=pikepdf.String(converter.description),
-                Info=pikepdf.String(converter.description),
-                RegistryName=pikepdf.String(""),
-                DestOutputProfile=icc,
-            )
-            doc.Root.OutputIntents = pikepdf.Array([intent])
-            if not transparent:
-                doc.docinfo[pikepdf.Name.GTS_PDFXVersion] = pikepdf.String(PDFX)
-        doc.docinfo[pikepdf.Name.Trapped] = pikepdf.Name("/False")
-        out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True, force_version="1.4")
-    return out.getvalue()
-
-
-def _transparent(doc: pikepdf.Pdf) -> bool:
-    """Return True when any page uses a soft mask or a constant alpha below 1 (PDF/X-1a allows neither)."""
-    import pikepdf
-
-    for obj in doc.objects:
-        if isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
-            d = obj if isinstance(obj, pikepdf.Dictionary) else obj.stream_dict
-            if "/SMask" in d and d.SMask != pikepdf.Name("/None"):
-                return True
-            for key in ("/ca", "/CA"):
-                if key in d and float(d[key]) < 1:
-                    return True
-    return False
+    The strips reach from the page edge EDGE_MM past the layout's own bleed, at PRESS_PPI or more, so
+    every image in the file prints sharp and the file holds no full-page picture beside the vector drawing.
+    """
+    w_mm, h_mm = deck.size.w + 2 * BLEED, deck.size.h + 2 * BLEED
+    target = (math.ceil(w_mm / MM_PER_INCH * PRESS_PPI), math.ceil(h_mm / MM_PER_INCH * PRESS_PPI))
+    w_pt, h_pt = w_mm * PT_PER_MM, h_mm * PT_PER_MM
+    out: dict[str, list[Strip]] = {}
+    for (key, face), image in zip(faces.items(), rasters(game, list(faces.values()), PRESS_PPI)):
+        reach = BLEED - face.doc.bleed
+        if reach <= 0:  # the drawing itself reaches the page edge
+            out[key] = []
+            continue
+        picture = converter.image(extended(image, face.doc.bleed, deck.size, PRESS_PPI, target))
+        tx = math.ceil((reach + EDGE_MM) / w_mm * target[0])
+        ty = math.ceil((reach + EDGE_MM) / h_mm * target[1])
+        sx, sy = w_pt / target[0], h_pt / target[1]  # page points per pixel
+        W, H = target
+        out[key] = [
+            Strip(ImageReader(picture.crop((0, 0, W, ty))), (0, h_pt - ty * sy, w_pt, ty * sy)),  # top
+            Strip(ImageReader(picture.crop((0, H - ty, W, H))), (0, 0, w_pt, ty * sy)),  # bottom
+            Strip(ImageReader(picture.crop((0, 0, tx, H))), (0, 0, tx * sx, h_pt)),  # left
+            Strip(ImageReader(picture.crop((W - tx, 0, W, H))), (w_pt - tx * sx, 0, tx * sx, h_pt)),  # right
+        ]
+    return out
 
 
 def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     """Return {deck file: PDF bytes}, one per deck of one card size."""
-    converter = Converter(find_profile(options.cmyk_profile))
+    converter = Converter(options.cmyk_profile)
     return {f"{game.id}-{deck.slug}-dtc.pdf": deck_pdf(game, deck, converter) for deck in game.decks()}
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..kit import Card
 from .common import SHOP_DPI, Deck, Game, extended, png, rasters, slug, trimmed
+from .spreadsheet import csv_bytes
 
 Sizer = Callable[[Deck], tuple[int, int] | None]  # a deck's target pixels (None: trim or bleed as laid out)
 
@@ -64,12 +63,8 @@ def deck_files(
 
 def counts(items: list[Pair], shared: bool) -> bytes:
     """Return the CSV an upload form is filled from: front file, back file, count and card name."""
-    text = io.StringIO()
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["front", "back", "count", "name", "card"])
-    for p in items:
-        writer.writerow([p.front(), p.back(shared), p.count, p.card.name, p.card.id])
-    return text.getvalue().encode("utf-8")
+    header = ["front", "back", "count", "name", "card"]
+    return csv_bytes([header, *([p.front(), p.back(shared), p.count, p.card.name, p.card.id] for p in items)])
 
 
 def files(game: Game, sizer: Sizer, dpi: int = SHOP_DPI, bleed: bool = True) -> dict[str, bytes]:

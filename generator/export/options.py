@@ -19,4 +19,9 @@ class ExportOptions:
     dpi: int = 300  # cards: resolution of the face PNGs
     bleed: bool = True  # cards: with the layout's bleed (True) or cut at the trim
     url_prefix: str = ""  # tts: where the sheet images will be hosted ("" = relative file names)
-    cmyk_profile: Path | None = None  # drivethrucards: a CMYK ICC profile (default: one found installed)
+    out: Path = Path("output")  # where OUT/<game>/<target>/ goes (tts: its file:/// URLs point there)
+    cmyk_profile: Path | None = None  # drivethrucards: an ICC profile to convert through (None: the fixed formula)
+
+    def folder(self, game_id: str, target: str) -> Path:
+        """Return the absolute folder a target's files go to: OUT/<game>/<target>/."""
+        return (self.out if self.out.is_absolute() else Path.cwd() / self.out) / game_id / target

@@ -1,7 +1,9 @@
 """Export games to the targets named: each game's files are written together or not at all.
 
 `run(root, game, targets, out, options)` writes each target's files under OUT/<game>/<target>/ (through
-generator.project.output.write_all); one failing game does not stop the others.
+generator.project.output.write_all); one failing game does not stop the others. A shop's or table's
+files are preflighted first (generator.export.preflight): a file that breaks its requirements is an
+error, and the game's files are not written.
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from pathlib import Path
 from ..diagnostics import Report
 from ..pipeline import resolve_games
 from ..project.output import write_all
+from . import preflight, readmes
 from .options import ExportOptions
+from .preflight import SHOP_OF
+from .shopchecks import Check
 from .target import ExportJob, exports, get, registrations
 
 
@@ -24,6 +29,7 @@ class ExportResult:
     written: list[Path] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    checks: list[Check] = field(default_factory=list)  # the preflight of every shop and table file written
 
 
 def run(
@@ -54,6 +60,14 @@ def run(
                 reports.append(said)
             ok = ok and said.ok() and bool(made)
             files.update({out / gid / target.name / name: data for name, data in made.items()})
+            note = readmes.readme(target.name, gid, options, out / gid / target.name) if made else None
+            if note is not None:
+                files[out / gid / target.name / readmes.NAME] = note
+            if made and target.name in SHOP_OF:  # the shop's own requirements, before anything is written
+                found = preflight.check(SHOP_OF[target.name], made, job.game(), out / gid / target.name)
+                result.checks += found.checks
+                reports.append(found.report)
+                ok = ok and found.report.ok()
         report = Report()
         for said in reports:
             report.extend(said.items)
@@ -61,7 +75,7 @@ def run(
         if not ok:
             result.failed.append(gid)
             continue
-        result.written += write_all(dict(sorted(files.items())))
+        result.written += write_all(dict(sorted(files.items())), root=out)
     return result
 
 

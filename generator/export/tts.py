@@ -13,6 +13,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .common import MM_PER_INCH, Deck, Game, png, rasters, trimmed
@@ -23,11 +24,13 @@ from .target import FaceTarget
 if TYPE_CHECKING:
     from PIL import Image
 
+    from ..impose.sizes import CardSize
+
 MAX_COLS, MAX_ROWS = 10, 7
 MAX_SLOTS = MAX_COLS * MAX_ROWS - 1  # the last cell stays free
 MAX_PX = 4096
 MAX_DPI = 300
-POKER_HEIGHT = 88.9  # mm: the card TTS draws at scale 1
+POKER_WIDTH, POKER_HEIGHT = 63.5, 88.9  # mm: the card TTS draws at scale 1
 
 
 @dataclass(frozen=True)
@@ -76,19 +79,26 @@ def plan(decks: list[Deck]) -> list[tuple[Deck, list[Sheet]]]:
     return out
 
 
-def _image(game: Game, deck: Deck, sheet: Sheet, side: str) -> Image.Image:
+def sheet_image(game: Game, deck: Deck, sheet: Sheet, side: str) -> Image.Image:
     """Return the sheet's image of fronts (or of backs) laid out row by row."""
     from PIL import Image
 
     prepared = [game.prepared(pair.card, side) for pair in sheet.slots]
     canvas = Image.new("RGB", (sheet.cols * sheet.cell[0], sheet.rows * sheet.cell[1]), (255, 255, 255))
     for slot, (face, image) in enumerate(zip(prepared, rasters(game, prepared, sheet.dpi))):
-        card = _cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
+        card = fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
         canvas.paste(card, ((slot % sheet.cols) * sheet.cell[0], (slot // sheet.cols) * sheet.cell[1]))
     return canvas
 
 
-def _cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
+def back_image(game: Game, deck: Deck, sheet: Sheet) -> Image.Image:
+    """Return the deck's one back (every card prints it) at the sheet's cell size, cut at the trim."""
+    face = game.prepared(sheet.slots[0].card, "back")
+    (image,) = rasters(game, [face], sheet.dpi)
+    return fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
+
+
+def fit_cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
     """Return the trimmed face at exactly the cell's pixels (rounding may leave it one pixel off)."""
     from PIL import Image
 
@@ -100,12 +110,27 @@ def guid(*parts: object) -> str:
     return hashlib.sha256("\0".join(map(str, parts)).encode()).hexdigest()[:6]
 
 
-def url(prefix: str, name: str) -> str:
-    """Return where TTS finds an image: the file name, or under `prefix`."""
-    return f"{prefix.rstrip('/')}/{name}" if prefix else name
+def url(prefix: str, name: str, folder: Path) -> str:
+    """Return where TTS finds an image: under `prefix` (hosted), else the exported file as a file:/// URL."""
+    return f"{prefix.rstrip('/')}/{name}" if prefix else (folder / name).as_uri()
 
 
-def _transform(x: float, scale: float) -> dict[str, float]:
+def folder(game: Game, options: ExportOptions) -> Path:
+    """Return the absolute folder `export --to tts` writes the images into (what file:/// URLs name)."""
+    return options.folder(game.id, "tts")
+
+
+def scale(size: CardSize) -> tuple[float, float]:
+    """Return (scaleX, scaleZ) of a card of `size`: TTS draws a poker card (63.5 × 88.9 mm) at scale 1.
+
+    Width and height scale apart, so every size keeps its own aspect (a mini card: 0.700 × 0.7143); a
+    sideways card is measured upright, as TTS turns its image.
+    """
+    short, long = sorted((size.w, size.h))
+    return round(short / POKER_WIDTH, 4), round(long / POKER_HEIGHT, 4)
+
+
+def _transform(x: float, scales: tuple[float, float]) -> dict[str, float]:
     # face down (rotZ 180) in a row along x, as TTS lays out spawned decks
     return {
         "posX": x,
@@ -114,9 +139,9 @@ def _transform(x: float, scale: float) -> dict[str, float]:
         "rotX": 0.0,
         "rotY": 180.0,
         "rotZ": 180.0,
-        "scaleX": scale,
+        "scaleX": scales[0],
         "scaleY": 1.0,
-        "scaleZ": scale,
+        "scaleZ": scales[1],
     }
 
 
@@ -126,6 +151,7 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     states = []
     used: set[str] = set()
+    where = folder(game, options)
 
     def unique(*parts: object) -> str:
         value, salt = guid(game.id, *parts), 0
@@ -138,24 +164,20 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
     for number, (deck, sheets) in enumerate(plan(game.decks())):
         shared = deck.shared_back()
         sideways = deck.size.w > deck.size.h
-        scale = round(max(deck.size.w, deck.size.h) / POKER_HEIGHT, 4)
+        scales = scale(deck.size)
         entries, slot_of = {}, {}
         if shared:
             back_name = f"{deck.slug}-back.png"
-            first = sheets[0]
-            face = game.prepared(first.slots[0].card, "back")
-            (image,) = rasters(game, [face], first.dpi)
-            back = trimmed(image, face.doc.bleed, deck.size, first.dpi)
-            out[back_name] = png(_cell(back, first.cell))
+            out[back_name] = png(back_image(game, deck, sheets[0]))
         for n, sheet in enumerate(sheets, 1):
             face_name = f"{deck.slug}-{n}.png"
-            out[face_name] = png(_image(game, deck, sheet, "front"))
+            out[face_name] = png(sheet_image(game, deck, sheet, "front"))
             if not shared:
                 back_name = f"{deck.slug}-{n}-backs.png"
-                out[back_name] = png(_image(game, deck, sheet, "back"))
+                out[back_name] = png(sheet_image(game, deck, sheet, "back"))
             entries[str(sheet.key)] = {
-                "FaceURL": url(options.url_prefix, face_name),
-                "BackURL": url(options.url_prefix, back_name),
+                "FaceURL": url(options.url_prefix, face_name, where),
+                "BackURL": url(options.url_prefix, back_name, where),
                 "NumWidth": sheet.cols,
                 "NumHeight": sheet.rows,
                 "BackIsHidden": True,
@@ -170,7 +192,7 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
             cards.append(
                 {
                     "Name": "Card",
-                    "Transform": _transform(number * 4.0, scale),
+                    "Transform": _transform(number * 4.0, scales),
                     "Nickname": card.name,
                     "Description": "",
                     "GMNotes": card.id,
@@ -188,7 +210,7 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         states.append(
             {
                 "Name": "DeckCustom",
-                "Transform": _transform(number * 4.0, scale),
+                "Transform": _transform(number * 4.0, scales),
                 "Nickname": deck.name,
                 "Description": f"{game.kit.title}: {deck.name} ({deck.size.label})",
                 "GMNotes": "",
@@ -232,7 +254,21 @@ class TabletopSimulator(FaceTarget):
     bundled = True
 
     def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:
-        return files(game, options)
+        made = files(game, options)
+        where = folder(game, options)
+        if options.url_prefix:
+            game.report.warning(
+                "X005",
+                f"tts: {game.id}.json loads its images from {options.url_prefix.rstrip('/')}/",
+                hint=f"upload the PNGs of {where} there before loading the saved object in TTS",
+            )
+        else:
+            game.report.warning(
+                "X005",
+                f"tts: {game.id}.json loads its images from {where.as_uri()}/, so it loads on this machine only",
+                hint="to share it, host the PNGs (any web host) and export again with --url-prefix https://…/",
+            )
+        return made
 
 
 TARGET = TabletopSimulator()

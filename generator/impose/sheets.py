@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .sizes import CardSize, size_label
@@ -11,10 +11,14 @@ from .sizes import CardSize, size_label
 PAPERS = {"a4": ("A4", 210.0, 297.0), "letter": ("US Letter", 215.9, 279.4)}
 PRINTER_MARGIN = 5.0  # mm at each paper edge that home printers commonly cannot reach (print-specs §3.1)
 BLEED = 3.0  # mm of art past the trim on the outside of the card block
-MARK_GAP = 0.5  # mm between the bleed and the start of a crop mark
+MISCUT = 1.5  # mm a cut at home may stray from its line; no card may show another's art that far out
+MIN_BLEED = MISCUT  # mm: where the margin is tight the outer bleed narrows to this, never less
+GUTTER = 2 * MISCUT  # mm between two cards whose backs differ: each bleeds half of it, double cut lines
+MARK_GAP = 0.5  # mm between the bleed and the start of a crop mark: marks never reach into the bleed
 MARK_LENGTH = 5.0  # mm, the longest a crop mark gets
-MARK_MIN_START = 1.0  # mm past the trim: marks never come closer to a card than this
-MARK_SHORTEST = 3.0  # mm: every mark is at least this long, so a ruler can be laid on it
+MARK_COMFORT = 3.0  # mm: the bleed narrows (to MIN_BLEED) before a mark gets shorter than this
+MARK_SHORTEST = 2.0  # mm: every mark is at least this long, so a ruler can be laid on it
+MARK_MIN_START = MIN_BLEED + MARK_GAP  # mm past the trim: marks never come closer to a card than this
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
 MAX_GRID = 20  # rows or columns a declared grid may ask for
 MAX_MARGIN = 20.0  # mm: the widest printer margin PrintOptions accepts
@@ -158,14 +162,8 @@ class Side:
     placed: tuple[Placed, ...]
     marks: tuple[Mark, ...]
     trim: Rect  # the outer trim of the cards it holds: the page's TrimBox
-    bleed: float
+    bleed_box: Rect  # the trim grown by the outer bleed on each side: the page's BleedBox
     folds: tuple[Mark, ...] = ()  # fold lines, drawn dashed
-
-    @property
-    def bleed_box(self) -> Rect:
-        """Return the trim grown by the bleed: the page's BleedBox."""
-        b = self.bleed
-        return self.trim.grow(b, b, b, b)
 
     def shifted(self, dx: float, dy: float) -> Side:
         """Return the whole page content moved by (dx, dy): cards, clips, marks and boxes."""
@@ -173,7 +171,33 @@ class Side:
             return self
         placed = tuple(replace(p, trim=p.trim.shifted(dx, dy), clip=p.clip.shifted(dx, dy)) for p in self.placed)
         marks = tuple(m.shifted(dx, dy) for m in self.marks)
-        return replace(self, placed=placed, marks=marks, trim=self.trim.shifted(dx, dy))
+        trim, box = self.trim.shifted(dx, dy), self.bleed_box.shifted(dx, dy)
+        return replace(self, placed=placed, marks=marks, trim=trim, bleed_box=box)
+
+
+@dataclass(frozen=True)
+class Fill:
+    """Where the cards of one sheet go: a slot (row-major) per card, in card order, and the gutter
+    opened after each row and column (mm; none when empty). Cards in neighbouring slots with no
+    gutter between them share a cut line."""
+
+    slots: tuple[int, ...]
+    row_gaps: tuple[float, ...] = ()
+    col_gaps: tuple[float, ...] = ()
+
+    @classmethod
+    def first(cls, count: int) -> Fill:
+        """Return the first `count` slots, no gutters: a sheet of one deck."""
+        return cls(tuple(range(count)))
+
+    def gap_before(self, index: int, rows: bool) -> float:
+        """Return the total gutter before row (or column) `index`."""
+        return sum((self.row_gaps if rows else self.col_gaps)[:index])
+
+
+def as_fill(cards: int | Fill) -> Fill:
+    """Return `cards` as a Fill: a count means the first slots."""
+    return Fill.first(cards) if isinstance(cards, int) else cards
 
 
 @dataclass(frozen=True)
@@ -208,129 +232,309 @@ class Sheet:
         w, h = self.card
         return (h, w) if self.turned else (w, h)
 
-    def used(self, count: int) -> Rect:
-        """Return the outer trim of the first `count` slots (a partial last row counts whole)."""
+    def origin(self, fill: Fill | None = None) -> tuple[float, float]:
+        """Return the top-left of the grid with `fill`'s gutters: columns spread about the block's centre
+        (or as a gutterfold block sits), rows grown upwards from its foot, so the footer keeps its room."""
+        if fill is None or not (any(fill.row_gaps) or any(fill.col_gaps)):
+            return self.block.x, self.block.y
         w, h = self.pitch
-        return Rect(self.block.x, self.block.y, min(count, self.cols) * w, -(-count // self.cols) * h)
+        grown = _block(
+            self.width,
+            self.height,
+            self.fold,
+            self.cols * w + sum(fill.col_gaps),
+            self.rows * h,
+            self.margin,
+            self.bleed,
+        )
+        return grown.x, self.block.y - sum(fill.row_gaps)
 
-    def marks(self, count: int) -> tuple[Mark, ...]:
-        """Return the crop marks for the first `count` slots: both ends of every cut line they need."""
+    def slot(self, row: int, col: int, fill: Fill | None = None) -> Rect:
+        """Return the trim box of the card in (row, col), with `fill`'s gutters before it."""
         w, h = self.pitch
-        rows, cols = -(-count // self.cols), min(count, self.cols)
-        used = self.used(count)
+        x, y = self.origin(fill)
+        if fill is not None:
+            x, y = x + fill.gap_before(col, rows=False), y + fill.gap_before(row, rows=True)
+        return Rect(x + col * w, y + row * h, w, h)
+
+    def back_slot(self, row: int, col: int) -> Rect:
+        """Return where the back of (row, col) goes for long-edge duplex: mirrored about the centre line."""
+        return self.slot(row, col).mirrored(self.width)
+
+    def used(self, cards: int | Fill) -> Rect:
+        """Return the outer trim of the slots `cards` fills (a partial last row counts whole)."""
+        fill = as_fill(cards)
+        rows, cols = self._extent(fill)
+        return self.slot(0, 0, fill).union(self.slot(rows - 1, cols - 1, fill))
+
+    def _extent(self, fill: Fill) -> tuple[int, int]:
+        """Return how many rows and columns the slots of `fill` reach into."""
+        return max(s // self.cols for s in fill.slots) + 1, max(s % self.cols for s in fill.slots) + 1
+
+    def _edges(self, used: Rect) -> tuple[tuple[float, float, float], ...]:
+        """Return (outer bleed, mark start, mark end) past the trim at the left, top, right and bottom of
+        `used`: the room up to the printer margin (or the fold) holds the bleed, a gap, then the mark."""
         room = self.margin
         below, beside = self.height - used.bottom - room, self.width - used.right - room
         if self.fold == "horizontal":  # marks on the fold side stop short of the fold line
             below = self.height / 2 - used.bottom - FOLD_MARK_CLEAR
         elif self.fold == "vertical":
             beside = self.width / 2 - used.right - FOLD_MARK_CLEAR
-        top, bottom = _mark_span(used.y - room, self.bleed), _mark_span(below, self.bleed)
-        left, right = _mark_span(used.x - room, self.bleed), _mark_span(beside, self.bleed)
+        return tuple(_edge(r, self.bleed) for r in (used.x - room, used.y - room, beside, below))
+
+    def marks(self, cards: int | Fill) -> tuple[Mark, ...]:
+        """Return the crop marks for the slots `cards` fills: both ends of every cut line they need (two
+        lines, one per card edge, where a gutter opens between cards)."""
+        fill = as_fill(cards)
+        used = self.used(fill)
+        left, top, right, bottom = ((start, end) for _, start, end in self._edges(used))
+        rows, cols = self._extent(fill)
+        xs = _cuts([(r.x, r.right) for r in (self.slot(0, c, fill) for c in range(cols))])
+        ys = _cuts([(r.y, r.bottom) for r in (self.slot(r, 0, fill) for r in range(rows))])
         marks: list[Mark] = []
-        for c in range(cols + 1):
-            x = used.x + c * w
+        for x in xs:
             marks.append(Mark(x, used.y - top[0], x, used.y - top[1]))
             marks.append(Mark(x, used.bottom + bottom[0], x, used.bottom + bottom[1]))
-        for r in range(rows + 1):
-            y = used.y + r * h
+        for y in ys:
             marks.append(Mark(used.x - left[0], y, used.x - left[1], y))
             marks.append(Mark(used.right + right[0], y, used.right + right[1], y))
         return tuple(marks)
 
-    def slot(self, row: int, col: int) -> Rect:
-        """Return the trim box of the card in (row, col)."""
-        w, h = self.pitch
-        return Rect(self.block.x + col * w, self.block.y + row * h, w, h)
+    def outer_bleed(self, cards: int | Fill) -> tuple[float, float, float, float]:
+        """Return the bleed past the outer trim at the left, top, right and bottom of the slots `cards` fills."""
+        left, top, right, bottom = (bleed for bleed, _, _ in self._edges(self.used(cards)))
+        return left, top, right, bottom
 
-    def back_slot(self, row: int, col: int) -> Rect:
-        """Return where the back of (row, col) goes for long-edge duplex: mirrored about the centre line."""
-        return self.slot(row, col).mirrored(self.width)
-
-    def fronts(self, count: int) -> Side:
-        """Return the fronts page of the first `count` cards."""
-        trims = [self.slot(*divmod(i, self.cols)) for i in range(count)]
+    def fronts(self, cards: int | Fill, keys: Sequence[object] | None = None) -> Side:
+        """Return the fronts page of `cards` (a count: the first slots); `keys` (one per card) say which
+        cards may share a cut line: cards whose keys differ never paint into each other's gutter."""
+        fill = as_fill(cards)
+        trims = [self.slot(*divmod(s, self.cols), fill) for s in fill.slots]
         turn = 1 if self.turned else 0
-        return self._side(trims, [turn] * count, back=False, marks=self.marks(count), trim=self.used(count))
+        return self._side(trims, turn, False, self.marks(fill), self.used(fill), self.outer_bleed(fill), keys)
 
-    def backs(self, count: int, flip: str = "long") -> Side:
+    def backs(self, cards: int | Fill, flip: str = "long", keys: Sequence[object] | None = None) -> Side:
         """Return the backs page: every back behind its front once the sheet is turned over.
 
         flip "long" (turned over on the long edge, like a book): backs mirrored about the page's vertical
         centre line, upright. flip "short" (over the short edge): mirrored about the horizontal centre
         line and turned upside down. A turned card's top goes where the flip takes its front's top.
+        `keys` as for `fronts` (a card's back).
         """
+        fill = as_fill(cards)
         front = 1 if self.turned else 0
+        trims = [self.slot(*divmod(s, self.cols), fill) for s in fill.slots]
+        left, top, right, bottom = self.outer_bleed(fill)
+        used = self.used(fill)
         if flip == "long":
-            trims = [self.back_slot(*divmod(i, self.cols)) for i in range(count)]
-            marks = tuple(m.mirrored(self.width) for m in self.marks(count))
-            trim, turn = self.used(count).mirrored(self.width), -front % 4
+            trims = [x.mirrored(self.width) for x in trims]
+            marks = tuple(m.mirrored(self.width) for m in self.marks(fill))
+            used, bleeds, turn = used.mirrored(self.width), (right, top, left, bottom), -front % 4
         else:
-            trims = [self.slot(*divmod(i, self.cols)).flipped(self.height) for i in range(count)]
-            marks = tuple(m.flipped(self.height) for m in self.marks(count))
-            trim, turn = self.used(count).flipped(self.height), (2 - front) % 4
-        return self._side(trims, [turn] * count, back=True, marks=marks, trim=trim)
+            trims = [x.flipped(self.height) for x in trims]
+            marks = tuple(m.flipped(self.height) for m in self.marks(fill))
+            used, bleeds, turn = used.flipped(self.height), (left, bottom, right, top), (2 - front) % 4
+        return self._side(trims, turn, True, marks, used, bleeds, keys)
 
-    def sides(self, count: int, options: PrintOptions) -> tuple[Side, ...]:
-        """Return the printed pages of the first `count` cards as `options` ask: fronts then backs.
+    def sides(
+        self, cards: int | Fill, options: PrintOptions, backs: Sequence[object] | None = None
+    ) -> tuple[Side, ...]:
+        """Return the printed pages of `cards` (a count: the first slots) as `options` ask: fronts then backs.
 
-        The back offset moves each backs page by what a reader of the duplex check page (page 2, text
-        upright) sees: with flip "short" that page is drawn upside down, so the page moves the other way.
+        `backs` holds a key per card (its back's identity): cards whose backs differ never paint into
+        each other's gutter. The back offset moves each backs page by what a reader of the duplex check
+        page (page 2, text upright) sees: with flip "short" that page is drawn upside down, so the page
+        moves the other way.
         """
         if (options.duplex == "gutterfold") != (self.fold is not None):
             raise ValueError(f"a {'gutterfold' if self.fold else 'duplex'} sheet cannot print {options.duplex}")
         dx, dy = options.back_offset
         if options.duplex == "gutterfold":
-            return (self.folded(count),)
+            return (self.folded(cards, backs),)
         if options.duplex == "short":
-            return self.fronts(count), self.backs(count, "short").shifted(-dx, -dy)
-        return self.fronts(count), self.backs(count, "long").shifted(dx, dy)
+            return self.fronts(cards), self.backs(cards, "short", backs).shifted(-dx, -dy)
+        return self.fronts(cards), self.backs(cards, "long", backs).shifted(dx, dy)
 
-    def folded(self, count: int) -> Side:
+    def folded(self, cards: int | Fill, backs: Sequence[object] | None = None) -> Side:
         """Return the single gutterfold page: fronts on one side of the fold line, backs on the other.
 
         Folding along the line lays each back behind its front: across a vertical fold the backs are
         mirrored left to right and stay upright (like a long-edge flip); across a horizontal fold they
         are mirrored top to bottom and turned round (like a short-edge flip).
         """
-        fronts = self.fronts(count)
+        fronts = self.fronts(cards)
         if self.fold == "vertical":
-            backs = self.backs(count, "long")
+            back = self.backs(cards, "long", backs)
             line = Mark(self.width / 2, self.margin, self.width / 2, self.height - self.margin)
         else:
-            backs = self.backs(count, "short")
+            back = self.backs(cards, "short", backs)
             line = Mark(self.margin, self.height / 2, self.width - self.margin, self.height / 2)
         return Side(
-            fronts.placed + backs.placed, fronts.marks + backs.marks, fronts.trim.union(backs.trim), self.bleed, (line,)
+            fronts.placed + back.placed,
+            fronts.marks + back.marks,
+            fronts.trim.union(back.trim),
+            fronts.bleed_box.union(back.bleed_box),
+            (line,),
         )
 
-    def _side(self, trims: list[Rect], turns: list[int], back: bool, marks: tuple[Mark, ...], trim: Rect) -> Side:
+    def _side(
+        self,
+        trims: list[Rect],
+        turn: int,
+        back: bool,
+        marks: tuple[Mark, ...],
+        used: Rect,
+        bleeds: tuple[float, float, float, float],
+        keys: Sequence[object] | None,
+    ) -> Side:
+        keyed = list(keys) if keys is not None else [None] * len(trims)
         placed = tuple(
-            Placed(i, back, t, _clip(t, trims, self.bleed), turn) for i, (t, turn) in enumerate(zip(trims, turns))
+            Placed(i, back, t, _clip(i, trims, keyed, used, bleeds, self.bleed), turn) for i, t in enumerate(trims)
         )
-        return Side(placed, marks, trim, self.bleed)
+        return Side(placed, marks, used, used.grow(*bleeds))
 
 
-def _clip(trim: Rect, trims: list[Rect], bleed: float) -> Rect:
-    """Return the area a card may paint: its trim, plus bleed on every side with no card against it."""
+def _clip(
+    index: int,
+    trims: Sequence[Rect],
+    keys: Sequence[object],
+    used: Rect,
+    outer: tuple[float, float, float, float],
+    bleed: float,
+) -> Rect:
+    """Return the area card `index` may paint: its trim plus bleed on every side, the outer bleed where its
+    edge is the block's, a hairline over a shared cut, and half the gutter towards a card across one.
 
-    def free(touching: Callable[[Rect], bool]) -> float:
-        # Neighbours' edges match (same border or same back), so the tiny overlap never shows.
-        return OVERLAP if any(o is not trim and touching(o) for o in trims) else bleed
-
-    def across(a: float, b: float, c: float, d: float) -> bool:
-        return min(b, d) - max(a, c) > 1e-6
-
-    near = 1e-6
-    left = free(lambda o: abs(o.right - trim.x) < near and across(o.y, o.bottom, trim.y, trim.bottom))
-    right = free(lambda o: abs(o.x - trim.right) < near and across(o.y, o.bottom, trim.y, trim.bottom))
-    top = free(lambda o: abs(o.bottom - trim.y) < near and across(o.x, o.right, trim.x, trim.right))
-    bottom = free(lambda o: abs(o.y - trim.bottom) < near and across(o.x, o.right, trim.x, trim.right))
+    Neighbours that share a cut line match there (same border or same back), so the hairline never shows.
+    A card whose key (back) differs is kept to its half of the gutter even when it only meets this one at
+    a corner, so a miscut of up to half the gutter shows only the card's own art.
+    """
+    trim, near = trims[index], 1e-6
+    grown = []
+    for side, out in enumerate(outer):  # left, top, right, bottom
+        limit = out if abs(_edge_of(trim, side) - _edge_of(used, side)) < near else bleed
+        for i, other in enumerate(trims):
+            if i == index:
+                continue
+            # how far `other` lies beyond this side, and whether it faces it (or, with another back, nears it)
+            sign = 1 if side >= 2 else -1
+            gap = (_edge_of(other, (side + 2) % 4) - _edge_of(trim, side)) * sign
+            reach = bleed if keys[i] != keys[index] else 0.0
+            if side % 2:  # top or bottom: the other must overlap this card's columns
+                facing = min(other.right + reach, trim.right) - max(other.x - reach, trim.x) > near
+            else:
+                facing = min(other.bottom + reach, trim.bottom) - max(other.y - reach, trim.y) > near
+            if gap >= -near and facing:
+                limit = min(limit, OVERLAP if gap < near else gap / 2)
+        grown.append(limit)
+    left, top, right, bottom = grown
     return trim.grow(left, top, right, bottom)
 
 
+def _edge_of(rect: Rect, side: int) -> float:
+    """Return the x or y of a rectangle's left (0), top (1), right (2) or bottom (3) edge."""
+    return (rect.x, rect.y, rect.right, rect.bottom)[side]
+
+
+def _edge(room: float, bleed: float) -> tuple[float, float, float]:
+    """Return (bleed, mark start, mark end) past the trim on a side with `room` mm up to the printer margin.
+
+    The bleed, a gap and the mark all stay inside the room and a mark never reaches into the bleed. Where
+    the room is tight (A4's sides: 9.75 mm of margin, 4.75 mm of it printable) the bleed narrows, down to
+    MIN_BLEED, to keep the mark MARK_COMFORT long; then the mark shortens, down to MARK_SHORTEST.
+    """
+    outer = min(bleed, max(MIN_BLEED, room - MARK_GAP - MARK_COMFORT))
+    start = outer + MARK_GAP
+    return outer, start, min(start + MARK_LENGTH, max(room, start + MARK_SHORTEST))
+
+
+def _cuts(spans: Sequence[tuple[float, float]]) -> list[float]:
+    """Return every cut line of a row (or column) of slots: each edge once, both edges across a gutter."""
+    cuts: list[float] = []
+    for lo, hi in spans:
+        for x in (lo, hi):
+            if not cuts or abs(cuts[-1] - x) > 1e-6:
+                cuts.append(x)
+    return cuts
+
+
+def _block(width: float, height: float, fold: str | None, bw: float, bh: float, margin: float, bleed: float) -> Rect:
+    """Return where a grid block of bw × bh mm goes on the page: centred, or beside a gutterfold's fold line."""
+    if fold == "vertical":
+        return Rect(_beside_fold(width / 2, bw, edge_room(margin), bleed + FOLD_GAP), (height - bh) / 2, bw, bh)
+    if fold == "horizontal":
+        return Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin), bleed + FOLD_GAP), bw, bh)
+    return Rect((width - bw) / 2, (height - bh) / 2, bw, bh)
+
+
+FOOTER_DEPTH = 5.0  # mm: two lines of 6.5 pt footer text, the least room a sheet's footer is given
+FOOTER_PAST = 4.6  # mm: the least room past the crop marks' ends for a footer along the whole block (6 pt)
+FOOTER_CLEAR = 0.8  # mm between the bleed and the footer
+FOOTER_EDGE = 0.3  # mm the footer keeps inside the printer margin, so no glyph reaches it
+FOOTER_INSET = 2.0  # mm the footer keeps from the crop marks either side of its column (or row)
+
+
+@dataclass(frozen=True)
+class Footer:
+    """Where a card sheet's footer goes: a box in the margin beside the middle column (or, turned a quarter,
+    the middle row) of the cards, clear of their bleed, their crop marks and the printer margin."""
+
+    box: Rect
+    rotate: bool  # set along the side margin, reading upwards
+    valign: str  # "top" below the cards, "bottom" above them, "middle" beside them
+
+
+def footer(sheet: Sheet, side: Side) -> Footer:
+    """Return where the footer of `side` goes: below the cards, else above them, between the crop marks of
+    the middle column; else in a side margin past the marks' ends, along the whole block; else between the
+    marks of the middle row, right or left.
+
+    On a gutterfold page it keeps to the backs' block, on the other side of the fold from the fronts.
+    """
+    cards = [p.trim for p in side.placed if p.back or not sheet.fold]
+    block = cards[0]
+    for trim in cards:
+        block = block.union(trim)
+    box = block.grow(BLEED, BLEED, BLEED, BLEED) if sheet.fold else side.bleed_box
+    lo, hi = sheet.margin + FOOTER_EDGE, FOOTER_CLEAR
+    xs = sorted({round(t.x, 6): t for t in cards}.values(), key=lambda t: t.x)
+    ys = sorted({round(t.y, 6): t for t in cards}.values(), key=lambda t: t.y)
+    column, row = xs[len(xs) // 2], ys[len(ys) // 2]
+    across = (column.x + FOOTER_INSET, column.w - 2 * FOOTER_INSET)
+    below = (box.bottom + hi, sheet.height - lo)
+    above = (lo, box.y - hi)
+    if below[1] - below[0] >= FOOTER_DEPTH:
+        return Footer(Rect(across[0], below[0], across[1], min(6.0, below[1] - below[0])), False, "top")
+    if above[1] - above[0] >= FOOTER_DEPTH:
+        depth = min(6.0, above[1] - above[0])
+        return Footer(Rect(across[0], above[1] - depth, across[1], depth), False, "bottom")
+    sideways = [m for m in side.marks if m.y1 == m.y2]
+    right_end = max([box.right] + [max(m.x1, m.x2) for m in sideways if min(m.x1, m.x2) >= block.right])
+    left_end = min([box.x] + [min(m.x1, m.x2) for m in sideways if max(m.x1, m.x2) <= block.x])
+    past = ((right_end + FOOTER_EDGE, sheet.width - lo), (lo, left_end - FOOTER_EDGE))
+    between = ((box.right + hi, sheet.width - lo), (lo, box.x - hi))
+    for strips, span in ((past, (block.y + FOOTER_INSET, block.h - 2 * FOOTER_INSET)), (between, None)):
+        for start, end in strips:
+            if end - start >= (FOOTER_PAST if span else FOOTER_DEPTH):
+                depth = min(5.5, end - start)
+                x = start if start > sheet.width / 2 else end - depth
+                y, length = span or (row.y + FOOTER_INSET, row.h - 2 * FOOTER_INSET)
+                return Footer(Rect(x, y, depth, length), True, "middle")
+    return Footer(Rect(across[0], below[0], across[1], max(0.0, below[1] - below[0])), False, "top")
+
+
+def spare(sheet: Sheet) -> tuple[float, float]:
+    """Return the mm across and up a sheet leaves beside its grid for gutters, inside the marks' room
+    (rows grow upwards from the block's foot, so only the room above the block counts)."""
+    free_w, _ = usable(sheet.paper, sheet.margin, sheet.fold, sheet.bleed)
+    w, _ = sheet.pitch
+    return max(0.0, free_w - sheet.cols * w), max(0.0, sheet.block.y - edge_room(sheet.margin))
+
+
 def edge_room(margin: float = PRINTER_MARGIN) -> float:
-    """Return how far a grid's outer trim must stay from the paper edge: the printer margin plus a mark."""
-    return margin + MARK_MIN_START + MARK_SHORTEST
+    """Return how far a grid's outer trim must stay from the paper edge: the printer margin, the narrowest
+    bleed, the gap and the shortest mark."""
+    return margin + MIN_BLEED + MARK_GAP + MARK_SHORTEST
 
 
 def usable(
@@ -413,13 +617,7 @@ def card_sheet(
                 f"{room} inside the printer margin and crop marks; {most} fit"
             )
     pw, ph = pitch(turned)
-    bw, bh = cols * pw, rows * ph
-    if where == "vertical":
-        block = Rect(_beside_fold(width / 2, bw, edge_room(margin), bleed + FOLD_GAP), (height - bh) / 2, bw, bh)
-    elif where == "horizontal":
-        block = Rect((width - bw) / 2, _beside_fold(height / 2, bh, edge_room(margin), bleed + FOLD_GAP), bw, bh)
-    else:
-        block = Rect((width - bw) / 2, (height - bh) / 2, bw, bh)
+    block = _block(width, height, where, cols * pw, rows * ph, margin, bleed)
     return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where)
 
 
@@ -491,21 +689,6 @@ def sheets_for(
     if problems:
         raise SheetError("; ".join(f"deck '{deck}': {problem}" for deck, problem in problems), problems)
     return sheets
-
-
-def _mark_span(room: float, bleed: float) -> tuple[float, float]:
-    """Return (start, end) of a mark, measured outward from the trim, with `room` mm up to the printer margin.
-
-    A mark starts past the bleed where the margin allows. Where it does not (A4's sides: 9.75 mm of
-    margin, 4.75 mm of it printable), the mark keeps its 3 mm and starts inside the bleed instead, no
-    closer than 1 mm to the card: a short mark is hard to lay a ruler on, and its white halo keeps it
-    visible on a dark bleed.
-    """
-    end = min(bleed + MARK_GAP + MARK_LENGTH, room)
-    start = bleed + MARK_GAP
-    if end - start < MARK_SHORTEST:
-        start = max(MARK_MIN_START, end - MARK_SHORTEST)
-    return start, end
 
 
 def paginate(count: int, per_page: int) -> list[range]:

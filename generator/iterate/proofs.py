@@ -95,8 +95,9 @@ def entries(kit: Kit, faces: dict[str, Prepared | None], pages: dict[str, Prepar
 class ProofFolder:
     """A folder of proof PNGs and a manifest of what each was made from, so unchanged faces are kept."""
 
-    def __init__(self, folder: Path, dpi: int, overlay: bool = False):
+    def __init__(self, folder: Path, dpi: int, overlay: bool = False, root: Path | None = None):
         self.folder, self.dpi, self.overlay = folder, dpi, overlay
+        self.root = root if root is not None else folder  # the output folder chosen: writes stay inside it
         self.contact = named(CONTACT, overlay)
         self._thumbs: dict[str, tuple[str, Image.Image]] = {}  # face key -> (stamp, contact-sheet thumbnail)
         try:
@@ -155,7 +156,7 @@ class ProofFolder:
                 (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode("utf-8"),
             )
 
-        write_all(files(), remove=gone)  # the proofs and their manifest change together or not at all
+        write_all(files(), remove=gone, root=self.root)  # the proofs and their manifest change together or not at all
         self.manifest = manifest
         self._thumbs.update(thumbs)
         return [e.key for e in todo]
@@ -172,7 +173,7 @@ class ProofFolder:
                 with Image.open(self.folder / self.file(entry)) as image:
                     known = self._thumbs[entry.key] = (stamp, thumbnail(image))
             thumbs.append((entry, known[1]))
-        return write_atomic(self.folder / self.contact, contact_sheet(thumbs, title, fonts_dir))
+        return write_atomic(self.folder / self.contact, contact_sheet(thumbs, title, fonts_dir), root=self.root)
 
 
 def png(image: Image.Image, dpi: float) -> bytes:

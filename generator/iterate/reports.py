@@ -91,8 +91,8 @@ def read(folder: Path, relative: str) -> tuple[bytes, str] | None:
     """Return a listed file's bytes and content type, or None for anything else (or a link out of `folder`)."""
     if relative not in files(folder):
         return None
-    path = (folder / relative).resolve()
-    if folder.resolve() not in path.parents:
+    path = Path(os.path.realpath(folder / relative))  # Path.resolve raises on a loop of links
+    if Path(os.path.realpath(folder)) not in path.parents:
         return None
     try:
         return path.read_bytes(), TYPES.get(path.suffix, "application/octet-stream")

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import io
 import json
 import re
+import selectors
+import socket
 import threading
+import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,7 +26,11 @@ from . import reports
 from .session import Session
 
 HOST = "127.0.0.1"  # never the network: the page shows unpublished work
-IDLE_SECONDS = 10  # a connection that sends nothing for this long is closed (a slow client cannot hold a thread)
+IDLE_SECONDS = 10  # a request must arrive whole within this long of connecting, or the connection is closed
+RESPONSE_SECONDS = 60  # a response must be taken within this long (a kit PDF over loopback takes well under 1 s)
+WORKERS = 4  # threads that answer whole requests; no thread ever waits on a client's request
+MAX_WAITING = 256  # connections still sending their request; more are refused at once
+MAX_HEAD = 16384  # bytes of a request's line and headers
 
 
 # A lab report is a static page with inline style and data: charts; it runs no script and reaches nothing.
@@ -48,16 +59,116 @@ def content_policy(page: bytes) -> str:
     )
 
 
-class PreviewServer(ThreadingHTTPServer):
-    """Serves the page, the sessions' state as JSON, and their proof images."""
+@dataclass
+class _Waiting:
+    """A connection still sending its request: what it sent so far, and when it must have sent it all."""
 
-    daemon_threads = True
+    deadline: float
+    head: bytearray = field(default_factory=bytearray)
+
+
+class PreviewServer(HTTPServer):
+    """Serves the page, the sessions' state as JSON, and their proof images.
+
+    Slow clients cannot starve it: one thread reads every connection's request without blocking (a
+    selector), each within a total deadline from connecting; only a complete request goes to the bounded
+    pool of WORKERS threads, whose writes have a total deadline too. One request per connection.
+    """
 
     def __init__(self, sessions: Sequence[Session], port: int = 8000):
         self.sessions = {s.game_id: s for s in sessions}
         self.page = resources.files("generator.iterate").joinpath("page.html").read_bytes()
         self.policy = content_policy(self.page)
-        super().__init__((HOST, port), _Handler)
+        super().__init__((HOST, port), _Handler)  # type: ignore[arg-type]  # built by _answer, with the head
+        self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="cardpress-serve-worker")
+        self._waiting: dict[socket.socket, _Waiting] = {}
+        self._stop = threading.Event()
+        self._stopped = threading.Event()
+        self._stopped.set()  # not serving yet: shutdown has nothing to wait for
+        self._wake_r, self._wake_w = socket.socketpair()
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Accept connections and read their requests until `shutdown`; hand each whole request to the pool."""
+        self._stopped.clear()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.socket, selectors.EVENT_READ)
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            try:
+                while not self._stop.is_set():
+                    soonest = min(
+                        (w.deadline for w in self._waiting.values()), default=time.monotonic() + poll_interval
+                    )
+                    for key, _ in selector.select(max(0.0, min(poll_interval, soonest - time.monotonic()))):
+                        if key.fileobj is self.socket:
+                            self._accept(selector)
+                        elif key.fileobj is not self._wake_r:
+                            self._read(selector, key.fileobj)  # type: ignore[arg-type]  # our own sockets
+                    now = time.monotonic()
+                    for conn in [c for c, w in self._waiting.items() if w.deadline <= now]:
+                        self._drop(selector, conn)  # too slow: the request never came whole
+            finally:
+                for conn in list(self._waiting):
+                    self._drop(selector, conn)
+                self._stopped.set()
+
+    def _accept(self, selector: selectors.BaseSelector) -> None:
+        try:
+            conn, _ = self.socket.accept()
+        except OSError:
+            return
+        if len(self._waiting) >= MAX_WAITING:
+            conn.close()
+            return
+        conn.setblocking(False)
+        self._waiting[conn] = _Waiting(time.monotonic() + _Handler.timeout)
+        selector.register(conn, selectors.EVENT_READ)
+
+    def _read(self, selector: selectors.BaseSelector, conn: socket.socket) -> None:
+        waiting = self._waiting[conn]
+        try:
+            data = conn.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        waiting.head += data
+        end = waiting.head.find(b"\r\n\r\n")
+        if not data or (end < 0 and len(waiting.head) > MAX_HEAD):
+            self._drop(selector, conn)
+        elif end >= 0:
+            selector.unregister(conn)
+            del self._waiting[conn]
+            self._pool.submit(self._answer, conn, bytes(waiting.head[: end + 4]))
+
+    def _drop(self, selector: selectors.BaseSelector, conn: socket.socket) -> None:
+        self._waiting.pop(conn, None)
+        with contextlib.suppress(KeyError, ValueError):
+            selector.unregister(conn)
+        conn.close()
+
+    def _answer(self, conn: socket.socket, head: bytes) -> None:
+        """Answer one whole request on a worker thread, then close the connection."""
+        try:
+            conn.setblocking(True)
+            _Handler(conn, conn.getpeername(), self, head)
+        except OSError:
+            pass  # the client went away, or took too long to read the answer
+        finally:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+            conn.close()
+
+    def shutdown(self) -> None:
+        """Stop serving and wait for the loop to end (requests being answered are finished)."""
+        self._stop.set()
+        self._wake_w.send(b"x")
+        self._stopped.wait()
+        self._pool.shutdown(wait=True)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._wake_r.close()
+        self._wake_w.close()
 
     def hosts(self) -> set[str]:
         """Return the Host headers a request may carry: this server's own address, by number or as localhost.
@@ -101,10 +212,48 @@ class PreviewServer(ThreadingHTTPServer):
         return thread
 
 
+class _Writer(io.RawIOBase):
+    """A socket's writing end with one deadline for everything written: a client that reads an answer a
+    byte at a time cannot keep a worker for long."""
+
+    def __init__(self, conn: socket.socket, seconds: float):
+        self.conn, self.deadline = conn, time.monotonic() + seconds
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data)
+        while view:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the client took too long to read the answer")
+            self.conn.settimeout(min(left, IDLE_SECONDS))
+            sent = self.conn.send(view[: 1 << 16])
+            view = view[sent:]
+        return len(data)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
-    timeout = IDLE_SECONDS  # applied to the socket by StreamRequestHandler.setup
+    timeout = IDLE_SECONDS  # the whole request must arrive within this long of connecting (PreviewServer)
     policy: str | None = None  # this response's own Content-Security-Policy, when not the page's
+
+    def __init__(self, conn: socket.socket, address: Any, server: PreviewServer, head: bytes):
+        self.head = head  # the request line and headers, read whole by the server's selector
+        super().__init__(conn, address, server)
+
+    def setup(self) -> None:
+        self.connection = self.request
+        self.rfile = io.BytesIO(self.head)  # nothing more is read from the client: no thread waits on it
+        self.wfile = _Writer(self.connection, RESPONSE_SECONDS)  # type: ignore[assignment]
+
+    def handle(self) -> None:
+        self.close_connection = True
+        self.handle_one_request()
+
+    def finish(self) -> None:
+        pass  # the writer writes straight through; the server closes the connection
 
     def do_GET(self) -> None:
         self.policy = None  # a kept-alive connection's last response does not lend this one its policy

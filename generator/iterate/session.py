@@ -4,6 +4,7 @@ with broken output, and leaves a snapshot for the preview page."""
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import threading
 import time
@@ -14,7 +15,7 @@ from typing import Any
 
 from .. import resources
 from ..build import kit_path
-from ..diagnostics import CardpressError, Diagnostic, Report, did_you_mean, sort_diagnostics
+from ..diagnostics import MAX_SHOWN, CardpressError, Diagnostic, Report, did_you_mean, not_shown
 from ..kit import Card, Kit, Page
 from ..layout.studio import RenderCache, Studio, keep_faces
 from ..pipeline import Pipeline
@@ -64,7 +65,7 @@ class Session:
         # watch and serve keep their proofs and PDFs in a folder of their own, so a kit the user built with
         # other options (3 players, short-edge duplex) is never replaced by the preview's
         self.folder = out / game_id / PREVIEW if preview else out / game_id
-        self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay)
+        self.proofs = ProofFolder(self.folder / "proofs", dpi, overlay, root=out)
         # shared by every rebuild, renders by a digest of what they read; on disk too, as `build` keeps them,
         # so the first rebuild lays out only the faces that changed since the last build or watch
         self.cache = RenderCache(disk.shelf("faces"), str(root))
@@ -89,13 +90,16 @@ class Session:
         """
         from ..editions.chain import chain_ids
 
+        def real(path: Path) -> Path:  # os.path.realpath, unlike Path.resolve, does not raise on a loop of links
+            return Path(os.path.realpath(path))
+
         feeds = [
-            *((self.root / "cards" / gid).resolve() for gid in chain_ids(self.root, self.game_id)),
-            (self.root / "layouts").resolve(),
-            (self.root / "fonts").resolve(),
+            *(real(self.root / "cards" / gid) for gid in chain_ids(self.root, self.game_id)),
+            real(self.root / "layouts"),
+            real(self.root / "fonts"),
         ]
-        out = self.out.resolve()
-        for path in (Path(p).resolve() for p in changed):
+        out = real(self.out)
+        for path in (real(Path(p)) for p in changed):
             if path == out or out in path.parents:
                 continue  # what we write ourselves, should --out lie inside a watched folder
             if any(f == path or f in path.parents or path in f.parents for f in feeds):
@@ -183,7 +187,7 @@ class Session:
         outcome.report.extend(pipeline.report.items[said:])  # the cover and sheet furniture, linted as drawn
         if pdfs is not None:
             paths = {self.folder / kit_path(Path(), self.game_id, paper).name: data for paper, data in pdfs.items()}
-            outcome.written += write_all(paths)
+            outcome.written += write_all(paths, root=self.out)
             with self._lock:  # the preview page links the new PDFs
                 self.version += 1
                 self._state = {**self._state, "kits": self.kits(), "version": self.version}
@@ -248,14 +252,12 @@ class Session:
                 }
                 faces = fresh if complete else {**faces, **fresh}
             for key, face in faces.items():
-                face["diagnostics"] = (
-                    [_json(d) for d in said.get(key, ())] if key in said else face.get("diagnostics", [])
-                )
+                face["diagnostics"] = _listed(said[key]) if key in said else face.get("diagnostics", [])
             state["faces"] = list(faces.values())
             state["kits"] = self.kits()
             # a problem is shown beside its face; one whose face is not on show (none built yet) above them all
             attached = {d for key, items in said.items() if key in faces for d in items}
-            state["diagnostics"] = [_json(d) for d in sort_diagnostics(outcome.report.items) if d not in attached]
+            state["diagnostics"] = _listed([d for d in outcome.report.items if d not in attached])
             self.version += 1
             state["version"] = self.version
             self._state = state
@@ -281,7 +283,19 @@ def _matches(ident: str, pattern: str) -> bool:
     )
 
 
-def _json(d: Diagnostic) -> dict[str, Any]:
+def _listed(items: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    """Return diagnostics for the page as the terminal says them: each problem once, runs on a line as one, the
+    first MAX_SHOWN, then a line for the rest (so the page's state stays small whatever the input)."""
+    problems = Report(list(items)).problems()
+    listed = [_json(p.shown(), p.note()) for p in problems[:MAX_SHOWN]]
+    more = not_shown(problems[MAX_SHOWN:])
+    if more:
+        listed.append({"severity": "note", "code": "", "headline": more, "hint": "", "source": ""})
+    return listed
+
+
+def _json(d: Diagnostic, note: str = "") -> dict[str, Any]:
     """Return a diagnostic for the page: its headline, hint and the source lines with the caret."""
     source = "\n".join(line for line in d.render().splitlines()[1:] if not line.startswith("  = hint: "))
-    return {"severity": d.severity, "code": d.code, "headline": d.headline(), "hint": d.hint or "", "source": source}
+    headline = d.headline() + (f" {note}" if note else "")
+    return {"severity": d.severity, "code": d.code, "headline": headline, "hint": d.hint or "", "source": source}

@@ -15,9 +15,28 @@ Listener = Callable[[Session, Outcome], None]
 QUIET_MS = 700  # no change for this long: write the PDFs the last rebuilds left due
 
 
+MAX_FOLDERS = 4096  # folders watched at most: each costs the system an inotify watch
+
+
 def watched(root: Path) -> list[Path]:
     """Return the folders whose changes matter: cards/ (art included), layouts/ and fonts/."""
     return [p for p in (root / "cards", root / "layouts", root / "fonts") if p.is_dir()]
+
+
+def folders(root: Path) -> list[Path]:
+    """Return every real folder under the watched ones, each watched on its own.
+
+    A link to a folder is never followed: a fan edition's link to a large system folder must not cost
+    thousands of watches, nor tell us of changes outside the project. Loops cannot arise either.
+    """
+    found: list[Path] = []
+    for top in watched(root):
+        for here, dirs, _ in os.walk(top, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(here, d)))
+            found.append(Path(here))
+            if len(found) >= MAX_FOLDERS:
+                return found
+    return found
 
 
 def rebuild_once(
@@ -59,22 +78,31 @@ def run(
     import watchfiles
 
     logging.getLogger("watchfiles").setLevel(logging.ERROR)  # our own lines say what happened
-    for changes in watchfiles.watch(
-        *watched(root),
-        stop_event=stop_event,
-        debounce=debounce_ms,
-        step=20,
-        raise_interrupt=False,
-        rust_timeout=quiet_ms,
-        yield_on_timeout=True,
-    ):
-        if not changes:
-            write_due_pdfs(sessions, listener)
-            continue
-        changed = sorted({Path(path) for _, path in changes})
-        if any(p.suffix.lower() == ".ttf" for p in changed):
-            restart()  # ReportLab keeps a registered font for the life of the process
-        rebuild_once(sessions, changed, listener, pdfs=False)
+    stop = stop_event if stop_event is not None else threading.Event()
+    while not stop.is_set():
+        # each real folder on its own, not recursively: the watcher would follow links to folders
+        watching = folders(root)
+        for changes in watchfiles.watch(
+            *watching,
+            stop_event=stop,
+            debounce=debounce_ms,
+            step=20,
+            raise_interrupt=False,
+            rust_timeout=quiet_ms,
+            yield_on_timeout=True,
+            recursive=False,
+        ):
+            if not changes:
+                write_due_pdfs(sessions, listener)
+                continue
+            changed = sorted({Path(path) for _, path in changes})
+            if any(p.suffix.lower() == ".ttf" for p in changed):
+                restart()  # ReportLab keeps a registered font for the life of the process
+            rebuild_once(sessions, changed, listener, pdfs=False)
+            if folders(root) != watching:
+                break  # a folder came or went: watch the new set
+        else:
+            return  # stopped, or Ctrl-C
 
 
 def restart() -> None:

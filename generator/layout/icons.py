@@ -11,6 +11,7 @@ from typing import Any
 
 from ..diagnostics import CardpressError, Report
 from ..source import schema, yamlsrc
+from .svgicon import IconError, svg_paints
 
 Command = tuple[Any, ...]  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 KAPPA = 0.5522847498  # control-point distance that makes four cubic curves a circle
@@ -55,7 +56,8 @@ _CACHE: dict[tuple[Any, ...], tuple[IconSet, Report]] = {}
 def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet:
     """Load icons.yaml from each folder (first folder wins on name clashes); cache by file stamps."""
     files = [f / "icons.yaml" for f in folders if (f / "icons.yaml").is_file()]
-    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    drawn = [svg for f in files for svg in sorted(f.parent.glob("*.svg"))]  # SVG icons: a changed file reloads
+    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in [*files, *drawn])
     if key not in _CACHE:
         _CACHE[key] = _parse(files)
     result, local = _CACHE[key]
@@ -77,7 +79,15 @@ def _parse(files: list[Path]) -> tuple[IconSet, Report]:
             continue
         for name, spec in source.data["icons"].items():
             paints: list[Paint] = []
-            for i, shape in enumerate(spec["shapes"]):
+            if "svg" in spec:  # drawn in a vector tool: the file beside icons.yaml
+                at = ("icons", name, "svg")
+                try:
+                    found = svg_paints(path.parent / spec["svg"], path.parent)
+                except IconError as exc:
+                    local.error("L020", f"bad SVG icon: {exc}", path=yamlsrc.format_path(at), loc=source.loc(at))
+                    continue
+                paints = [Paint(commands, stroke, "round") for commands, stroke in found]
+            for i, shape in enumerate(spec.get("shapes", ())):
                 try:
                     commands = shape_commands(shape)
                 except ValueError as exc:

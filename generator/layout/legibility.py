@@ -3,12 +3,13 @@ minimum size, text that stands out too little from what is behind it."""
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostic, Location
-from . import contrast
+from . import contrast, cpu, inks
 from .boxes import Box, union
 from .document import Element
 from .ink import Mark
@@ -17,6 +18,8 @@ TOUCH = 0.05  # mm: set lines that overlap less than this in either direction on
 SAMPLE = 0.8  # mm between the points where the backdrop of a text is sampled
 PAPER = "#ffffff"  # what shows where nothing is drawn
 LARGE_PT, LARGE_BOLD_PT = 18.0, 14.0  # WCAG "large text": 18 pt, or 14 pt bold
+SHARP_TEXT_PT = 9.0  # text below this prints fuzzy on three or four plates that do not register exactly
+SHARP_PLATES = 2  # the most plates small text may print on
 
 
 @dataclass(frozen=True)
@@ -80,22 +83,25 @@ def collisions(ink: list[Mark]) -> Iterator[Finding]:
     shape drawn after it paints over (L110)."""
     groups = list(_by_element(ink).values())
     last = {id(mark.element): index for index, mark in enumerate(ink)}
-    texts = [(el, set_lines(marks)) for el, marks in groups if el.kind == "text"]
+    texts = [(el, lines, union(lines)) for el, lines in _text_lines(groups)]
     solids = [(el, marks) for el, marks in groups if el.kind in ("icon", "image")]
-    for i, (el, lines) in enumerate(texts):
-        for other, other_lines in texts[i + 1 :]:
-            hit = largest_overlap(lines, other_lines)
+    # The opaque shape fills in drawing order, so the ones drawn after a text are found by bisection.
+    covers = [(n, m) for n, m in enumerate(ink) if m.paint == "fill" and m.opacity >= 1 and m.element.kind in SHAPES]
+    order = [n for n, _ in covers]
+    for i, (el, lines, extent) in enumerate(texts):
+        for other, other_lines, other_extent in texts[i + 1 :]:
+            cpu.tick()
+            hit = largest_overlap(lines, other_lines) if extent.intersection(other_extent) else None
             if hit:
                 yield _overlap(el, f"{ref(el)} and {ref(other)} overlap", hit)
         owned = set(el.props.get("over", ()))
         for other, marks in solids:
+            cpu.tick()
             if other.props.get("id") not in owned:
                 hit = _painted(lines, marks)
                 if hit:
                     yield _overlap(el, f"{ref(el)} overlaps {kind_ref(other)}", hit)
-        later = [
-            m for m in ink[last[id(el)] + 1 :] if m.paint == "fill" and m.opacity >= 1 and m.element.kind in SHAPES
-        ]
+        later = [m for _, m in covers[bisect.bisect_right(order, last[id(el)]) :]]
         for other, marks in _by_element(later).values():
             hit = _painted(lines, marks)
             if hit:
@@ -105,6 +111,15 @@ def collisions(ink: list[Mark]) -> Iterator[Finding]:
                     hit,
                     "draw shapes before the text they sit behind, or move one of them",
                 )
+
+
+def _text_lines(groups: list[tuple[Element, list[Mark]]]) -> Iterator[tuple[Element, list[Box]]]:
+    """Yield each text element that set at least one line, with its set lines."""
+    for el, marks in groups:
+        if el.kind == "text":
+            lines = set_lines(marks)
+            if lines:
+                yield el, lines
 
 
 def _painted(lines: list[Box], marks: list[Mark]) -> Box | None:
@@ -133,13 +148,38 @@ def _overlap(el: Element, what: str, hit: Box, hint: str | None = None) -> Findi
 def largest_overlap(a: Iterable[Box], b: Iterable[Box], touch: float = TOUCH) -> Box | None:
     """Return the largest box where a box of `a` overlaps one of `b` by at least `touch` both ways, or None."""
     best: Box | None = None
-    others = list(b)
-    for box in a:
+    boxes, others = list(a), list(b)
+    if len(boxes) * len(others) > _SWEEP_FROM:
+        return _swept_overlap(boxes, others, touch)
+    for box in boxes:
         for other in others:
             hit = box.intersection(other)
             if hit and hit.width >= touch and hit.height >= touch and (best is None or hit.area > best.area):
                 best = hit
     return best
+
+
+_SWEEP_FROM = 64  # pairs of boxes past which largest_overlap sorts rather than tries every pair
+
+
+def _swept_overlap(a: list[Box], b: list[Box], touch: float) -> Box | None:
+    """largest_overlap for many boxes: only the boxes of `b` whose tops lie near a box of `a` are tried (sorted
+    by top), and of equal overlaps the first in (a, b) order wins, as in the plain loop."""
+    ranked = sorted(range(len(b)), key=lambda j: b[j].top)
+    tops = [b[j].top for j in ranked]
+    tallest = max(box.height for box in b)
+    best: tuple[float, int, int, Box] | None = None
+    for i, box in enumerate(a):
+        cpu.tick()
+        first = bisect.bisect_left(tops, box.top - tallest)
+        for at in range(first, bisect.bisect_right(tops, box.bottom)):
+            j = ranked[at]
+            hit = box.intersection(b[j])
+            if not hit or hit.width < touch or hit.height < touch:
+                continue
+            if best is None or hit.area > best[0] or (hit.area == best[0] and (i, j) < best[1:3]):
+                best = (hit.area, i, j, hit)
+    return best[3] if best else None
 
 
 def sizes(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
@@ -164,18 +204,40 @@ def sizes(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
             )
 
 
+def plates(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
+    """Small text in a colour a press file prints on three or four inks (L114): near black prints on K alone.
+
+    Press files only (preflight and the DriveThruCards export run it): a home printer has no plates to misregister.
+    """
+    for el, marks in _by_element(ink).values():
+        small = [m for m in marks if m.paint == "text" and m.colour and m.size < SHARP_TEXT_PT - 1e-6]
+        if el.kind != "text" or not small:
+            continue
+        mark = min(small, key=lambda m: m.size)
+        used = inks.plates(*contrast.rgb(str(mark.colour)))
+        if len(used) > SHARP_PLATES:
+            yield Finding(
+                el,
+                "L114",
+                f"{ref(el)} is {mark.colour} at {mark.size:.3g} pt: a press file prints it on {len(used)} inks "
+                f"({'+'.join(used)}), which blur where they do not register",
+                "warning",
+                f"set it at {SHARP_TEXT_PT:g} pt or more, or in a colour nearer black, a grey or one or two inks",
+            )
+
+
 def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
     """Text whose colour stands out too little from what is drawn behind it (L112), or sits on art (L113)."""
     worst: dict[int, tuple[float, Mark, str, str, float]] = {}  # element -> (shortfall, mark, fg, bg, ratio)
     on_art: dict[int, Mark] = {}
-    for index, mark in enumerate(ink):
+    painted: list[Mark] = []  # the fills and images drawn so far: only they can be behind a text
+    for mark in ink:
+        if mark.paint in ("fill", "image"):
+            painted.append(mark)
         if mark.paint != "text" or mark.colour is None:
             continue
-        behind = [
-            m
-            for m in ink[:index]
-            if m.paint in ("fill", "image") and m.element is not mark.element and m.box.intersection(mark.box)
-        ]
+        cpu.tick(len(painted) // 16 + 1)
+        behind = [m for m in painted if m.element is not mark.element and m.box.intersection(mark.box)]
         owned = set(mark.element.props.get("over", ()))
         colliding = {  # where an icon or image the text does not own lies under it, L110 has said it all
             id(m) for m in behind if m.element.kind in ("icon", "image") and m.element.props.get("id") not in owned

@@ -3,15 +3,16 @@
 Jinja's own sandbox keeps templates away from Python internals; it does not stop a template from
 spending memory or time. Here templates are compiled with every `for` loop counted, every list,
 mapping and `~` concatenation measured, and every piece of output counted; operators, calls,
-filters and str.format are checked before they allocate; a render has a deadline. Passing a
-limit raises BudgetExceeded (a SecurityError), which callers report like any unsafe operation.
+filters and str.format are checked before they allocate; a render has a budget of CPU time (the
+work it does, not the wall clock, so a busy machine never fails a valid template), read now and then
+as loops, calls and output count up. Passing a limit raises BudgetExceeded (a SecurityError), which
+callers report like any unsafe operation.
 """
 
 from __future__ import annotations
 
 import operator
 import re
-import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from functools import wraps
@@ -20,18 +21,21 @@ from typing import Any, NamedTuple, cast
 from jinja2 import nodes, pass_context
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import Namespace, generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
+
+from . import cpu
 
 MAX_WRITTEN = 16_000_000  # characters all template code may write for one face, macro bodies and captures included
 MAX_STEPS = 200_000  # loop iterations one face may run, every loop counted, nested ones included
 MAX_SEQUENCE = 1_000_000  # size of any one value: characters of a string, items of a list (nested ones counted)
 MAX_MADE = 20_000_000  # total size of the values one face may make (so many variables cannot add up)
 MAX_INT_BITS = 1024  # whole numbers past ~300 digits are not layout arithmetic
-MAX_SECONDS = 5.0  # one face's render
-SANDBOX_VERSION = 2  # part of compiled-template cache names: code compiled without these budgets is never reused
-_TICKS = 64  # hook calls between two looks at the clock
+MAX_SECONDS = 5.0  # CPU seconds one face's render may use
+SANDBOX_VERSION = 3  # part of compiled-template cache names: code compiled without these budgets is never reused
+_TICKS = 64  # counted operations between two looks at the clock
 
 
 class BudgetExceeded(SecurityError):
@@ -39,7 +43,7 @@ class BudgetExceeded(SecurityError):
 
 
 class TimedOut(BudgetExceeded):
-    """A render passed its deadline: how far it got depends on the machine's load, so it is never cached."""
+    """A render used up its CPU time: how far it got depends on the machine's speed, so it is never cached."""
 
 
 def exceeded(message: str) -> BudgetExceeded:
@@ -51,8 +55,8 @@ class Budget:
     """Counts the work one render does, so that a hostile template cannot run forever or fill memory."""
 
     def __init__(self, deadline: float | None = None, late: str | None = None) -> None:
-        self.deadline = deadline if deadline is not None else time.monotonic() + MAX_SECONDS
-        self.late = late or f"template ran for more than {MAX_SECONDS:g} s"  # what passing the deadline means
+        self.deadline = deadline if deadline is not None else cpu.clock() + MAX_SECONDS  # on the CPU clock
+        self.late = late or f"template used more than {MAX_SECONDS:g} s of CPU time"  # what passing it means
         self.steps = 0
         self.written = 0
         self.made = 0
@@ -60,15 +64,15 @@ class Budget:
         self.ticks = _TICKS
 
     def tick(self) -> None:
-        """Count one hook call; look at the clock every TICKS of them (it is the hot path of every render)."""
+        """Count one operation; look at the clock every TICKS of them (it is the hot path of every render)."""
         self.ticks -= 1
         if self.ticks <= 0:
             self.clock()
 
     def clock(self) -> None:
-        """Refuse to go on past the deadline."""
+        """Refuse to go on past the CPU-time deadline."""
         self.ticks = _TICKS
-        if time.monotonic() > self.deadline:
+        if cpu.clock() > self.deadline:
             raise TimedOut(self.late)
 
     def step(self) -> None:
@@ -418,12 +422,44 @@ class _Instrument(NodeTransformer):
         return self._measured(node)
 
 
+# What makes a shared macro's output depend on more than its arguments: the caller's block, randomness,
+# objects with state, other templates.
+_IMPURE_NAMES = frozenset({"caller", "lipsum", "cycler", "joiner", "namespace", "self", "varargs", "kwargs"})
+_IMPURE_NODES = (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends, nodes.Block, nodes.NSRef)
+
+
+def pure_macros(template: nodes.Template) -> list[str]:
+    """Return the names of the template's top-level macros whose output is a function of their arguments alone.
+
+    Nothing in such a template changes state after it is made (no namespace is assigned to anywhere in it);
+    the macro's body reads no caller, randomness or object with state and includes nothing. A name defined
+    twice is left out.
+    """
+    if any(True for _ in template.find_all(nodes.NSRef)):
+        return []
+    defined = [m.name for m in template.find_all(nodes.Macro)]
+    found = []
+    for macro in template.body:
+        if not isinstance(macro, nodes.Macro) or defined.count(macro.name) != 1:
+            continue
+        if any(True for _ in macro.find_all(_IMPURE_NODES)):
+            continue
+        if any(n.name in _IMPURE_NAMES for n in macro.find_all(nodes.Name)):
+            continue
+        if any(f.name == "random" for f in macro.find_all(nodes.Filter)):
+            continue
+        found.append(macro.name)
+    return sorted(found)
+
+
 class _Compiler(CodeGenerator):
     """Compile templates with every loop counted and every character they write counted."""
 
     def visit_Template(self, node: nodes.Template, frame: Any = None) -> None:
         _Instrument().visit(node)
+        pure = pure_macros(node)
         super().visit_Template(node, frame)
+        self.writeline(f"cp_pure = frozenset({pure!r})")  # read by SandboxEnv.call, to reuse their results
 
     def _output_const_repr(self, group: Any) -> str:
         return f"environment.cp_written({super()._output_const_repr(group)})"
@@ -435,6 +471,34 @@ class _Compiler(CodeGenerator):
     def _output_child_post(self, node: nodes.Expr, frame: Any, finalize: Any) -> None:
         super()._output_child_post(node, frame, finalize)
         self.write(")")
+
+
+MEMO_SIZE = 4096  # macro results kept; past this the memo starts again
+_KEYS = (str, int, float, bool, type(None))  # argument types a macro result is reused for
+
+
+def _macro_key(macro: Macro, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Return the key a macro call's result is kept under, or None when it must run.
+
+    Only a pure macro (see pure_macros) of a template imported without context, whose module is made once
+    and kept, is reused, and only for arguments of plain types: its text then depends on nothing else.
+    Floats are keyed by their text, so that 0.0 and -0.0 (equal, but written differently) stay apart.
+    """
+    names = macro._func.__globals__
+    if macro.name not in names.get("cp_pure", ()):
+        return None
+    template = names.get("__jinja_template__")
+    module = template._module if template is not None else None
+    if module is None or getattr(module, macro.name, None) is not macro:
+        return None
+    key: list[Any] = [macro]
+    for value in (*args, *kwargs.values()):
+        kind = type(value)
+        if kind not in _KEYS:
+            return None
+        key.append((kind, repr(value) if kind is float else value))
+    key.extend(kwargs)
+    return tuple(key)
 
 
 class SandboxEnv(ImmutableSandboxedEnvironment):
@@ -451,6 +515,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
             self.filters[name] = _guard_filter(name, _join(func) if name == "join" else func)
         self.filters["cp_loop"] = _loop
         self.filters["cp_made"] = _made
+        self.memo: dict[tuple[Any, ...], str] = {}  # results of pure shared macros (see _macro_key)
 
     @staticmethod
     def _finalize(value: Any) -> Any:
@@ -512,15 +577,24 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.tick()
+        key = _macro_key(__obj, args, kwargs) if type(__obj) is Macro else None
+        if key is not None:
+            known = __self.memo.get(key)
+            if known is not None:  # the same shared macro with the same arguments: the same text
+                return budget.make(known, "call result")
         args = _guard_call(__obj, args, kwargs)
-        return budget.make(super().call(__context, __obj, *args, **kwargs), "call result")
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        _budget().tick()
-        return super().getattr(obj, attribute)
+        result = budget.make(super().call(__context, __obj, *args, **kwargs), "call result")
+        if key is not None and type(result) is str:
+            if len(__self.memo) >= MEMO_SIZE:
+                __self.memo.clear()
+            __self.memo[key] = result
+        return result
 
     def getitem(self, obj: Any, argument: Any) -> Any:
-        _budget().tick()
+        # An attribute or an item costs O(1), and how many a template reads is bounded by its size times its
+        # counted loops and calls; only a slice copies, so only a slice counts.
+        if type(argument) is slice:
+            _budget().tick()
         return super().getitem(obj, argument)
 
     def wrap_str_format(self, value: Any) -> Any:

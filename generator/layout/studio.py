@@ -19,10 +19,13 @@ from ..render.draw import Prepared, prepare
 from ..render.fonts import FontSet, load_fonts
 from ..render.trace import trace
 from ..source.digest import file_digest, files_digest, text_digest
-from . import document, lint, lowink
+from ..source.yamlsrc import Source
+from . import cpu, document, lint, lowink
 from .icons import IconSet, load_icons
 from .legibility import Thresholds
+from .markup import MarkupError, plain
 from .templates import Templates
+from .written import written
 
 PAGE_SAFE = 5.0  # mm: full pages keep their content this far from the paper edge
 
@@ -132,6 +135,8 @@ class Studio:
     variant: str = ""  # "" (as designed) or lowink.VARIANT: a palette applied to every parsed face
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
+    sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
+    meter: cpu.Meter = field(default_factory=cpu.Meter)  # the CPU time each stage has used over this kit
 
     @classmethod
     def for_game(
@@ -151,12 +156,21 @@ class Studio:
         inputs = files_digest(sorted(fonts_dir.iterdir()) if fonts_dir.is_dir() else []) + files_digest(
             [f / "icons.yaml" for f in folders]
         )
+        drawn = [svg for f in folders if (f / "icons.yaml").is_file() for svg in sorted(f.glob("*.svg"))]
+        if drawn:  # SVG icons beside an icons.yaml (none for the shipped games: their digests are unchanged)
+            inputs += files_digest(drawn)
         for _, own in editions:  # a fan edition's own fonts (none for a game: its digest is unchanged)
             inputs += files_digest(sorted(own.iterdir()))
+        if game.catalogue.translated:  # a translation's words are in every face its templates draw
+            inputs += game.catalogue.digest
         return cls(
             root,
             Templates(
-                folders, root, [root, *resources.installed(game.ruleset_layouts)], resources.common_layouts(root)
+                folders,
+                root,
+                [root, *resources.installed(game.ruleset_layouts)],
+                resources.common_layouts(root),
+                game.catalogue,
             ),
             load_fonts(fonts_dir, root, editions[::-1]),
             load_icons(folders, report),
@@ -166,6 +180,7 @@ class Studio:
             limits,
             RenderCache(disk.shelf("faces"), str(root)) if cache is None else cache,
             variant=variant,
+            sources=game.sources,
         )
 
     def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
@@ -202,32 +217,60 @@ class Studio:
         timeouts = self.templates.timeouts
         report = Report()
         context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
-        result, deps = None, []
+        result, complete = None, True
+        deps: list[tuple[str, str | None]] = []
         text = self.templates.render(face.template, context, face.key, report)
         if text is not None:
+            try:
+                result = self._lay_out(face, key, context, text, (width, height), safe, report, deps)
+            except cpu.OverBudget as exc:  # located at the element being worked on, when there is one
+                result, complete = None, False
+                element = getattr(exc, "element", None)
+                loc = self._locate(face, element) if element is not None else self.templates.first_line(face.template)
+                report.error("T004", exc.message(face.key), loc=loc)
+        self.report.extend(report.items)
+        if complete and self.templates.timeouts == timeouts:  # a stage cut short by its CPU budget may finish
+            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
+        self.said[face.key] = tuple(report.items)
+        return result
+
+    def _lay_out(
+        self,
+        face: Face,
+        key: str,
+        context: dict[str, Any],
+        text: str,
+        size: tuple[float, float],
+        safe: float | None,
+        report: Report,
+        deps: list[tuple[str, str | None]],
+    ) -> Prepared | None:
+        """Parse, set, place art in, trace and lint a rendered face, each stage on its CPU budget."""
+        with self.meter.stage("parse"):
             parsed = Report()
-            doc = document.parse(text, self._template_path(face.template), face.key, (width, height), parsed)
+            doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
             report.extend(self._in_template(face, context, text, parsed.items))
             if doc is not None and self.variant == lowink.VARIANT:
                 doc = lowink.apply(doc)
-            if doc is not None:
-                result, problems = prepare(doc, self.fonts)
-                for element, message in problems:
-                    self._problem(report, face, element, "L100", message)
-                for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
-                    placed, dep = self.art.place(
-                        element, report, f"{face.key}: {element.name}: ", self._locate(face, element)
-                    )
-                    result.images[id(element)] = placed
-                    if dep:
-                        deps.append(dep)
-                for found in lint.check(doc, self.icons, safe, trace(result, self.fonts, self.icons), self.limits):
-                    report.add(found.diagnostic(face.key, self._locate(face, found.element)))
-                result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
-        self.report.extend(report.items)
-        if self.templates.timeouts == timeouts:  # a render cut short by the clock may finish next time
-            self.cache.put(key, Rendered(result, tuple(report.items), tuple(deps)))
-        self.said[face.key] = tuple(report.items)
+        if doc is None:
+            return None
+        with self.meter.stage("text setting"):
+            result, problems = prepare(doc, self.fonts)
+        for misfit in problems:
+            loc = self._written(face, misfit.chars[0], misfit.element) if misfit.chars else None
+            self._problem(report, face, misfit.element, misfit.code, misfit.message, loc)
+        for element in (el for el in document.walk(doc.elements) if el.kind == "image"):
+            placed, dep = self.art.place(element, report, f"{face.key}: {element.name}: ", self._locate(face, element))
+            result.images[id(element)] = placed
+            if dep:
+                deps.append(dep)
+        with self.meter.stage("drawing"):
+            ink = trace(result, self.fonts, self.icons)
+        with self.meter.stage("lint"):
+            found = list(lint.check(doc, self.icons, safe, ink, self.limits))
+        for finding in found:
+            report.add(finding.diagnostic(face.key, self._locate(face, finding.element)))
+        result.digest = text_digest(key, *(f"{path}\0{digest}" for path, digest in deps))
         return result
 
     def _in_template(self, face: Face, context: dict[str, Any], text: str, found: list[Diagnostic]) -> list[Diagnostic]:
@@ -253,9 +296,40 @@ class Studio:
         found = self.templates.source_of(name)
         return self.templates.display(str(found[1])) if found else name
 
-    def _problem(self, report: Report, face: Face, element: document.Element, code: str, message: str) -> None:
-        """Report a layout problem at the template line that declares the element, when it has an id."""
-        report.error(code, f"{face.key}: {element.name}: {message}", loc=self._locate(face, element))
+    def _problem(
+        self,
+        report: Report,
+        face: Face,
+        element: document.Element,
+        code: str,
+        message: str,
+        loc: Location | None = None,
+    ) -> None:
+        """Report a layout problem at `loc`, else at the template line that declares the element."""
+        report.error(code, f"{face.key}: {element.name}: {message}", loc=loc or self._locate(face, element))
+
+    def _written(self, face: Face, char: str, element: document.Element) -> Location | None:
+        """Return where `char` of an element's text is written: in the game's data, else in the face's template."""
+        found = written(self.sources.values(), char, self._text_of(element))
+        template = self.templates.source_of(face.template)
+        if found is None and template is not None and char in template[0]:
+            text, path = template
+            at = text.index(char)
+            line = text.count("\n", 0, at)
+            start = text.rfind("\n", 0, at) + 1
+            found = Location(self.templates.display(str(path)), line + 1, at - start + 1, text.splitlines()[line])
+        return found
+
+    @staticmethod
+    def _text_of(element: document.Element) -> str:
+        """Return the words a text element prints (markup left out where it parses)."""
+        value = str(element.props.get("text", element.props.get("rich", "")))
+        if "text" in element.props:
+            return value
+        try:
+            return plain(value)
+        except MarkupError:
+            return value
 
     def _locate(self, face: Face, element: document.Element) -> Location | None:
         """Return the template line that declares `element` (found by its id), or the template's first line."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import bisect
+import io
 import json
 import os
 import posixpath
 import re
-import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,18 +23,20 @@ from jinja2 import (
     Undefined,
     meta,
 )
+from jinja2.bccache import Bucket
 from jinja2.exceptions import SecurityError
 from jinja2.loaders import split_template_path
 
 from ..diagnostics import Location, Report
+from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
-from . import contrast, markup, sandbox
+from . import contrast, cpu, markup, sandbox
 from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
-MAX_TOTAL_SECONDS = 60.0  # every face of one Templates object (one build of one game)
+MAX_TOTAL_SECONDS = cpu.KIT_SECONDS  # CPU seconds for every face of one Templates object (one build of one game)
 MAX_TEMPLATE_BYTES = 1_000_000  # a template file
 
 
@@ -103,9 +105,10 @@ def _references_file(key: str) -> Path | None:
 def _stored_references(key: str) -> tuple[str | None, ...] | None:
     """Return the references found for a source with digest `key` by an earlier run, or None."""
     path = _references_file(key)
+    stored = cache.read(path) if path else None
     try:
-        found = json.loads(path.read_text(encoding="utf-8")) if path else None
-    except (OSError, ValueError):
+        found = json.loads(stored) if stored is not None else None
+    except ValueError:
         return None
     if not isinstance(found, list) or not all(r is None or isinstance(r, str) for r in found):
         return None
@@ -120,11 +123,34 @@ def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
     cache.write(path, json.dumps(list(refs)).encode("utf-8"))
 
 
+class _BytecodeCache(FileSystemBytecodeCache):
+    """Jinja's bytecode cache through cardpress's guarded, sealed cache files: a torn, altered or unwritable
+    entry (a full disk) is only a miss."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        data = cache.read(Path(self._get_cache_filename(bucket)))
+        if data is not None:
+            try:
+                bucket.load_bytecode(io.BytesIO(data))
+            except Exception:  # written by another Jinja or Python: compile again
+                bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        out = io.BytesIO()
+        bucket.write_bytecode(out)
+        cache.write(Path(self._get_cache_filename(bucket)), out.getvalue())
+
+
 class Templates:
     """The layout templates visible to one game: its own folders first, then the common ones."""
 
     def __init__(
-        self, folders: Sequence[Path], root: Path, roots: safefile.Roots | None = None, shared: Sequence[Path] = ()
+        self,
+        folders: Sequence[Path],
+        root: Path,
+        roots: safefile.Roots | None = None,
+        shared: Sequence[Path] = (),
+        words: Catalogue = ENGLISH,
     ):
         self.root = root
         self.roots = list(roots) if roots is not None else [root]  # where template files may really live
@@ -136,7 +162,7 @@ class Templates:
         pattern = f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-%s.cache"
         self.env = SandboxEnv(
             loader=_Loader([str(f) for f in self.folders], self.roots),
-            bytecode_cache=FileSystemBytecodeCache(str(compiled), pattern) if compiled else None,
+            bytecode_cache=_BytecodeCache(str(compiled), pattern) if compiled else None,
             undefined=StrictUndefined,
             autoescape=False,
             trim_blocks=True,
@@ -149,9 +175,13 @@ class Templates:
         self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
         self.env.filters["mix"] = mix
         self.env.filters["legible"] = contrast.legible
+        # gettext's names, so Babel's Jinja extractor finds each printed label: _("machine"), with slots as
+        # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
+        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
+        self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
         self._digests: dict[str, str] = {}
-        self._started: float | None = None  # when this object's first render began (for the total time budget)
-        self.timeouts = 0  # renders stopped by a time limit: their result says more about the machine than the face
+        self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
+        self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face
         self._sources: dict[str, tuple[str, Path] | None] = {}
         self._displays: dict[str, str] = {}
 
@@ -204,7 +234,7 @@ class Templates:
             shown = filename
             for path, base in (
                 (os.path.abspath(filename), os.path.abspath(self.root)),
-                (Path(filename).resolve(), self.root.resolve()),
+                (os.path.realpath(filename), os.path.realpath(self.root)),  # realpath: no error on a loop
             ):
                 try:
                     shown = str(Path(path).relative_to(base))
@@ -236,22 +266,22 @@ class Templates:
     ) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.
 
-        The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS (and what is left of
-        MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
+        The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS of CPU time (and what is left
+        of MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
         and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
         `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
-        now = time.monotonic()
-        if self._started is None:
-            self._started = now
-        if now + sandbox.MAX_SECONDS <= self._started + MAX_TOTAL_SECONDS:
-            budget = sandbox.Budget(now + sandbox.MAX_SECONDS)
+        start = cpu.clock()
+        each, total = cpu.scaled(sandbox.MAX_SECONDS), cpu.scaled(MAX_TOTAL_SECONDS)
+        left = total - self.spent
+        if left >= each:
+            budget = sandbox.Budget(start + each, f"template used more than {each:g} s of CPU time")
         else:
-            late = f"layout templates ran for more than {MAX_TOTAL_SECONDS:g} s in all"
-            budget = sandbox.Budget(self._started + MAX_TOTAL_SECONDS, late)
+            late = f"layout templates used more than {total:g} s of CPU time in all"
+            budget = sandbox.Budget(start + left, late)
         token = sandbox.CURRENT.set(budget)
         try:
-            if now >= budget.deadline:
+            if left <= 0:
                 raise sandbox.TimedOut(budget.late)
             template = self.env.get_template(name)
             chunks, size = [], 0
@@ -310,6 +340,7 @@ class Templates:
             report.error("T003", message, loc=loc, hint=hint)
         finally:
             sandbox.CURRENT.reset(token)
+            self.spent += cpu.clock() - start
         return None
 
     def first_line(self, name: str) -> Location | None:

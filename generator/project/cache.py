@@ -10,7 +10,12 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+from ..diagnostics import CardpressError
+from . import guard
+from .output import write_atomic
 
 
 def folder(kind: str) -> Path | None:
@@ -22,8 +27,10 @@ def folder(kind: str) -> Path | None:
     setting = os.environ.get("CARDPRESS_CACHE", "")
     if setting.lower() == "off":
         return None
-    base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardpress"
+    base = _base()
     path = base / kind
+    if guard.problem(path, base) is not None:  # a link where a cache folder should be: no cache
+        return None
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -31,26 +38,46 @@ def folder(kind: str) -> Path | None:
     return path if os.access(path, os.W_OK) else None
 
 
+def _base() -> Path:
+    setting = os.environ.get("CARDPRESS_CACHE", "")
+    return Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardpress"
+
+
 def write(path: Path, data: bytes) -> None:
-    """Write a cache file atomically, so a reader never sees half of it; a failure only loses the entry."""
-    tmp = path.with_suffix(f"{path.suffix}.{os.getpid()}.tmp")
+    """Write a cache file atomically through the guarded writer, sealed with its digest; a failure (a full
+    disk, a link in the way) only loses the entry."""
+    with contextlib.suppress(CardpressError):
+        write_atomic(path, hashlib.sha256(data).digest() + data, root=_base(), sync=False)
+
+
+def read(path: Path) -> bytes | None:
+    """Return what `write` stored at `path`, or None when it is missing, unreadable, torn or altered."""
     try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
+        sealed = path.read_bytes()
     except OSError:
-        tmp.unlink(missing_ok=True)
+        return None
+    data = sealed[_SEAL:]
+    return data if len(sealed) >= _SEAL and hashlib.sha256(data).digest() == sealed[:_SEAL] else None
+
+
+_SEAL = 32  # bytes of SHA-256 before every cache file's contents
 
 
 class Shelf:
     """Byte strings by key in one SQLite file, for caches of many small entries.
 
     One file rather than a file per entry: creating thousands of small files cost more system time than
-    laying the faces out. Writes wait in one transaction until `flush` (or the end of the process); a
+    laying the faces out. The database is in WAL mode (readers never wait for a writer) and a process
+    never holds a write open: entries wait in memory and go in with one short transaction per BATCH (and
+    at `flush`), so a long-lived process (`watch`, `serve`, a benchmark) never locks a `build` out. A
     locked, torn or unreadable database only ever means a miss.
     """
 
+    BATCH = 64  # entries written in one transaction
+
     def __init__(self, path: Path) -> None:
         self.used: set[str] = set()
+        self.pending: dict[str, bytes] = {}  # stored, not written yet
         self.db: sqlite3.Connection | None = None
         try:
             self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
@@ -64,6 +91,8 @@ class Shelf:
 
     def get(self, key: str) -> bytes | None:
         """Return the entry stored under `key`, or None."""
+        if key in self.pending:
+            return self.pending[key]
         if self.db is None:
             return None
         try:
@@ -76,27 +105,40 @@ class Shelf:
         return bytes(row[0])
 
     def put(self, key: str, value: bytes) -> None:
-        """Store an entry; it is written with the others at the next `flush`."""
+        """Store an entry; it is written with the others of its batch, or at the next `flush`."""
         if self.db is None:
             return
-        try:
-            if not self.db.in_transaction:
-                self.db.execute("BEGIN")
-            self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, value, time.time_ns()))
-        except sqlite3.Error:
-            self._broken()
+        self.pending[key] = value
+        if len(self.pending) >= self.BATCH:
+            self._write(())
 
     def flush(self) -> None:
         """Write what was stored, and mark what was read as just used."""
         if self.db is None:
             return
+        now = time.time_ns()
+        self._write([(now, k) for k in sorted(self.used)])
+        self.used = set()
+
+    def _write(self, marks: Sequence[tuple[int, str]]) -> None:
+        """Write the pending entries (and the `used` marks) in one short transaction; on a lock, lose them."""
+        entries, self.pending = self.pending, {}
+        if self.db is None or not (entries or marks):
+            return
+        now = time.time_ns()
         try:
-            if not self.db.in_transaction:
-                self.db.execute("BEGIN")
-            now = time.time_ns()
-            self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", [(now, k) for k in sorted(self.used)])
-            self.db.execute("COMMIT")
-            self.used = set()
+            self.db.execute("BEGIN IMMEDIATE")  # take the write lock now, for a transaction that is over at once
+            try:
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", [(k, v, now) for k, v in entries.items()]
+                )
+                self.db.executemany("UPDATE entries SET used = ? WHERE key = ?", marks)
+                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError:  # locked past the timeout (or the disk is full): these entries are misses
+            return
         except sqlite3.Error:
             self._broken()
 
@@ -115,16 +157,20 @@ class Shelf:
                     break
                 doomed.append((key,))
                 over -= size
-            self.db.execute("BEGIN")
+            self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
             self.db.execute("COMMIT")
             return len(doomed)
+        except sqlite3.OperationalError:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            return 0
         except sqlite3.Error:
             self._broken()
             return 0
 
     def _broken(self) -> None:
-        """Stop using a database that failed (locked too long, torn, not a database)."""
+        """Stop using a database that failed (torn, not a database)."""
         if self.db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.db.close()
@@ -140,6 +186,8 @@ def shelf(kind: str) -> Shelf | None:
     if where is None:
         return None
     path = where / f"{kind}.sqlite3"
+    if any(guard.problem(where / f"{path.name}{end}", _base()) for end in ("", "-wal", "-shm")):
+        return None  # SQLite would write through a link
     if path not in _SHELVES:
         _SHELVES[path] = Shelf(path)
     return _SHELVES[path]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import CardpressError, Diagnostic, Location, Report
+from ..i18n.catalogue import ENGLISH, Catalogue
 from ..source import schema, yamlsrc
 from ..source.edits import Edit
 from ..source.edits import apply as apply_edits
@@ -27,7 +28,7 @@ def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path
         elif not start.is_dir():
             problem = (f"--root: {start} is a file, not a folder", "name the project folder that holds cards/")
         if problem is None:
-            here = start.resolve()
+            here = Path(os.path.realpath(start))
             for folder in (here, *here.parents):
                 if (folder / "cards").is_dir():
                     return folder
@@ -40,7 +41,7 @@ def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path
         report = Report()
         report.error("G003", problem[0], hint=problem[1])
         raise CardpressError(report)
-    here = Path.cwd().resolve()
+    here = Path(os.path.realpath(Path.cwd()))
     for folder in (here, *here.parents):
         if (folder / "cards").is_dir():
             return folder
@@ -66,6 +67,7 @@ class GameDir:
     merged: dict[str, yamlsrc.Source] = field(default_factory=dict, repr=False)  # through the chain, unchecked
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict, repr=False)  # per loaded file
     edits: dict[str, list[Edit]] = field(default_factory=dict)  # values set in memory before checks (see edits)
+    catalogue: Catalogue = ENGLISH  # the words it prints: a translation's messages.po, read on loading (i18n)
 
     def __post_init__(self) -> None:
         self.folder = (self.home or self.root / "cards") / self.id
@@ -83,7 +85,7 @@ class GameDir:
         """Return a file's path relative to the project root, for messages."""
         try:
             # the folder is resolved, not the file: a link is named where it is, not where it leads
-            return (path.parent.resolve() / path.name).relative_to(self.root.resolve()).as_posix()
+            return (Path(os.path.realpath(path.parent)) / path.name).relative_to(os.path.realpath(self.root)).as_posix()
         except ValueError:
             return str(path)
 
@@ -142,8 +144,8 @@ class GameDir:
                 real, _ = safefile.check(level.folder / relative, [level.folder], f"the folder {folder}")
                 return Path(real)
             except safefile.Refused as exc:
-                if exc.code == "Y004":
-                    return Path(os.path.realpath(self.folder / relative))
+                if exc.code == "Y004":  # named as written below the folder: a dangling link is not followed
+                    return Path(os.path.realpath(self.folder)) / os.path.normpath(relative)
                 if exc.code == "Y006":
                     problem = ("S010", f"path '{relative}' leaves the folder {folder} (through a link)", exc.hint)
                 else:

@@ -11,12 +11,14 @@ import os
 import re
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
 from ..diagnostics import CardpressError, Diagnostic, Location, Report
 from ..impose.sizes import SizeError, parse_size
-from ..source import tablesrc
+from ..layout.markup import MarkupError, parse
+from ..source import sheetsrc, tablesrc
 from .output import write_all
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
@@ -42,6 +44,7 @@ def new_game(
     size: str = "poker",
     from_csv: Path | None = None,
     tell: Callable[[str], None] = lambda _: None,
+    sheet: str | None = None,
 ) -> list[Path]:
     """Write cards/<game_id>/ under `root` and its art stand-ins; return the files written; `tell` hears notes.
 
@@ -65,10 +68,12 @@ def new_game(
             hint="choose another name, or remove the folder first",
         )
     size_text = _size(size, report)
-    files = _files(game_id, size_text, from_csv, report, tell)
+    if sheet is not None and (from_csv is None or not sheetsrc.is_spreadsheet(from_csv.name)):
+        report.error("N004", "--sheet names a sheet of an .xlsx or .ods workbook given with --from-csv")
+    files = _files(game_id, size_text, from_csv, report, tell, sheet)
     if not report.ok() or files is None:
         raise CardpressError(report)
-    written = write_all({folder / name: data for name, data in files.items()})
+    written = write_all({folder / name: data for name, data in files.items()}, root=root)
     try:
         written += _stand_ins(root, game_id, from_csv)
     except BaseException:
@@ -91,7 +96,12 @@ def _skeleton(name: str) -> str:
 
 
 def _files(
-    game_id: str, size: str, from_csv: Path | None, report: Report, tell: Callable[[str], None]
+    game_id: str,
+    size: str,
+    from_csv: Path | None,
+    report: Report,
+    tell: Callable[[str], None],
+    sheet: str | None = None,
 ) -> dict[str, bytes] | None:
     """Return {path in the game folder: bytes}: the skeleton filled in, or built around the user's CSV."""
     fill = {"@TITLE@": title_of(game_id), "@GAME@": game_id, "@SIZE@": _yaml_scalar(size)}
@@ -105,7 +115,11 @@ def _files(
         return files
     # The sheet is one the user names on the command line, so it may lie anywhere; still a regular file.
     roots = [Path(Path(os.path.abspath(from_csv)).anchor)]
-    table = tablesrc.load_file(from_csv, str(from_csv), report, roots=roots, normalise=True)
+    book = sheetsrc.is_spreadsheet(from_csv.name)
+    if book:  # the game reads the user's workbook itself, so its header follows the rules as written
+        table = sheetsrc.load_file(from_csv, str(from_csv), report, roots=roots, sheet=sheet)
+    else:
+        table = tablesrc.load_file(from_csv, str(from_csv), report, roots=roots, normalise=True)
     if not report.ok():
         return None
     if "name" not in table.columns:
@@ -117,20 +131,54 @@ def _files(
         )
         return None
     shown = [c for c in table.columns if c and c not in SPECIAL]
-    if table.renamed:  # a spreadsheet's header ('Flavour text'): the game's copy names its columns as cards read them
+    if book:
+        name = "cards" + from_csv.suffix.lower()
+        del files["cards.csv"]
+        files[name] = from_csv.read_bytes()
+        chosen = f"\n    sheet: {_yaml_scalar(sheet)}" if sheet else ""
+        text = files["game.yaml"].decode("utf-8")
+        text = re.sub(
+            r"(?m)^    cards: cards\.csv( *)#.*$",
+            f"    cards: {name}  # one row per card; the columns are the card's fields{chosen}",
+            text,
+        )
+        files["game.yaml"] = text.encode("utf-8")
+    elif table.renamed:  # a spreadsheet's header ('Flavour text'): the game's copy names its columns as cards read them
         files["cards.csv"] = tablesrc.with_columns(table).encode("utf-8")
         read = ", ".join(f"'{old}' as {new}" for old, new in table.renamed.items())
         tell(f"{from_csv}: read the header's {read} (cards/{game_id}/cards.csv names them so)")
     else:
         files["cards.csv"] = from_csv.read_bytes()
+    markup = _markup_columns(table, shown)
     game = (
         files["game.yaml"]
         .decode("utf-8")
         .replace("    required: [text]                 # cells that must not be empty (name always must)\n", "")
     )
+    declared = f"    markup: [{', '.join(markup)}]  # columns whose cells are markup; others print < > & as written\n"
+    game = re.sub(r"(?m)^    markup: \[text\].*\n", declared if markup else "", game)
     files["game.yaml"] = game.encode("utf-8")
     files["layouts/card-front.yaml.j2"] = _front_for(shown).encode("utf-8")
     return files
+
+
+def _markup_columns(table: tablesrc.Table, columns: list[str]) -> list[str]:
+    """Return the columns whose cells hold tags (<b>, <br> …) that read as markup: the new game declares them."""
+    found = []
+    for column in columns:
+        cells = [str(row.get(column, "")) for row in table.data]
+        tagged = [c for c in cells if re.search(r"<[a-z/]", c)]
+        if tagged and all(_parses(c) for c in tagged):
+            found.append(column)
+    return found
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse(text)
+    except MarkupError:
+        return False
+    return True
 
 
 def _front_for(columns: list[str]) -> str:
@@ -175,18 +223,19 @@ def _stand_ins(root: Path, game_id: str, from_csv: Path | None) -> list[Path]:
     studio = pipeline.studio()
     if faces is None or studio is None or not pipeline.report.ok():
         raise CardpressError(_relocated(pipeline.report, game_id, from_csv))
-    return make_missing([p for p in faces.values() if p is not None], studio.fonts, studio.icons)
+    faces_made = [p for p in faces.values() if p is not None]
+    return make_missing(faces_made, studio.fonts, studio.icons, root / "cards" / game_id)
 
 
 def _relocated(report: Report, game_id: str, from_csv: Path | None) -> Report:
     """Point diagnostics about the copied CSV at the user's own file (same bytes, same lines and columns)."""
     if from_csv is None:
         return report
-    copied = f"cards/{game_id}/cards.csv"
+    copied = f"cards/{game_id}/cards{from_csv.suffix.lower() if sheetsrc.is_spreadsheet(from_csv.name) else '.csv'}"
     out = Report()
     for d in report.items:
         if d.loc and d.loc.file == copied:
-            loc = Location(str(from_csv), d.loc.line, d.loc.col, d.loc.text)
+            loc = replace(d.loc, file=str(from_csv))
             d = Diagnostic(d.severity, d.code, d.message, d.path, loc, d.hint)
         out.add(d)
     return out

@@ -8,12 +8,13 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..art.place import Placed
+from ..layout import cpu
 from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
 from ..layout.markup import MarkupError, Run, Style, parse
 from ..layout.units import PT_PER_MM
-from .fonts import FontSet
+from .fonts import FontSet, glyph_message
 from .text import TextLayout, set_text
 
 BLACK = "#000000"
@@ -79,35 +80,53 @@ class Prepared:
         self.images = {id(elements[n]): v for n, v in images.items()}
 
 
-def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Element, str]]]:
-    """Set every text element once; return the result and (element, problem) for each misfit."""
+@dataclass(frozen=True)
+class Misfit:
+    """A text element that cannot be set as asked: bad markup, an unknown family, overflow or undrawable text."""
+
+    element: Element
+    code: str
+    message: str
+    chars: str = ""  # F004: the characters no font draws, in order of first use (to find where they are written)
+
+
+def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[Misfit]]:
+    """Set every text element once; return the result and every misfit."""
     prepared = Prepared(doc)
-    problems: list[tuple[Element, str]] = []
+    problems: list[Misfit] = []
 
     def visit(elements: tuple[Element, ...]) -> None:
         for el in elements:
-            if el.kind == "group":
-                visit(el.children)
-            elif el.kind == "text":
-                family = el.props.get("font")
-                if family is not None and family not in fonts.families:
-                    problems.append(
-                        (el, f"unknown font family '{family}' (families: {', '.join(sorted(fonts.families))})")
-                    )
-                    family = None
-                w, h = _text_box(el)
-                p = el.props
-                layout, bad = _set_element(
-                    fonts,
-                    ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
-                    family,
-                    (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
-                )
-                if bad:
-                    problems.append((el, bad))
-                prepared.texts[id(el)] = layout
-                if layout.overflow:
-                    problems.append((el, f"text overflows: {layout.overflow}"))
+            try:
+                visit_one(el)
+            except cpu.OverBudget as exc:
+                exc.element = exc.element or el
+                raise
+
+    def visit_one(el: Element) -> None:
+        if el.kind == "group":
+            visit(el.children)
+        elif el.kind == "text":
+            family = el.props.get("font")
+            if family is not None and family not in fonts.families:
+                families = ", ".join(sorted(fonts.families))
+                problems.append(Misfit(el, "L100", f"unknown font family '{family}' (families: {families})"))
+                family = None
+            w, h = _text_box(el)
+            p = el.props
+            layout, bad, missing = _set_element(
+                fonts,
+                ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
+                family,
+                (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
+            )
+            if bad:
+                problems.append(Misfit(el, "L100", bad))
+            if missing:
+                problems.append(Misfit(el, "F004", glyph_message(*missing), missing[0]))
+            prepared.texts[id(el)] = layout
+            if layout.overflow:
+                problems.append(Misfit(el, "L100", f"text overflows: {layout.overflow}"))
 
     visit(doc.elements)
     return prepared, problems
@@ -116,8 +135,11 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[tuple[Elemen
 @lru_cache(maxsize=4096)  # the same words in the same box and font come back on card after card
 def _set_element(
     fonts: FontSet, value: tuple[str, str], family: str | None, box: tuple[Any, ...]
-) -> tuple[TextLayout, str | None]:
-    """Set a text element's `text` or `rich` value in its box; return the layout and a markup problem or None."""
+) -> tuple[TextLayout, str | None, tuple[str, str] | None]:
+    """Set a text element's `text` or `rich` value in its box.
+
+    Return the layout, a markup problem or None, and (characters no font can draw, the fonts tried) or None.
+    """
     size, min_size, w, h, leading, max_lines = box
     bad = None
     try:
@@ -135,7 +157,20 @@ def _set_element(
         leading=leading,
         max_lines=max_lines,
     )
-    return layout, bad
+    return layout, bad, _uncovered(runs, fonts, family)
+
+
+def _uncovered(runs: list[Run], fonts: FontSet, family: str | None) -> tuple[str, str] | None:
+    """Return the characters of `runs` that no font of the chain draws and the fonts tried, or None."""
+    missing: dict[str, None] = {}
+    tried = ""
+    for run in runs:
+        if run.text:
+            chars = fonts.undrawable(run.text, family, run.style.bold, run.style.italic)
+            if chars:
+                missing.update(dict.fromkeys(chars))
+                tried = tried or fonts.tried(family, run.style.bold, run.style.italic)
+    return ("".join(missing), tried) if missing else None
 
 
 def _runs(kind: str, value: str) -> list[Run]:
@@ -163,9 +198,14 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 def _draw_elements(
     elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 ) -> None:
+    cpu.tick(len(elements))
     for el in elements:
         painter.enter(el)
-        _draw(el, prepared, painter, fonts, icon_set)
+        try:
+            _draw(el, prepared, painter, fonts, icon_set)
+        except cpu.OverBudget as exc:
+            exc.element = exc.element or el
+            raise
         painter.leave()
 
 
@@ -245,6 +285,7 @@ def _pattern(painter: Painter, icon_set: IconSet, p: dict[str, Any], opacity: fl
     size, dx, dy = p["size"], p["dx"], p["dy"]
     first_row, last_row = math.floor((p["y"] - size) / dy), math.ceil((p["y"] + p["h"]) / dy)
     for row in range(first_row, last_row + 1):
+        cpu.tick()
         shift = dx / 2 if p.get("stagger") and row % 2 else 0.0
         first_col = math.floor((p["x"] - size - shift) / dx)
         last_col = math.ceil((p["x"] + p["w"] - shift) / dx)
@@ -317,6 +358,7 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
     ]
     baseline = top + layout.ascent / PT_PER_MM
     align = p.get("align", "left")
+    cpu.tick(len(layout.lines) // 8 + 1)
     for line in layout.lines:
         width = line.width / PT_PER_MM
         x0 = {"left": 0.0, "center": (w - width) / 2, "right": w - width}[align]

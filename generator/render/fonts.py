@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import unicodedata
 from collections.abc import Sequence
@@ -12,11 +13,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..diagnostics import CardpressError, Location, Report
 from ..editions.overlay import merge
+from ..project import guard
 from ..source import safefile, schema, yamlsrc
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -27,16 +29,17 @@ _TABLES = (b"cmap", b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp")  # wha
 
 @dataclass(frozen=True, eq=False)  # one set per fonts folder (see load_fonts): the same set is the same object
 class FontSet:
-    """Families by name, each mapping a style to a registered ReportLab font name."""
+    """Families by name, each mapping a style to a registered ReportLab font name, and the fallback chain."""
 
     families: dict[str, dict[str, str]]
-    fallback: str
+    fallback: tuple[str, ...]  # families tried in order for a character the text's own font lacks
     default: str
     files: dict[str, Path]  # font name -> TrueType file, registered with ReportLab on first use
     bold: frozenset[str] = frozenset()  # the fonts that are some family's bold
     _resolved: dict[tuple[str | None, bool, bool], str] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
+    _chains: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def resolve(self, family: str | None, bold: bool = False, italic: bool = False) -> str:
         """Return the registered font for a family and style, stepping down to what exists."""
@@ -59,25 +62,39 @@ class FontSet:
         for name in sorted(fonts):  # in one order, whatever the set's
             _register(name, self.files[name])
 
-    def fallback_for(self, font: str) -> str:
-        """Return the fallback font in the same weight as `font`."""
-        return self.resolve(self.fallback, bold=font in self.bold)
+    def fallback_for(self, font: str) -> tuple[str, ...]:
+        """Return the fallback fonts, in order, in the same weight as `font` (where a family has it)."""
+        chain = self._chains.get(font)
+        if chain is None:
+            bold = font in self.bold
+            chain = self._chains[font] = tuple(
+                f for f in dict.fromkeys(self.resolve(family, bold=bold) for family in self.fallback) if f != font
+            )
+        return chain
 
     def segments(self, text: str, font: str) -> tuple[tuple[str, str], ...]:
-        """Split `text` into runs set in `font` or, for characters it lacks, in the fallback font."""
-        return _segments(text, font, self.fallback_for(font))
+        """Split `text` into runs set in `font` or, for characters it lacks, in the first fallback that has them."""
+        return _segments(text, font, self)
 
     def width(self, text: str, font: str, size: float) -> float:
         """Return the advance width of `text` in points, fallback characters included."""
         return sum(_width(t, f) for t, f in self.segments(text, font)) * size
 
     def undrawable(self, text: str, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
-        """Return the characters of `text` that neither the family's font nor the fallback can draw.
+        """Return the characters of `text` that neither the family's font nor any fallback can draw.
 
         Each such character would print as an empty box. Every one is listed once, in order of first use.
         """
         font = self.resolve(family, bold, italic)
-        return _undrawable(text, font, self.fallback_for(font))
+        glyphs = _glyphs(font)
+        if all(ord(ch) in glyphs or invisible(ch) for ch in text):
+            return ""  # the text's own font draws it all: the fallback fonts need not even be read
+        return _undrawable(text, (font, *self.fallback_for(font)))
+
+    def tried(self, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
+        """Return the font files tried for a character, in order: 'Lato-Regular.ttf, DejaVuSans.ttf, …'."""
+        font = self.resolve(family, bold, italic)
+        return ", ".join(self.files[f].name for f in (font, *self.fallback_for(font)))
 
 
 def undrawable(text: str, fonts: FontSet, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
@@ -85,31 +102,49 @@ def undrawable(text: str, fonts: FontSet, family: str | None = None, bold: bool 
     return fonts.undrawable(text, family, bold, italic)
 
 
-def glyph_message(missing: str) -> str:
+def glyph_message(missing: str, tried: str = "") -> str:
     """Describe undrawable characters for a diagnostic: `'🚀' (U+1F680 ROCKET)`, at most five of them."""
     shown = [f"'{ch}' (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})" for ch in missing[:5]]
     more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-    return f"no font can draw {', '.join(shown)}{more}; it would print as an empty box"
+    fonts = f" (tried {tried})" if tried else ""
+    return f"no font can draw {', '.join(shown)}{more}{fonts}; it would print as an empty box"
+
+
+def invisible(ch: str) -> bool:
+    """Return True for a character that draws nothing on purpose: white space, format controls, variation selectors."""
+    code = ord(ch)
+    return (
+        ch.isspace()
+        or unicodedata.category(ch) in ("Cc", "Cf")  # soft hyphen, joiners, bidi marks
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors: text or emoji presentation of the character before
+        or 0xE0100 <= code <= 0xE01EF
+    )
 
 
 @lru_cache(maxsize=65536)
-def _undrawable(text: str, font: str, spare: str) -> str:
-    glyphs, spare_glyphs = _glyphs(font), _glyphs(spare)
+def _undrawable(text: str, chain: tuple[str, ...]) -> str:
+    covers = [_glyphs(font) for font in chain]
     out: dict[str, None] = {}
     for ch in text:
         code = ord(ch)
-        if code in glyphs or code in spare_glyphs or ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf"):
-            continue  # white space and format controls (soft hyphen, joiners) draw nothing on purpose
+        if any(code in glyphs for glyphs in covers) or invisible(ch):
+            continue
         out[ch] = None
     return "".join(out)
 
 
 @lru_cache(maxsize=65536)
-def _segments(text: str, font: str, spare: str) -> tuple[tuple[str, str], ...]:
+def _segments(text: str, font: str, fonts: FontSet) -> tuple[tuple[str, str], ...]:
     glyphs = _glyphs(font)
     out: list[tuple[str, str]] = []
     for ch in text:
-        use = font if ord(ch) in glyphs or ch in " \n" else spare
+        use = font
+        if ord(ch) not in glyphs and ch not in " \n":  # only now are the fallback fonts read and registered
+            use = next((spare for spare in fonts.fallback_for(font) if ord(ch) in _glyphs(spare)), "")
+            if not use:
+                if invisible(ch):
+                    continue  # no font has it and it draws nothing: leave it out rather than draw a box
+                use = font  # no font has it: the coverage check (F004) has already refused the text
         if out and out[-1][1] == use:
             out[-1] = (out[-1][0] + ch, use)
         else:
@@ -130,6 +165,25 @@ def _glyphs(font: str) -> frozenset[int]:
 
 _LOADED: dict[tuple[Any, ...], FontSet] = {}
 
+_TO_UNICODE = ttfonts.makeToUnicodeCMap
+
+
+def _to_unicode_cmap(fontname: str, subset: Sequence[int]) -> str:
+    """Return ReportLab's ToUnicode CMap with characters past U+FFFF written as UTF-16 surrogate pairs.
+
+    ReportLab writes every code point as `<%04X>`, five hex digits for an emoji, which readers cut to four
+    (🚀 copied out of the PDF reads 'Ὠ'); a CMap's destination strings are UTF-16BE (PDF 1.7, 9.10.3).
+    """
+    text = _TO_UNICODE(fontname, subset)
+    for code, value in enumerate(subset):
+        if value > 0xFFFF:
+            pair = chr(value).encode("utf-16-be").hex().upper()
+            text = text.replace(f"<{code:02X}> <{value:04X}>", f"<{code:02X}> <{pair}>", 1)
+    return text
+
+
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # BMP text (every shipped game) is written exactly as before
+
 
 _FONT_HINT = "fonts must be TrueType (.ttf) files in fonts/ whose licence allows embedding"
 
@@ -141,18 +195,41 @@ def _register(name: str, path: Path) -> str:
             data = safefile.read_bytes(path, MAX_FONT_BYTES)
             handle = io.BytesIO(data)
             handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
-            pdfmetrics.registerFont(TTFont(name, handle))
+            font = TTFont(name, handle)
+            _subsettable(font)
+            pdfmetrics.registerFont(font)
         except safefile.Refused as exc:
-            _fail(f"cannot use font file {path.name}: {exc.reason}", exc.hint)
+            _fail(path, f"cannot use font file {path.name}: {exc.reason}", exc.hint)
         except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
-            _fail(f"cannot use font file {path.name}: {exc}", _FONT_HINT)
+            _fail(path, f"cannot use font file {path.name}: {exc}", _FONT_HINT)
         _REGISTERED.add(name)
     return name
 
 
-def _fail(message: str, hint: str | None) -> None:
+def _subsettable(font: TTFont) -> None:
+    """Raise if ReportLab could not subset the font when the PDF is saved (its glyph outlines are garbage).
+
+    A table that fails its checksum (cheap to test) is the sign; only then is a trial subset of every glyph
+    made, so a font with a harmless wrong checksum is still used.
+    """
+    try:
+        font.face.checksumTables()
+    except TTFError as bad:
+        try:
+            font.face.makeSubset(sorted(font.face.charToGlyph))
+        except (struct.error, ValueError, IndexError, KeyError, TypeError):
+            raise TTFError(f"it is damaged: {_checked(bad)}, and its glyph outlines cannot be read") from None
+
+
+def _checked(bad: TTFError) -> str:
+    """Return which table failed its checksum, from ReportLab's message ('… invalid checksum 0x… table: glyf …')."""
+    found = re.search(r"table: (\S+)", str(bad))
+    return f"its '{found[1]}' table fails its checksum" if found else "a table fails its checksum"
+
+
+def _fail(path: Path, message: str, hint: str | None) -> None:
     report = Report()
-    report.error("F001", message, hint=hint)
+    report.error("F001", message, hint=hint, loc=Location(guard.shown(path), 1, 1))
     raise CardpressError(report)
 
 
@@ -272,18 +349,24 @@ def load_fonts(folder: Path, root: Path, editions: Sequence[tuple[str, Path]] = 
             name = f"cp-{gid}-{Path(filename).stem}" if gid else f"cp-{Path(filename).stem}"
             families[family][style] = name
             files[name] = path
-    for key_name in ("fallback", "default"):
-        if data[key_name] not in families:
+    named: list[tuple[str, tuple[int, ...], Any]] = [("default", (), data["default"])]
+    if isinstance(data["fallback"], str):
+        named.append(("fallback", (), data["fallback"]))
+    else:
+        named += [("fallback", (i,), family) for i, family in enumerate(data["fallback"])]
+    for key_name, index, family in named:
+        if family not in families:
             report.error(
                 "F002",
-                f"{key_name} family '{data[key_name]}' is not defined",
-                path=key_name,
-                loc=source.loc((key_name,)),
+                f"{key_name} family '{family}' is not defined",
+                path=key_name + "".join(f"[{i}]" for i in index),
+                loc=source.loc((key_name, *index)),
             )
     if not report.ok():
         raise CardpressError(report)
     bold = frozenset(styles["bold"] for styles in families.values() if "bold" in styles)
-    result = FontSet(families, data["fallback"], data["default"], files, bold)
+    chain = (data["fallback"],) if isinstance(data["fallback"], str) else tuple(data["fallback"])
+    result = FontSet(families, chain, data["default"], files, bold)
     _LOADED[key] = result
     return result
 
@@ -299,6 +382,6 @@ def _stamp(path: Path) -> tuple[str, int] | tuple[str, int, int, int]:
 
 def _rel(path: Path, root: Path) -> str:
     try:
-        return str(path.resolve().relative_to(root.resolve()))
+        return str(Path(os.path.realpath(path)).relative_to(os.path.realpath(root)))  # a loop is no error
     except ValueError:
         return str(path)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab import rl_config
@@ -14,16 +13,17 @@ from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
-from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, paginate, sheets_for
-from ..impose.sizes import POKER, size_conflicts, size_label
-from ..kit import Card, Face, Kit, Page
+from ..impose.plan import Imposition, PagePlan, Plan, card_runs
+from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, footer
+from ..impose.sizes import POKER
+from ..kit import Face, Kit, Page
 from ..layout.document import LayoutDoc
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter
-from .rulespages import RulesBook, draw_sheet_side, rules_book, rules_sides
+from .rulespages import RulesBook, draw_sheet_side, folds, rules_book, rules_sides
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
@@ -35,167 +35,21 @@ FOLD_DASH = (3.0, 2.0)  # mm on, mm off
 FOLD_COLOUR = "#6b6560"  # the furniture's grey: a guide, quieter than the crop marks
 
 
-@dataclass(frozen=True)
-class PagePlan:
-    """One page of the PDF and what goes on it."""
-
-    kind: str  # cover, duplex, fronts, backs, page, blank, rules (a rules page or booklet sheet side: sheet_no)
-    label: str
-    cards: tuple[Card, ...] = ()
-    page: Page | None = None
-    sheet_no: int = 0
-    sheets: int = 0
-    sheet: Sheet | None = None  # the grid its cards are laid out on
-
-
-@dataclass
-class Plan:
-    """Every page in order, plus the cover's table of contents."""
-
-    pages: list[PagePlan] = field(default_factory=list)
-    contents: list[dict[str, Any]] = field(default_factory=list)
-    rules: RulesBook | None = None  # the rulebook typeset for the rules pages (booklet pages when folded)
-
-
-def plan(
-    kit: Kit, sheets: dict[tuple[str, tuple[float, float]], Sheet], duplex: str = "long", rules: RulesBook | None = None
-) -> Plan:
-    """Lay out the page order: cover and its back, rules pages, each deck's sheets (fronts then backs), full pages.
-
-    `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
-    kit (`duplex` "gutterfold") prints single-sided: no duplex check, one page per sheet, no blank backs.
-    `rules` is the rulebook as `rules_book` typesets it for this paper; the rules pages go where the game says.
-    """
-    fold = duplex == "gutterfold"
-    result = Plan(rules=rules)
-    result.pages.append(PagePlan("cover", "print settings and calibration"))
-    if not fold:
-        result.pages.append(PagePlan("duplex", "duplex check"))
-    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
-    result.contents.append({"pages": _span(1, len(result.pages)), "title": "This sheet", "detail": detail})
-    if kit.rules is not None and kit.rules.place == "after-cover":
-        _rules_pages(result, kit, duplex)
-    groups = card_runs(kit)
-    mixed = len({size for _, size in groups}) > 1
-    for (deck, size), cards in groups.items():
-        sheet = sheets[deck, size]
-        name = kit.decks.get(deck, deck)
-        chunks = paginate(len(cards), sheet.per_sheet)
-        first = len(result.pages) + 1
-        for n, chunk in enumerate(chunks, 1):
-            group = tuple(cards[i] for i in chunk)
-            label = f"{name}, sheet {n} of {len(chunks)}"
-            if fold:
-                result.pages.append(PagePlan("folded", f"{label}: fold", group, None, n, len(chunks), sheet))
-                continue
-            result.pages.append(PagePlan("fronts", f"{label}: fronts", group, None, n, len(chunks), sheet))
-            result.pages.append(PagePlan("backs", f"{label}: backs", group, None, n, len(chunks), sheet))
-        sheets_text = f"{len(chunks)} sheet{'s' if len(chunks) != 1 else ''}"
-        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
-        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
-        result.contents.append(
-            {
-                "pages": _span(first, len(result.pages)),
-                "title": name[:1].upper() + name[1:],
-                "detail": f"{what} on {sheets_text}, {how}",
-            }
-        )
-    runs: dict[str, list[Page]] = {}
-    for page in kit.pages:
-        runs.setdefault(page.face.key, []).append(page)
-    for pages in runs.values():
-        first = len(result.pages) + 1
-        for page in pages:
-            result.pages.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back keeps the next page off this one's back in a duplex print
-                result.pages.append(PagePlan("blank", f"back of {page.name}"))
-        count = f" × {len(pages)}" if len(pages) > 1 else ""
-        title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
-        result.contents.append(
-            {
-                "pages": _span(first, len(result.pages)),
-                "title": f"{title}{count}",
-                "detail": "one per player, single-sided" if len(pages) > 1 else "single-sided",
-            }
-        )
-    if kit.rules is not None and kit.rules.place == "end":
-        _rules_pages(result, kit, duplex)
-    return result
-
-
-def _rules_pages(result: Plan, kit: Kit, duplex: str) -> None:
-    """Add the rules pages (or booklet sheet sides) to the plan and their line to the contents."""
-    book = result.rules
-    if book is None:
-        return
-    first = len(result.pages) + 1
-    sides = rules_sides(kit, book, duplex)
-    if sides:  # a booklet: each sheet side holds two pages, turned to fold
-        for n in range(len(sides)):
-            face = "front" if n % 2 == 0 else "back"
-            result.pages.append(
-                PagePlan(
-                    "rules",
-                    f"rules booklet, sheet {n // 2 + 1} of {len(sides) // 2}: {face}",
-                    sheet_no=n,
-                    sheets=len(sides),
-                )
-            )
-        detail = f"a booklet of {len(book)} {book.fmt.label} pages on {len(sides) // 2} sheets: print double-sided, fold in half"
-    else:
-        for n in range(len(book)):
-            result.pages.append(PagePlan("rules", f"rules, page {n + 1} of {len(book)}", sheet_no=n, sheets=len(book)))
-        if duplex != "gutterfold" and len(book) % 2:  # the next sheet's fronts start on a sheet of their own
-            result.pages.append(PagePlan("blank", "back of the rules"))
-        detail = f"{len(book)} page{'s' if len(book) != 1 else ''}" + (
-            "" if duplex == "gutterfold" else ", double-sided"
-        )
-    result.contents.append({"pages": _span(first, len(result.pages)), "title": "Rules", "detail": detail})
-
-
-def _span(first: int, last: int) -> str:
-    """Return a page range as the cover prints it: '3–6', or '3' for one page."""
-    return f"{first}–{last}" if last > first else f"{first}"
-
-
-def card_runs(kit: Kit) -> dict[tuple[str, tuple[float, float]], list[Card]]:
-    """Return the kit's cards grouped into sheet runs, one per deck and card size, in first-seen order."""
-    runs: dict[tuple[str, tuple[float, float]], list[Card]] = {}
-    for card in kit.cards:
-        w, h = card.size
-        runs.setdefault((card.deck, (w, h)), []).append(card)
-    return runs
-
-
-def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[tuple[str, tuple[float, float]], Sheet]:
-    """Return the grid of every sheet run of `kit` on `paper`; raise ValueError for a deck of mixed sizes
-    (the build reports those first, as located diagnostics) and SheetError for a grid that cannot be."""
-    conflicts = size_conflicts(kit.cards)
-    if conflicts:
-        raise ValueError("; ".join(c.message for c in conflicts))
-    return sheets_for({run: cards[0].size for run, cards in card_runs(kit).items()}, paper, options)
-
-
 def write(
     kit: Kit,
-    paper: str,
+    imposition: Imposition,
     faces: dict[str, Prepared],
     render: Renderer,
     fonts: FontSet,
     icons: IconSet,
-    options: PrintOptions | None = None,
 ) -> bytes:
-    """Return the PDF bytes of `kit` printed on `paper`; `render` sets up per-paper page faces.
+    """Return the PDF bytes of `kit` printed as `imposition` lays it out; `render` sets up per-paper page faces.
 
-    `options` (a PrintOptions, defaults when None) chooses long- or short-edge duplex or gutterfold, a
-    back offset to make up for a printer's drift, the printer margin and declared grids; see PrintOptions.
-    Raises ValueError for a deck whose cards differ in size and SheetError for a grid that cannot be.
+    The imposition (generator.impose.plan.impose) holds the paper, the print options (duplex edge or
+    gutterfold, back offset, printer margin, declared grids) and every page's plan; nothing is laid out here.
     """
-    options = options or PrintOptions()
+    paper, options, layout = imposition.paper, imposition.options, imposition.plan
     label, width, height = PAPERS[paper]
-    layout = plan(
-        kit, kit_sheets(kit, paper, options), options.duplex, rules_book(kit, paper, options.duplex, fonts, icons)
-    )
     buffer = io.BytesIO()
     rl_config.useA85 = 0  # binary streams: smaller files, same content
     canvas = Canvas(
@@ -213,6 +67,7 @@ def write(
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", options.viewer_duplex)
     writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
+    writer.rules = rules_book(kit, paper, options.duplex, fonts, icons)
     writer.run()
     canvas.save()
     return buffer.getvalue()
@@ -239,10 +94,10 @@ class _Writer:
         self.faces, self.render, self.fonts, self.icons, self.c = faces, render, fonts, icons, canvas
         self.forms: dict[str, str] = {}
         self.uses = Counter(face.key for card in kit.cards for face in (card.front, card.back))  # each printed once
-        self.sides: dict[tuple[Sheet, int], tuple[Side, ...]] = {}
-        self.marks: dict[tuple[tuple[Sheet, int], str], list[str]] = {}  # content-stream text by sheet side
+        self.marks: dict[Side, list[str]] = {}  # content-stream text of each sheet side's marks
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
+        self.rules: RulesBook | None = None  # the rulebook as the rules pages print it
 
     def run(self) -> None:
         for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
@@ -264,8 +119,8 @@ class _Writer:
             self.c.showPage()
 
     def _rules(self, page: PagePlan, size: tuple[float, float]) -> None:
-        book = self.layout.rules
-        assert book is not None  # a rules page is planned only with its rulebook
+        book = self.rules
+        assert book is not None  # the plan has rules pages only when the rulebook set into some
         sides = rules_sides(self.kit, book, self.options.duplex)
         if sides:
             draw_sheet_side(self.c, book, size, sides[page.sheet_no])
@@ -329,13 +184,8 @@ class _Writer:
         return resources  # type: ignore[no-any-return]
 
     def _cards(self, page: PagePlan) -> None:
-        sheet = page.sheet
-        assert sheet is not None  # a page of cards has its grid
-        key = (sheet, len(page.cards))  # every full sheet of a run has the same sides: impose them once
-        if key not in self.sides:
-            self.sides[key] = sheet.sides(len(page.cards), self.options)  # (fronts, backs), or (folded,)
-        sides = self.sides[key]
-        side = sides[1] if page.kind == "backs" else sides[0]
+        sheet, side = page.sheet, page.side
+        assert sheet is not None and side is not None  # a page of cards has its grid and its side
         c = self.c
         for placed in side.placed:
             card = page.cards[placed.index]
@@ -364,13 +214,13 @@ class _Writer:
         code: list[str] = c._code  # type: ignore[attr-defined]  # ReportLab's content stream, not in its stubs
         # The marks of every full sheet of a run are the same: drawn once, their text repeated after (they
         # save and restore the graphics state, so the text alone repeats them).
-        if (key, page.kind) in self.marks:
-            code.extend(self.marks[key, page.kind])
+        if side in self.marks:
+            code.extend(self.marks[side])
         else:
             start = len(code)
             _marks(c, sheet, side.marks)
             _folds(c, sheet, side.folds)
-            self.marks[key, page.kind] = code[start:]
+            self.marks[side] = code[start:]
 
     def _boxes(self, side: Side, height: float) -> None:
         self.c.setTrimBox(_box(side.trim, height))
@@ -460,16 +310,17 @@ def _full_pages(
             template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
         context = {**info, "credits": kit.credits, "title": kit.sheet_title or kit.title, "block": None}
-        if page.sheet is not None:
-            # the footer sits in a margin between two crop marks, so it needs the grid as well as the block;
-            # on a gutterfold page, by the backs' block, in the right or bottom half
-            block = page.sheet.block
-            if page.kind == "folded":
-                sheet = page.sheet
-                block = block.mirrored(sheet.width) if sheet.fold == "vertical" else block.flipped(sheet.height)
-            context.update(block=_rect(block), rows=page.sheet.rows, cols=page.sheet.cols)
-        if not (page.kind == "rules" and layout.rules is not None and rules_sides(kit, layout.rules, options.duplex)):
-            drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))  # not across a fold
+        if page.sheet is not None and page.side is not None:
+            # the footer sits in a margin between two crop marks, clear of the bleed and the printer margin
+            spot = footer(page.sheet, page.side)
+            context.update(
+                block=_rect(page.side.trim),
+                rows=page.sheet.rows,
+                cols=page.sheet.cols,
+                footer={**_rect(spot.box), "rotate": spot.rotate, "valign": spot.valign},
+            )
+        if not (page.kind == "rules" and folds(kit, options.duplex)):  # no footer across a booklet's fold
+            drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 
 
@@ -482,34 +333,18 @@ def _cover_card(kit: Kit) -> tuple[float, float]:
 
 
 def page_faces(
-    kit: Kit,
-    paper: str,
-    options: PrintOptions | None = None,
-    fonts: FontSet | None = None,
-    icons: IconSet | None = None,
+    kit: Kit, imposition: Imposition
 ) -> Iterator[tuple[PagePlan, Face, tuple[float, float], dict[str, Any]]]:
-    """Yield (page plan, face, size, extra context) for every page-sized face the kit draws on `paper`.
-
-    With the kit's `fonts` and `icons` the rules pages are counted as `write` prints them; without, left out.
-    """
-    options = options or PrintOptions()
-    book = rules_book(kit, paper, options.duplex, fonts, icons) if fonts is not None and icons is not None else None
-    layout = plan(kit, kit_sheets(kit, paper, options), options.duplex, book)
-    for page, size, drawn in _full_pages(kit, layout, paper, options):
+    """Yield (page plan, face, size, extra context) for every page-sized face the kit draws as imposed."""
+    for page, size, drawn in _full_pages(kit, imposition.plan, imposition.paper, imposition.options):
         for face, extra in drawn:
             yield page, face, size, extra
 
 
-def component_pages(
-    kit: Kit,
-    paper: str,
-    options: PrintOptions | None = None,
-    fonts: FontSet | None = None,
-    icons: IconSet | None = None,
-) -> list[tuple[Page, tuple[float, float], dict[str, Any]]]:
+def component_pages(kit: Kit, imposition: Imposition) -> list[tuple[Page, tuple[float, float], dict[str, Any]]]:
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
     seen: dict[str, tuple[Page, tuple[float, float], dict[str, Any]]] = {}
-    for page, face, size, extra in page_faces(kit, paper, options, fonts, icons):
+    for page, face, size, extra in page_faces(kit, imposition):
         if page.kind == "page" and page.page is not None and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
@@ -557,15 +392,4 @@ def _marks(c: Canvas, sheet: Sheet, marks: Sequence[Mark]) -> None:
     c.restoreState()
 
 
-__all__ = [
-    "write",
-    "plan",
-    "page_faces",
-    "component_pages",
-    "card_runs",
-    "kit_sheets",
-    "Plan",
-    "PagePlan",
-    "Mark",
-    "PrintOptions",
-]
+__all__ = ["write", "page_faces", "component_pages", "Mark", "PrintOptions"]

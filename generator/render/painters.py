@@ -11,7 +11,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
 
-from ..art.files import ArtFile, pdf_image
+from ..art.files import ArtFile, pdf_image, svg_drawing
+from ..art.fit import Fit
 from ..art.place import Placed
 from ..layout.document import Element
 from ..layout.units import PT_PER_MM
@@ -147,9 +148,12 @@ class PdfPainter:
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         """Place the art file whole (JPEG bytes untouched); the caller has clipped to the box."""
         assert placed.art is not None and placed.fit is not None  # a missing file is drawn as a stand-in
-        reader, mask, orientation = self.source(placed.art)
         f = placed.fit
         c = self.c
+        if placed.art.kind == "svg":
+            self._vectors(placed.art, f, opacity)
+            return
+        reader, mask, orientation = self.source(placed.art)
         c.saveState()
         if opacity < 1:
             c.setFillAlpha(opacity)
@@ -163,6 +167,21 @@ class PdfPainter:
         """Return what to draw for an art file: its image, its mask, and the EXIF orientation still to apply."""
         reader, mask = pdf_image(art)
         return reader, mask, art.orientation
+
+    def _vectors(self, art: ArtFile, f: Fit, opacity: float) -> None:
+        """Draw an SVG as the vectors svglib made of it, scaled to its fitted box (y up, as a drawing is)."""
+        from reportlab.graphics import renderPDF
+
+        drawing = svg_drawing(art)
+        c = self.c
+        c.saveState()
+        if opacity < 1:
+            c.setFillAlpha(opacity)
+            c.setStrokeAlpha(opacity)
+        c.translate(f.x, f.y + f.h)
+        c.scale(f.w / drawing.width, -f.h / drawing.height)
+        renderPDF.draw(drawing, c, 0, 0)
+        c.restoreState()
 
 
 class CanvasPainter(PdfPainter):

@@ -39,6 +39,7 @@ from .fonts import FontSet
 from .painters import PdfPainter
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
+_SRC = escape(BLANK, {'"': "&quot;"})  # as a markup attribute
 GREY = "#6b6560"  # the kit furniture's grey: running heads are quieter than the text
 ICON_SIZE = 0.95  # of the font size: an inline icon's square, as on the cards
 _FE0F = "\ufe0f"  # emoji presentation selector: `♨️` is `♨`
@@ -294,7 +295,7 @@ class _Typesetter:
             shown = self.fonts.segments(symbol, font)[0][1] if symbol else font
             found.append(_Icon(icon.icon, icon.colour or colour, symbol, shown))
             side = size * ICON_SIZE
-            out.append(f'<img src="{BLANK}" width="{side * 1.12:.2f}" height="{side * 0.8:.2f}" valign="baseline"/>')
+            out.append(f'<img src="{_SRC}" width="{side * 1.12:.2f}" height="{side * 0.8:.2f}" valign="baseline"/>')
             if m["amount"]:
                 out.append(self._runs(m["amount"], font, base))
             pos = m.end() if m["symbol"] else m.start("word")
@@ -415,14 +416,19 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
     full pages; None when the kit prints no rules (or without fonts to set them in)."""
     if kit.rules is None or fonts is None or icons is None:
         return None
-    fmt = BOOKLET_PAGE[paper] if kit.rules.booklet and duplex != "gutterfold" else paper
+    fmt = BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
     return typeset(kit.rules, fmt, kit.title, kit.context.get("style", {}), kit.text_icons, fonts, icons)
+
+
+def folds(kit: Kit, duplex: str) -> bool:
+    """Return True when the kit prints its rules as a folded booklet (it needs both sides of the paper)."""
+    return kit.rules is not None and kit.rules.booklet and duplex != "gutterfold"
 
 
 def rules_sides(kit: Kit, book: RulesBook, duplex: str) -> list[tuple[booklet.Slot, booklet.Slot]]:
     """Return the booklet sheet sides the kit prints its rules on, or [] when it prints them as full pages."""
-    if kit.rules is None or not kit.rules.booklet or duplex == "gutterfold":
-        return []  # a booklet needs both sides of the paper; a single-sided kit prints full pages
+    if not folds(kit, duplex):
+        return []  # a single-sided kit prints full pages
     return booklet.slots(len(book), booklet.SHORT if duplex == "short" else booklet.LONG)
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
+from ..layout import cpu
 from ..layout.markup import Run
 from ..layout.units import PT_PER_MM
 from .fonts import FontSet
@@ -109,9 +112,23 @@ def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> 
             if i:
                 kind = "glue" if run.style.nobreak else "space"
                 out.append(_Atom(kind, fonts.width(" ", font, run_size), " ", font, run_size, run.style.colour))
-            for text, face in fonts.segments(word, font) if word else ():
-                out.append(_Atom("word", fonts.width(text, face, run_size), text, face, run_size, run.style.colour))
+            for n, unit in enumerate(_units(word) if word and not run.style.nobreak else (word,)):
+                if n:  # a place to break inside a word of CJK text, which has no spaces (UAX #14)
+                    out.append(_Atom("space", 0.0, "", font, run_size, run.style.colour))
+                for text, face in fonts.segments(unit, font) if unit else ():
+                    width = fonts.width(text, face, run_size)
+                    out.append(_Atom("word", width, text, face, run_size, run.style.colour))
     return out
+
+
+@lru_cache(maxsize=16384)
+def _units(word: str) -> tuple[str, ...]:
+    """Split a word holding wide (CJK) characters where a line may break; leave other words whole."""
+    if all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):
+        return (word,)
+    from uniseg.linebreak import line_break_units  # 40 ms to import: only when a text holds CJK
+
+    return tuple(line_break_units(word))
 
 
 def _set(
@@ -129,17 +146,19 @@ def _set(
     lines: list[list[_Atom]] = [[]]
     overflow = None
     pending: list[_Atom] = []  # spaces waiting to see whether the next word fits on this line
+    used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
 
     def line_width(atoms: list[_Atom]) -> float:
         return sum(a.width for a in atoms)
 
     atoms = _atoms(runs, fonts, family, size)
+    cpu.tick(len(atoms) // 16 + 1)
     i = 0
     while i < len(atoms):
         atom = atoms[i]
         if atom.kind == "break":
             lines.append([])
-            pending = []
+            pending, used = [], 0.0
             i += 1
             continue
         if atom.kind == "space":
@@ -153,12 +172,14 @@ def _set(
             j += 1
         box = atoms[i:j]
         box_width = line_width(box)
-        if lines[-1] and line_width(lines[-1]) + line_width(pending) + box_width > width + 1e-6:
+        if lines[-1] and used + line_width(pending) + box_width > width + 1e-6:
             lines.append([])
-            pending = []
+            pending, used = [], 0.0
         if box_width > width + 1e-6 and overflow is None:
             word = "".join(a.text for a in box) or "an icon"
             overflow = f"'{word}' is wider than the box"
+        for placed in pending + box:  # one by one, in order: the same sum as line_width(lines[-1]), bit for bit
+            used += placed.width
         lines[-1].extend(pending + box)
         pending = []
         i = j

@@ -38,6 +38,7 @@ class Tracer:
         self.saved: list[tuple[Matrix, Box | None]] = []
         self.drawing: list[Element] = []  # the elements being drawn, outermost first
         self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
+        self.counts: dict[int, int] = {}  # text element -> how many lines it has set so far
         self.marks: list[Mark] = []
 
     def enter(self, el: Element) -> None:
@@ -103,7 +104,11 @@ class Tracer:
             (x, y + DESCENT * em),
             (x + width, y + DESCENT * em),
         ]
-        line = self.lines.setdefault((id(owner), round(y, 6)), sum(1 for k in self.lines if k[0] == id(owner)))
+        key = (id(owner), round(y, 6))
+        line = self.lines.get(key)
+        if line is None:  # a new baseline: the next line number of this element
+            line = self.lines[key] = self.counts.get(id(owner), 0)
+            self.counts[id(owner)] = line + 1
         box = around(map(self._map, corners))
         self._add(
             Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)

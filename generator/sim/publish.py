@@ -51,5 +51,5 @@ def write(
     outputs[main[1]] = to_markdown(doc, images).encode()
     outputs[main[2]] = text.encode()
     stale = set((folder / "charts").glob(f"{stem}-*.png")) | set((folder / "charts").glob(f"{stem}-*.svg"))
-    write_all(outputs, remove=stale - set(outputs))  # all or nothing; Ctrl-C waits for the renames
+    write_all(outputs, remove=stale - set(outputs), root=folder)  # all or nothing; Ctrl-C waits for the renames
     return main

@@ -53,6 +53,8 @@ def read_header(source: Source, report: Report, based_on: str = "") -> Header:
         based_on=(_text(data.get("based_on")) or based_on) if data.get("extends") else "",
         rules_place=rules["place"] if rules.get("place") in RULES_PLACES else RULES_PLACES[0],
         rules_booklet=rules.get("booklet") is True,
+        sheets="per-deck" if data.get("sheets") == "per-deck" else "shared",
+        language=_text(data.get("language")),
     )
 
 

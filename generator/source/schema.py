@@ -87,19 +87,21 @@ def _fast(name: str) -> Callable[[Any], Any]:
     # The code object as well as the code: compiling the generated validators costs more than the check.
     compiled = path.with_suffix(f".{sys.implementation.cache_tag}.marshal") if path else None
     code = None
-    if path and path.exists():
-        text = path.read_text(encoding="utf-8")
+    stored = cache.read(path) if path else None
+    if stored is not None:
+        text = stored.decode("utf-8")  # sealed with its digest: what we wrote, so valid UTF-8
     else:
         registry = _registry()
         handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
         text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
         if path:
             cache.write(path, text.encode("utf-8"))
-    if compiled and compiled.exists():
+    blob = cache.read(compiled) if compiled else None
+    if blob is not None:
         try:
-            code = marshal.loads(compiled.read_bytes())
+            code = marshal.loads(blob)
         except (EOFError, ValueError, TypeError):
-            code = None  # a torn or foreign file: compile again
+            code = None  # written by another Python: compile again
     if code is None:
         code = compile(text, f"<schema {name}>", "exec")
         if compiled:

@@ -25,6 +25,7 @@ DELIMITERS = (",", ";", "\t")  # a header line's most frequent one wins: spreads
 COLUMN_NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # usable in a template as card.<name>
 _NUMBER = re.compile(r"^[-+]?(\d+([.,]\d*)?|[.,]\d+)%?$")  # a cell a header never holds: a card's cost or count
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_NEWLINES = re.compile(r"\r\n?")
 
 
 @dataclass
@@ -73,6 +74,17 @@ def load_file(
     except safefile.Refused as exc:
         exc.report(report, display)
         return Table(display, "", data=[])
+    kind = binary_kind(raw)
+    if kind:
+        report.error(
+            "C004",
+            f"this is {kind}, not a CSV table",
+            loc=Location(display, 1, 1),
+            hint="name the .xlsx or .ods file itself (a deck reads spreadsheets), or save the sheet as 'CSV UTF-8'"
+            if raw.startswith(b"PK")
+            else "a card table is a CSV file (UTF-8 text), an .xlsx or an .ods spreadsheet",
+        )
+        return Table(display, "", data=[])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -91,6 +103,19 @@ def load_file(
     return load_text(text, display, report, normalise=normalise)
 
 
+def binary_kind(raw: bytes) -> str:
+    """Return what a file that is no text is, by its first bytes ('' for text): shown instead of its bytes."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return ""  # UTF-16 text: said to be no UTF-8, with the way to save it as such
+    if raw.startswith(b"PK\x03\x04"):
+        return "a zip archive (a spreadsheet such as .xlsx or .ods, by its content)"
+    if raw.startswith(b"\xd0\xcf\x11\xe0"):
+        return "an old binary Excel (.xls) or Office file"
+    if b"\x00" in raw[:8192]:
+        return "a binary file"
+    return ""
+
+
 def load_text(text: str, display: str, report: Report, *, normalise: bool = False) -> Table:
     """Parse CSV text (a leading byte-order mark is dropped) into a located table.
 
@@ -99,12 +124,17 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
     text = text.removeprefix("\ufeff")
     lines = [m.group(0) for m in _LINE.finditer(text)]
     table = Table(display, text, data=[], lines=[ln.rstrip("\r\n") for ln in lines])
-    rows = list(_rows(lines, table, report))
+    return read_rows(table, list(_rows(lines, table, report)), report, normalise=normalise)
+
+
+def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool = False) -> Table:
+    """Read located rows (the first names the columns) into `table`: the header rules, bounds and cell checks
+    every table follows, whether its rows came from a CSV file or a spreadsheet's sheet."""
     if not rows:
         report.error(
             "C002",
             "the table is empty: its first row must name the columns",
-            loc=Location(display, 1, 1),
+            loc=table.location(0, 0),
             hint="start with a header row such as: name,copies,text",
         )
         return table
@@ -148,7 +178,7 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
                     loc=table.location(*where),
                 )
                 value = value[:MAX_CELL]
-            record[name] = value
+            record[name] = _NEWLINES.sub("\n", value)  # a quoted cell's line breaks, whatever the file's line ends
             table.values[(index, name)] = where
             table.keys[(index, name)] = where
         table.data.append(record)
@@ -156,7 +186,7 @@ def load_text(text: str, display: str, report: Report, *, normalise: bool = Fals
 
 
 @dataclass
-class _Row:
+class Row:
     """One record as csv read it, with where each of its cells starts (0-based line, col)."""
 
     cells: list[tuple[str, tuple[int, int]]]
@@ -164,7 +194,7 @@ class _Row:
     end: tuple[int, int]  # where the record's last line ends
 
 
-def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
+def _rows(lines: list[str], table: Table, report: Report) -> Iterator[Row]:
     """Yield the non-blank records of the table; a CSV syntax error is reported and ends the table."""
     first = next((ln for ln in lines if ln.strip()), "")
     delimiter = table.delimiter = max(DELIMITERS, key=lambda d: (first.count(d), -DELIMITERS.index(d)))
@@ -213,7 +243,7 @@ def _rows(lines: list[str], table: Table, report: Report) -> Iterator[_Row]:
         if len(starts) != len(values):  # cannot happen for well-formed CSV; keep the row's start then
             starts = [(start, 0)] * len(values)
         last = consumed[0] - 1
-        yield _Row(list(zip(values, starts)), start, (last, len(lines[last].rstrip("\r\n"))))
+        yield Row(list(zip(values, starts)), start, (last, len(lines[last].rstrip("\r\n"))))
 
 
 def _cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -> list[tuple[int, int]]:
@@ -250,16 +280,38 @@ def _scan_cell_starts(lines: list[str], first: int, stop: int, delimiter: str) -
 
 
 def _unclosed_quote(lines: list[str], first: int, delimiter: str) -> tuple[int, int] | None:
-    """Return where the quote that is never closed opens, scanning from line `first` to the end."""
-    opened = None
+    """Return where the quoted cell that csv could not close opens, reading records from line `first` on.
+
+    Reads as csv does (RFC 4180: a cell is quoted only when its first character is a quote; "" inside is
+    one quote mark): a quoted cell still open at the end of the file, or whose closing quote is followed by
+    anything but a separator or the line's end, is the one that was never closed.
+    """
+    opened: tuple[int, int] | None = None
+    at_start = True  # at the first character of a cell
     for number in range(first, len(lines)):
-        for col, char in enumerate(lines[number]):
-            if char == '"':
-                opened = None if opened else (number, col)
+        text = lines[number]
+        col = 0
+        while col < len(text):
+            char = text[col]
+            if opened is not None:
+                if char == '"':
+                    after = text[col + 1] if col + 1 < len(text) else "\n"
+                    if after == '"':
+                        col += 1  # a doubled quote: one quote mark inside the cell
+                    elif after == delimiter or after in "\r\n":
+                        opened = None
+                    else:
+                        return opened  # a quote inside the cell that ends nothing: the cell never closed
+            elif char == '"' and at_start:
+                opened = (number, col)
+            at_start = opened is None and (char == delimiter or char in "\r\n")
+            col += 1
+        if opened is None:
+            at_start = True  # a new record starts on the next line
     return opened
 
 
-def _header(row: _Row, table: Table, report: Report, normalise: bool = False) -> bool:
+def _header(row: Row, table: Table, report: Report, normalise: bool = False) -> bool:
     """Read the header row into table.columns; return False when it names no usable column."""
     table.header_line = row.line
     names = [value.strip() for value, _ in row.cells]
@@ -319,7 +371,7 @@ def with_columns(table: Table) -> str:
     return "".join(lines)
 
 
-def _ragged(row: _Row, table: Table, report: Report) -> None:
+def _ragged(row: Row, table: Table, report: Report) -> None:
     """Report a row whose cell count differs from the header's."""
     wanted = len(table.columns)
     have = len(row.cells)

@@ -23,6 +23,7 @@ from ...sdk import (
     did_you_mean,
     format_path,
     parse_size,
+    sheetsrc,
     tablesrc,
 )
 from .model import Back, Deck, DeckCard, DeckGame
@@ -120,7 +121,7 @@ class _Loader:
                 loc=self.g.loc(path + ("back", "show")),
                 hint="set `backs: per-card` on the deck when its backs differ (they then give the card away)",
             )
-        records = self._records(entry.get("cards"), path + ("cards",))
+        records = self._records(entry.get("cards"), path + ("cards",), entry.get("sheet"), path + ("sheet",))
         if records is None:
             return None
         if not records and self.report.ok():
@@ -132,11 +133,14 @@ class _Loader:
                 hint="add a row per card below the header (or a card to the list)",
             )
         required = ["name", *(f for f in _list(entry.get("required")) if isinstance(f, str))]
+        markup = frozenset(f for f in _list(entry.get("markup")) if isinstance(f, str))
         if records and records[0].table:
-            self._columns(cast(tablesrc.Table, records[0].source), records, front, show, required, deck_id)
+            table = cast(tablesrc.Table, records[0].source)
+            missing = self._columns(table, records, front, show, required, deck_id)
+            self._markup(table, _list(entry.get("markup")), path + ("markup",), missing)
         cards = []
         for record in records:
-            card = self._card(record, deck_id, front, Back(back or "", show), per_card, required)
+            card = self._card(record, deck_id, front, Back(back or "", show), per_card, required, markup)
             if card is not None:
                 cards.append(card)
         untemplated = [r for r in records if not r.text("template")]
@@ -193,8 +197,8 @@ class _Loader:
 
     # -- where the cards come from --------------------------------------------------------------------------
 
-    def _records(self, cards: Any, path: KeyPath) -> list[Record] | None:
-        """Return the deck's cards as records, from a file it names or its own list."""
+    def _records(self, cards: Any, path: KeyPath, sheet: Any = None, sheet_path: KeyPath = ()) -> list[Record] | None:
+        """Return the deck's cards as records, from a file it names (a sheet of a spreadsheet) or its own list."""
         if isinstance(cards, list):
             return [Record(c, self.g, path + (i,), False) for i, c in enumerate(cards) if isinstance(c, dict)]
         if not isinstance(cards, str):
@@ -217,6 +221,16 @@ class _Loader:
                 self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
             table = self.game.sources[relative]
             return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+        if sheetsrc.is_spreadsheet(relative):
+            name = sheet if isinstance(sheet, str) else None
+            key = f"{relative}!{name}" if name else relative  # two decks may read two sheets of one workbook
+            if key not in self.game.sources:
+                asked = self.g.loc(sheet_path) if name else None
+                self.game.sources[key] = sheetsrc.load_file(
+                    file, self.game.shown(file), self.report, sheet=name, asked_at=asked
+                )
+            table = self.game.sources[key]
+            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)
         rows = source.data if isinstance(source.data, list) else []
         return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
@@ -229,8 +243,11 @@ class _Loader:
         show: tuple[str, ...],
         required: list[str],
         deck_id: str,
-    ) -> None:
-        """Check a CSV's header once: every column a template reads, the deck requires or its back shows."""
+    ) -> set[str]:
+        """Check a CSV's header once: every column a template reads, the deck requires or its back shows.
+
+        Return the columns reported missing.
+        """
         columns = set(getattr(table, "columns", ()))
         needs: dict[str, str] = {}
         # the deck's front, then each template a card names, in the order the cards name them
@@ -248,13 +265,30 @@ class _Loader:
         known = front is not None and all(t is not None and self.templates.source_of(t) is not None for t in templates)
         for name in sorted(columns - reads if known else ()):  # an unknown template reads nothing known
             self._unread(name, reads, "column", table.column_loc(name), name)
+        missing = set()
         for name, why in needs.items():
             if name not in columns:
+                missing.add(name)
                 self.report.error(
                     "S002",
                     f"no column '{name}' ({why})",
                     loc=table.column_loc(name),
                     hint=did_you_mean(name, columns) or f"add a column '{name}' to the header row",
+                )
+        return missing
+
+    def _markup(self, table: tablesrc.Table, markup: list[Any], path: KeyPath, missing: set[str]) -> None:
+        """Report a column the deck declares as markup that its table does not have (and no other check said so)."""
+        columns = {c for c in table.columns if c}
+        for index, name in enumerate(markup):
+            if isinstance(name, str) and name not in columns and name not in missing:
+                where = path + (index,)
+                self.report.error(
+                    "S002",
+                    f"`markup` names '{name}', which is no column of {table.display}",
+                    path=format_path(where),
+                    loc=self.g.loc(where),
+                    hint=did_you_mean(name, columns) or "list the columns whose cells are markup (<b>, <i>, <br> …)",
                 )
 
     # -- one card -----------------------------------------------------------------------------------------
@@ -267,6 +301,7 @@ class _Loader:
         back: Back,
         per_card: bool,
         required: list[str],
+        markup: frozenset[str] = frozenset(),
     ) -> DeckCard | None:
         report, before = self.report, len(self.report.errors)
         columns = set(getattr(record.source, "columns", ())) if record.table else None
@@ -298,7 +333,11 @@ class _Loader:
                 card_back = Back(chosen or "", back.show)
         if not record.table:
             self._keys(record, template, card_back)
-        rich = {k: to_markup(v) for k, v in record.fields.items() if k not in SPECIAL and not isinstance(v, dict)}
+        rich = {  # a table's cells print < > & as written unless the deck declares their column as markup
+            k: to_markup(v, record.table and k not in markup)
+            for k, v in record.fields.items()
+            if k not in SPECIAL and not isinstance(v, dict)
+        }
         self._rich(record, rich, template, card_back)
         if len(report.errors) > before or card_id is None or copies is None or template is None:
             return None

@@ -5,18 +5,26 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
-from ...sdk import MarkupError, did_you_mean, parse
+from ...sdk import MarkupError, did_you_mean, escape, parse
 
 SHORT_ICON = re.compile(r":([a-z][a-z0-9-]{0,47}):")
 ICON_TAG = re.compile(r"<icon\s+([^<>\s]+)\s*>")
+NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
-def to_markup(value: object) -> str:
-    """Return a field's text as markup: `:fox:` becomes `<icon fox>`; other markup passes as written."""
+def to_markup(value: object, literal: bool = False) -> str:
+    """Return a field's text as markup: `:fox:` becomes `<icon fox>` and a line break `<br>`.
+
+    With `literal` (a table cell whose column is not declared as markup), <, > and & print as themselves;
+    otherwise other markup passes as written.
+    """
     if isinstance(value, bool):
         text = "yes" if value else "no"
     else:
         text = "" if value is None else str(value)
+    if literal:
+        text = escape(text)
+    text = NEWLINE.sub("<br>", text.strip("\r\n"))  # a cell's own line breaks, kept where text may break
     return SHORT_ICON.sub(lambda m: f"<icon {m.group(1)}>", text)
 
 
@@ -25,7 +33,12 @@ def problems(markup: str, icons: Collection[str]) -> Iterator[tuple[str, str, st
     try:
         parse(markup)
     except MarkupError as exc:
-        yield "S004", f"text markup: {exc}", "write &lt; for a literal <; tags are b, i, small, nobr, color, icon, br"
+        yield (
+            "S004",
+            f"text markup: {exc}",
+            "write &lt; for a literal < (a table's column prints < > & as written unless the deck lists it in `markup:`); "
+            "tags are b, i, small, nobr, color, icon, br",
+        )
     unknown = sorted({name for name in ICON_TAG.findall(markup) if name not in icons})
     for name in unknown:
         hint = did_you_mean(name, icons) or f"icons: {', '.join(sorted(icons))}"

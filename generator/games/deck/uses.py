@@ -39,10 +39,10 @@ def template_uses(templates: Templates, name: str) -> Uses:
             continue
         try:
             tree = templates.env.parse(found[0])
-        except TemplateSyntaxError:
+            _collect(tree, uses)
+            pending.extend(r for r in meta.find_referenced_templates(tree) if r)
+        except (TemplateSyntaxError, RecursionError):  # Jinja's parser recurses per bracket: rendering says it
             continue
-        _collect(tree, uses)
-        pending.extend(r for r in meta.find_referenced_templates(tree) if r)
     return uses
 
 

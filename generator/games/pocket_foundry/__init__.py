@@ -11,7 +11,7 @@ from ...sdk import shipped
 from .model import PocketFoundry
 
 if TYPE_CHECKING:
-    from ...sdk import GameDir, Kit, Report
+    from ...sdk import GameDir, KeyPath, Kit, Message, Report
     from .simulation import PocketFoundrySim
 
 
@@ -52,6 +52,17 @@ class PocketFoundryRuleset(Ruleset[PocketFoundry]):
         from .cli import COMMANDS
 
         return COMMANDS
+
+    def messages(self) -> Sequence[Message]:
+        from .rulebook import messages
+        from .text import MESSAGES
+
+        return (*MESSAGES, *messages())
+
+    def translatable(self, game: LoadedGame[PocketFoundry]) -> Sequence[tuple[str, KeyPath, str]]:
+        from .text import translatable
+
+        return translatable(game.model)
 
     def pack(self) -> Pack:
         """Return where its schemas and templates are: this package's schemas/, the shipped layouts/pocket-foundry."""

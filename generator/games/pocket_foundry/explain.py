@@ -47,7 +47,7 @@ def read_start(model: PocketFoundry, t: Tables, items: list[str], report: Report
         try:
             if "=" in item:
                 rid, _, count = item.partition("=")
-                amounts = {rid.strip().casefold(): textparse.number(count)}
+                amounts = {rid.strip().casefold(): textparse.number(count, model.rules.words)}
             else:
                 amounts = textparse.amounts(model.rules, item)
         except textparse.TextError as exc:

@@ -21,11 +21,22 @@ def icon_words(game: PocketFoundry) -> dict[str, str]:
 
 
 def rich(line: str, words: dict[str, str]) -> str:
-    """Return markup for a printed line: a leading `LABEL:` in bold, an icon before each amount."""
-    match = re.match(r"^([A-Z][A-Z ]*:)( .*)$", line)
-    if match:
+    """Return markup for a printed line: a leading `LABEL:` in capitals (any script) in bold, an icon before each
+    amount."""
+    match = re.match(r"^([^\W\d_][^\W\d_ \u00a0\u202f]*(?:[ \u00a0\u202f]+[^\W\d_]+)*[ \u00a0\u202f]?:)( .*)$", line)
+    if match and match.group(1).isupper():
         return f"<b>{escape(match.group(1))}</b>{with_icons(match.group(2), words)}"
     return with_icons(line, words)
+
+
+def rich_title(name: str, title: str) -> str:
+    """Return a card title as markup: the name as it is, the words around it (`· copy 1`) small."""
+    before, found, after = title.partition(name)
+    if not found:
+        return escape(title)
+    return "".join(
+        (f"<small>{escape(before)}</small>" if before else "", escape(name), f"<small>{escape(after)}</small>")
+    )
 
 
 def _machine(machine: Machine) -> dict[str, Any]:
@@ -43,10 +54,14 @@ def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
     """Return the kit for `players`: market cards, one Starter Feeder and mat each, lap record, marker."""
     game = loaded.model
     words = icon_words(game)
+    said = game.rules.words
     shared = {"title": game.title, "style": game.style, "tagline": game.tagline}
     result = loaded.new_kit(
         players,
-        decks={"market": "market cards", "starter": f"{game.starter.name}s (one per player)"},
+        decks={
+            "market": text.say(said, text.MARKET_DECK),
+            "starter": text.say(said, text.STARTER_DECK, name=game.starter.name),
+        },
         context=shared,
     )
 
@@ -62,7 +77,7 @@ def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
                 "machine": {**_machine(machine), "copy": copy},
                 "lines": lines,
                 "rich": {
-                    "title": f"{escape(machine.name)}<small> · copy {copy}</small>",
+                    "title": rich_title(machine.name, lines["title"]),
                     "build_cost": rich(lines["build_cost"], words),
                     "run": rich(lines["run"], words),
                 },
@@ -102,7 +117,9 @@ def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
         "mat",
     )
     for seat in range(1, players + 1):
-        result.pages.append(Page(f"mat-{seat}", f"{game.mat_name} {seat}", mat_face, landscape=True))
+        result.pages.append(
+            Page(f"mat-{seat}", text.say(said, text.MAT_PAGE, mat=game.mat_name, seat=seat), mat_face, landscape=True)
+        )
 
     record = Face(
         "lap-record.yaml.j2",
@@ -114,5 +131,6 @@ def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
         },
         "lap-record",
     )
-    result.pages.append(Page("lap-record", f"{game.lap_record_name} and {game.marker_name.lower()}", record))
+    label = text.say(said, text.RECORD_PAGE, record=game.lap_record_name, marker=game.marker_name.lower())
+    result.pages.append(Page("lap-record", label, record))
     return result

@@ -6,7 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from ...contract import Header
-from ...sdk import GameDir, Report, did_you_mean, format_path
+from ...sdk import Catalogue, GameDir, Report, did_you_mean, format_path
 from .model import Effect, Machine, PocketFoundry, Resource, Rules
 
 
@@ -18,7 +18,7 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
     _check_references(game, g.data, m.data, report, icons)
     if not report.ok():
         return None
-    return _build(header, g.data, m.data, c.data)
+    return _build(header, g.data, m.data, c.data, game.catalogue)
 
 
 def _dict(value: Any) -> dict[Any, Any]:
@@ -96,11 +96,11 @@ def _check_references(game: GameDir, g: Any, m: Any, report: Report, icons: Coll
         )
 
 
-def _build(header: Header, g: dict[str, Any], m: dict[str, Any], c: dict[str, Any]) -> PocketFoundry:
+def _build(header: Header, g: dict[str, Any], m: dict[str, Any], c: dict[str, Any], words: Catalogue) -> PocketFoundry:
     """Turn checked data into the model."""
     rules_data = g["rules"]
     resources = tuple(
-        Resource(rid, r["start"], r.get("cap"), r["singular"], r["plural"], r["label"], r["icon"])
+        Resource(rid, r["start"], r.get("cap"), r["singular"], r["plural"], r["label"], r["icon"], words)
         for rid, r in rules_data["resources"].items()
     )
     rules = Rules(
@@ -110,6 +110,7 @@ def _build(header: Header, g: dict[str, Any], m: dict[str, Any], c: dict[str, An
         rules_data["market_size"],
         rules_data["laps"],
         rules_data["reshuffle"],
+        words,
     )
 
     def machine(data: dict[str, Any], index: int, copies: int) -> Machine:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...sdk import did_you_mean
+from ...sdk import ENGLISH, Catalogue, did_you_mean
 
 Amounts = tuple[tuple[str, int], ...]  # (resource id, amount) in the game's resource order
 
@@ -21,10 +21,11 @@ class Resource:
     plural: str
     label: str
     icon: str
+    words: Catalogue = field(default=ENGLISH, compare=False, repr=False)  # its language's plural rule
 
     def noun(self, amount: int) -> str:
-        """Return the word printed after `amount`: `1 PART`, `2 PARTS`."""
-        return self.singular if amount == 1 else self.plural
+        """Return the word printed after `amount`: `1 PART`, `2 PARTS` (`0 PIÈCE` in French)."""
+        return self.singular if self.words.singular(amount) else self.plural
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Rules:
     market_size: int
     laps: int
     reshuffle: bool
+    words: Catalogue = field(default=ENGLISH, compare=False)  # the language its cards print in (text.py)
 
     def resource(self, rid: str) -> Resource:
         """Return a resource by id."""

@@ -14,7 +14,7 @@ from ...sdk import rulebook as rulebook_text
 from . import text, textparse
 from .botconfig import load_bots
 from .model import Machine, PocketFoundry
-from .rulebook import FACTS, MATERIALS, Block, Fact, FactForm, Rulebook, where
+from .rulebook import BOTH, FACTS, MATERIALS, RULEBOOK, SECTION, Block, Fact, FactForm, Rulebook, where
 from .scenarios import check_scenario, load_scenarios
 from .tables import RulesModelError, Tables, tables_for
 
@@ -50,6 +50,7 @@ class Checker:
     def __init__(self, game: GameDir, model: PocketFoundry, report: Report):
         self.game = game
         self.model = model
+        self.words = model.rules.words  # the language its cards and rulebook are printed in
         self.report = report
         self.g: Source = game.sources["game.yaml"]
         self.m: Source = game.sources["machines.yaml"]
@@ -64,7 +65,7 @@ class Checker:
         missing: list[tuple[FactForm, int]] = []
         if isinstance(rulebook, Rulebook):
             self.rulebook = rulebook
-            self.found, missing = rulebook.facts(FACTS)
+            self.found, missing = rulebook.facts(FACTS, self.words)
         before = len(self.report.errors)
         self.constants()
         self.costs()
@@ -282,9 +283,10 @@ class Checker:
         mat = text.mat_lines(self.model)
         path = ("mat", "name")
         try:
-            tracks = textparse.mat_tracks(self.model.rules, " ".join(mat["tracks"]))
-            slots = textparse.mat_slots(" ".join(mat["slots"]))
-            order = textparse.resolve_order(mat["order"])
+            rules = self.model.rules
+            tracks = textparse.mat_tracks(rules, " ".join(mat["tracks"]))
+            slots = textparse.mat_slots(rules, " ".join(mat["slots"]))
+            order = textparse.resolve_order(rules, mat["order"])
         except textparse.TextError as exc:
             self.error("PF007", f"cannot read the mat's printed text: {exc}", self.c, path)
             return
@@ -312,8 +314,8 @@ class Checker:
             )
         lap = text.lap_record_lines(self.model)
         try:
-            boxes = textparse.lap_boxes(lap["rows"])
-            last = textparse.last_lap(lap["footer"])
+            boxes = textparse.lap_boxes(self.model.rules, lap["rows"])
+            last = textparse.last_lap(self.model.rules, lap["footer"])
         except textparse.TextError as exc:
             self.error("PF007", f"cannot read the lap record's printed text: {exc}", self.c, ("lap_record", "name"))
             return
@@ -343,9 +345,10 @@ class Checker:
     def unread(self, rulebook: Rulebook, missing: list[tuple[FactForm, int]]) -> None:
         """Report each required sentence form that no line of the rulebook reads like."""
         for form, line in missing:
+            like = self.words.text(form.form, RULEBOOK) if self.words.translated else form.like
             self.report.error(
                 "PF014",
-                f'no sentence states {form.what}: the validator reads it from a sentence like "{form.like}"',
+                f'no sentence states {form.what}: the validator reads it from a sentence like "{like}"',
                 loc=rulebook.loc(line),
                 hint="keep that sentence, with your edition's numbers, so the cards are held to it",
             )
@@ -367,7 +370,7 @@ class Checker:
         rules = self.model.rules
         machines = self.model.machines
         if fact.name == "market_cards":
-            n = textparse.number(fact.value)
+            n = textparse.number(fact.value, self.words)
             total = self.model.market_size_total
             if n != total:
                 self.error(
@@ -380,7 +383,7 @@ class Checker:
                 )
         elif fact.name in ("copies_types", "copies"):
             if fact.name == "copies_types":
-                c, n = (textparse.number(w) for w in fact.value.split(" copies of "))
+                c, n = (textparse.number(fact.parts[k], self.words) for k in ("copies", "types"))
                 if len(machines) != n:
                     self.error(
                         "PF001",
@@ -391,7 +394,8 @@ class Checker:
                         key=True,
                     )
             else:
-                c = 2 if fact.value.casefold() == "both" else textparse.number(fact.value)
+                both = self.words.text(BOTH.id, BOTH.context).casefold()
+                c = 2 if fact.value.casefold() == both else textparse.number(fact.value, self.words)
             for m in machines:
                 if m.copies != c:
                     self.error(
@@ -403,11 +407,11 @@ class Checker:
                     )
         elif fact.name in ("market_size", "slots", "laps", "turns", "build_slots", "slot_numbers"):
             if fact.name == "slot_numbers":  # "2, 3 or 4": every slot after the starter's
-                numbers = [textparse.number(w) for w in re.split(r", | or ", fact.value)]
+                numbers = [textparse.number(w, self.words) for w in re.split(r"\s*,\s*|\s+\w+\s+", fact.value)]
                 n = max(numbers) if numbers == list(range(2, max(numbers) + 1)) else -1
                 stated = fact.value if n < 0 else str(n)
             else:
-                n = textparse.number(fact.value)
+                n = textparse.number(fact.value, self.words)
                 stated = str(n)
             key = {"market_size": "market_size", "laps": "laps", "turns": "laps"}.get(fact.name, "slots")
             actual = getattr(rules, key)
@@ -453,7 +457,7 @@ class Checker:
         model = self.model
         names = [m.name for m in model.machines]
         titles = [*names, model.starter.name, model.mat_name, model.lap_record_name, model.marker_name]
-        blocks = rulebook.blocks(titles, footer=model.publisher)
+        blocks = rulebook.blocks(titles, self.words, footer=model.publisher)
         by_title: dict[str, list[Block]] = {}
         for b in blocks:
             by_title.setdefault(b.title, []).append(b)
@@ -484,11 +488,11 @@ class Checker:
                 printed = [
                     line
                     for k in range(1, m.copies + 1)
-                    for line in (f"{m.name} · copy {k}", text.build_cost(rules, m), text.run(rules, m), model.reminder)
+                    for line in (text.title(rules, m, k), text.build_cost(rules, m), text.run(rules, m), model.reminder)
                 ]
                 self.missing("PF011", m.name, renamed, rulebook, self.m, path + ("name",), "card", tuple(printed))
                 continue
-            wanted = [f"copy {k}" for k in range(1, m.copies + 1)]
+            wanted = [_suffix(text.title(rules, m, k), m.name) for k in range(1, m.copies + 1)]
             if copies != sorted(wanted):
                 self.error(
                     "PF001",
@@ -609,7 +613,7 @@ class Checker:
                 out.append((self.g, where_ + ("start",), res.start, start, f"the {rid} start"))
                 out.append((self.g, where_ + ("cap",), res.cap, cap, f"the {rid} cap"))
         elif owner == "mat" and field == "slots":
-            slots = textparse.mat_slots(line)
+            slots = textparse.mat_slots(rules, line)
             out.append((self.g, ("rules", "slots"), rules.slots, len(slots), "rules.slots"))
             out.append(
                 (
@@ -621,12 +625,12 @@ class Checker:
                 )
             )
         elif owner == "mat" and field == "order":
-            out.append((self.g, ("rules", "slots"), rules.slots, textparse.resolve_order(line), "rules.slots"))
+            out.append((self.g, ("rules", "slots"), rules.slots, textparse.resolve_order(rules, line), "rules.slots"))
         elif owner == "lap_record" and field == "rows":
-            rows = [text for _, text in block.lines if text.casefold().startswith("laps")]
-            out.append((self.g, ("rules", "laps"), rules.laps, max(textparse.lap_boxes(rows)), "rules.laps"))
+            rows = [text for _, text in block.lines if textparse.is_lap_row(rules, text)]
+            out.append((self.g, ("rules", "laps"), rules.laps, max(textparse.lap_boxes(rules, rows)), "rules.laps"))
         elif owner == "lap_record" and field == "footer":
-            out.append((self.g, ("rules", "laps"), rules.laps, textparse.last_lap(line), "rules.laps"))
+            out.append((self.g, ("rules", "laps"), rules.laps, textparse.last_lap(rules, line), "rules.laps"))
         return out
 
     def missing(
@@ -652,8 +656,17 @@ class Checker:
                 hint=f'{rulebook.display}:{block.line} prints "{rulebook.lines[block.line - 1]}"',
             )
         else:
-            add = f"add it to the rulebook's {MATERIALS}: " + " / ".join(lines) if lines else None
+            add = (
+                f"add it to the rulebook's {self.words.text(MATERIALS, SECTION)}: " + " / ".join(lines)
+                if lines
+                else None
+            )
             self.error(code, f"the rulebook prints no {kind} named '{name}'", source, path, hint=add)
+
+
+def _suffix(title: str, name: str) -> str:
+    """Return what a card's printed title adds to its name, as a rulebook block's title line has it: `copy 1`."""
+    return title.replace(name, "", 1).strip().removeprefix("·").strip()
 
 
 def _slug(name: str) -> str:

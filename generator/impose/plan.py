@@ -1,0 +1,287 @@
+"""The imposition stage, pure: a kit's sheets and the order of its pages on one paper, computed once.
+
+The plan is a list of parts (the cover, each run of card sheets, each run of full pages); each part is a
+run of pages the cover lists as one line. A new kind of page is a new part: a function returning Parts
+that `plan` adds to its list, with its page kind drawn by the writer (generator.render.kitpdf).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..kit import Card, Kit, Page
+from . import booklet
+from .pack import pack
+from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
+from .sizes import size_conflicts, size_label
+
+CONTENTS_LINE = 96  # characters a 10 pt contents line holds, near enough: a line that overflows fails lint
+FOOTER_NAMES = 44  # characters of deck names a card page's label gives, so the footer keeps its size
+
+Run = tuple[str, tuple[float, float]]  # (its first deck's id, card trim in mm): cards laid out on one grid
+
+
+@dataclass(frozen=True)
+class SheetRun:
+    """Cards of one size laid out on one grid: one deck, or every deck of that size sharing sheets."""
+
+    key: Run
+    decks: tuple[str, ...]
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """One page of the PDF and what goes on it."""
+
+    kind: str  # cover, duplex, fronts, backs, folded, page, blank, rules (page or booklet side `sheet_no`)
+    label: str
+    cards: tuple[Card, ...] = ()
+    page: Page | None = None
+    sheet_no: int = 0
+    sheets: int = 0
+    sheet: Sheet | None = None  # the grid its cards are laid out on
+    side: Side | None = None  # where each card, mark and box of a card page goes
+
+
+@dataclass(frozen=True)
+class Part:
+    """A run of pages the cover lists as one line: its title, what it holds, and the pages."""
+
+    title: str
+    detail: str
+    pages: tuple[PagePlan, ...]
+
+
+@dataclass
+class Plan:
+    """Every page in order, plus the cover's table of contents."""
+
+    pages: list[PagePlan] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Imposition:
+    """A kit laid out on one paper: the grid of every sheet run and the plan of every page."""
+
+    paper: str
+    options: PrintOptions
+    sheets: Mapping[Run, Sheet]
+    plan: Plan
+
+
+def impose(kit: Kit, paper: str, options: PrintOptions | None = None, rules: int = 0) -> Imposition:
+    """Return `kit` laid out on `paper`; raise ValueError for a deck of mixed sizes and SheetError for a grid
+    that cannot be (the pipeline reports both as located diagnostics before anything is drawn).
+
+    `rules` is how many pages the kit's rulebook sets into on this paper (generator.render.rulespages).
+    """
+    options = options or PrintOptions()
+    sheets = kit_sheets(kit, paper, options)
+    return Imposition(paper, options, sheets, plan(kit, sheets, options, rules))
+
+
+def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, rules: int = 0) -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages, and
+    the `rules` pages of the rulebook where the game puts them (at the end unless after the cover).
+
+    `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
+    kit prints single-sided: no duplex check, one page per sheet, no blank backs.
+    """
+    options = options or PrintOptions()
+    fold = options.duplex == "gutterfold"
+    ruled = rules_part(kit, rules, options)
+    first = ruled if kit.rules is not None and kit.rules.place == "after-cover" else []
+    last = ruled if not first else []
+    return assemble([cover_part(fold), *first, *card_parts(kit, sheets, options), *page_parts(kit, fold), *last])
+
+
+def rules_part(kit: Kit, pages: int, options: PrintOptions) -> list[Part]:
+    """Return the rules pages as a part: each page (a blank back after an odd last one in a duplex kit), or the
+    booklet's sheet sides when the rules fold; [] when the kit prints no rules."""
+    if kit.rules is None or not pages:
+        return []
+    duplex = options.duplex != "gutterfold"
+    planned: list[PagePlan] = []
+    if kit.rules.booklet and duplex:  # a booklet needs both sides of the paper
+        sides = booklet.padded(pages) // 2
+        for n in range(sides):
+            face = "front" if n % 2 == 0 else "back"
+            label = f"rules booklet, sheet {n // 2 + 1} of {sides // 2}: {face}"
+            planned.append(PagePlan("rules", label, sheet_no=n, sheets=sides))
+        detail = f"a booklet of {pages} pages on {sides // 2} sheet{'s' if sides > 2 else ''}"
+        return [Part("Rules", f"{detail}: print double-sided, fold in half", tuple(planned))]
+    for n in range(pages):
+        planned.append(PagePlan("rules", f"rules, page {n + 1} of {pages}", sheet_no=n, sheets=pages))
+    if duplex and pages % 2:  # the card sheets after them start on a sheet of their own
+        planned.append(PagePlan("blank", "back of the rules"))
+    detail = f"{pages} page{'s' if pages != 1 else ''}" + (", double-sided" if duplex else "")
+    return [Part("Rules", detail, tuple(planned))]
+
+
+def assemble(parts: Iterable[Part]) -> Plan:
+    """Return the plan of `parts` in order, each listed on the cover with the pages it fills."""
+    result = Plan()
+    for part in parts:
+        first = len(result.pages) + 1
+        result.pages.extend(part.pages)
+        lines = -(-(len(part.title) + len(part.detail) + 3) // CONTENTS_LINE)
+        result.contents.append(
+            {"pages": _span(first, len(result.pages)), "title": part.title, "detail": part.detail, "lines": lines}
+        )
+    return result
+
+
+def cover_part(fold: bool) -> Part:
+    """Return the cover (print settings and calibration) and, for a duplex kit, the duplex check behind it."""
+    pages = [PagePlan("cover", "print settings and calibration")]
+    if not fold:
+        pages.append(PagePlan("duplex", "duplex check"))
+    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
+    return Part("This sheet", detail, tuple(pages))
+
+
+def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[Part]:
+    """Return a part per sheet run: each sheet's fronts page then its backs page (or one folded page).
+
+    Within a run a deck starts where the last one ended; cards whose backs differ get a gutter between
+    them, or the next slot that needs none (generator.impose.pack).
+    """
+    fold = options.duplex == "gutterfold"
+    runs = fill_runs(kit, sheets, options)
+    mixed = len({run.key[1] for run, _, _ in runs}) > 1
+    sides: dict[tuple[Sheet, Fill], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
+    parts = []
+    for run, sheet, fills in runs:
+        cards = run.cards
+        name = _names(kit, run.decks)
+        pages: list[PagePlan] = []
+        start = 0
+        for n, fill in enumerate(fills, 1):
+            group = cards[start : start + len(fill.slots)]
+            start += len(fill.slots)
+            label = f"{_short(_names(kit, tuple(dict.fromkeys(c.deck for c in group))))}, sheet {n} of {len(fills)}"
+            key = (sheet, fill)
+            if key not in sides:
+                sides[key] = sheet.sides(fill, options, [card.back.identity for card in group])
+            kinds = ("folded",) if fold else ("fronts", "backs")
+            for kind, side in zip(kinds, sides[key]):
+                title = "fold" if fold else kind
+                pages.append(PagePlan(kind, f"{label}: {title}", group, None, n, len(fills), sheet, side))
+        sheets_text = f"{len(fills)} sheet{'s' if len(fills) != 1 else ''}"
+        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+        alone = sum(-(-sum(c.deck == d for c in cards) // sheet.per_sheet) for d in run.decks)
+        saved = f" ({alone - len(fills)} fewer than a deck a sheet)" if alone > len(fills) else ""
+        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
+        parts.append(Part(name[:1].upper() + name[1:], f"{what} on {sheets_text}{saved}, {how}", tuple(pages)))
+    return parts
+
+
+def _short(names: str, most: int = FOOTER_NAMES) -> str:
+    """Return a page's deck names cut short to fit its footer line (the cover lists them whole)."""
+    return names if len(names) <= most else names[: most - 1].rstrip(" ·,") + "…"
+
+
+def _names(kit: Kit, decks: tuple[str, ...]) -> str:
+    """Return what the cover and the footers call the decks of a run: their names, in order."""
+    return " · ".join(kit.decks.get(deck, deck) for deck in decks)
+
+
+def sheet_runs(kit: Kit, options: PrintOptions) -> list[SheetRun]:
+    """Return the kit's cards grouped into sheet runs: every deck of one card size together, in kit order,
+    unless the kit prints a deck a sheet or the deck declares its own grid.
+
+    A deck whose backs differ card to card (sorted by its back, not shuffled face down) is ordered by
+    back, so cards with one back sit together and need fewer gutters.
+    """
+    grouped: dict[Run, list[list[Card]]] = {}
+    shared: dict[tuple[float, float], Run] = {}  # card size -> the run its decks share
+    for (deck, size), cards in card_runs(kit).items():
+        alone = not kit.shared_sheets or deck in options.grids
+        key = (deck, size) if alone else shared.setdefault(size, (deck, size))
+        if deck in kit.per_card_backs:
+            order = list(dict.fromkeys(card.back.identity for card in cards))
+            cards = sorted(cards, key=lambda card: order.index(card.back.identity))
+        grouped.setdefault(key, []).append(cards)
+    return [
+        SheetRun(key, tuple(dict.fromkeys(c.deck for deck in decks for c in deck)), tuple(c for d in decks for c in d))
+        for key, decks in grouped.items()
+    ]
+
+
+def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[tuple[SheetRun, Sheet, list[Fill]]]:
+    """Return every sheet run with its sheets packed; decks share a run only where that saves a sheet,
+    otherwise each keeps sheets of its own (no gutters, no deck split over a shared sheet)."""
+    result = []
+    for run in sheet_runs(kit, options):
+        sheet = sheets[run.key]
+        fills = pack(sheet, [card.back.identity for card in run.cards])
+        alone = [(deck, [c for c in run.cards if c.deck == deck]) for deck in run.decks]
+        own = [pack(sheet, [c.back.identity for c in cards]) for _, cards in alone]
+        if len(run.decks) > 1 and len(fills) >= sum(map(len, own)):
+            for (deck, cards), packed in zip(alone, own):
+                result.append((SheetRun((deck, run.key[1]), (deck,), tuple(cards)), sheet, packed))
+        else:
+            result.append((run, sheet, fills))
+    return result
+
+
+def page_parts(kit: Kit, fold: bool) -> list[Part]:
+    """Return a part per full-page component (one per player counts as one), each page single-sided."""
+    runs: dict[str, list[Page]] = {}
+    for page in kit.pages:
+        runs.setdefault(page.face.key, []).append(page)
+    parts = []
+    for pages in runs.values():
+        planned: list[PagePlan] = []
+        for page in pages:
+            planned.append(PagePlan("page", page.name, page=page))
+            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+                planned.append(PagePlan("blank", f"back of {page.name}", page=page))
+        count = f" × {len(pages)}" if len(pages) > 1 else ""
+        title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
+        detail = "one per player, single-sided" if len(pages) > 1 else "single-sided"
+        parts.append(Part(f"{title}{count}", detail, tuple(planned)))
+    return parts
+
+
+def _span(first: int, last: int) -> str:
+    """Return a page range as the cover prints it: '3–6', or '3' for one page."""
+    return f"{first}–{last}" if last > first else f"{first}"
+
+
+def card_runs(kit: Kit) -> dict[Run, list[Card]]:
+    """Return the kit's cards grouped into sheet runs, one per deck and card size, in first-seen order."""
+    runs: dict[Run, list[Card]] = {}
+    for card in kit.cards:
+        w, h = card.size
+        runs.setdefault((card.deck, (w, h)), []).append(card)
+    return runs
+
+
+def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[Run, Sheet]:
+    """Return the grid of every sheet run of `kit` on `paper`; raise ValueError for a deck of mixed sizes
+    (the build reports those first, as located diagnostics) and SheetError for a grid that cannot be."""
+    conflicts = size_conflicts(kit.cards)
+    if conflicts:
+        raise ValueError("; ".join(c.message for c in conflicts))
+    return sheets_for({run.key: run.cards[0].size for run in sheet_runs(kit, options)}, paper, options)
+
+
+__all__ = [
+    "Imposition",
+    "PagePlan",
+    "Part",
+    "Plan",
+    "SheetRun",
+    "assemble",
+    "card_runs",
+    "impose",
+    "kit_sheets",
+    "plan",
+    "rules_part",
+    "sheet_runs",
+]

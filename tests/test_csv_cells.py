@@ -1,0 +1,88 @@
+"""CSV cells as written: line breaks kept, an unclosed quote found at its opening quote, < > & printed as themselves."""
+
+from __future__ import annotations
+
+from deck_helpers import GAME_YAML, deck_project, headlines
+
+from generator.diagnostics import Report
+from generator.pipeline import Pipeline
+from generator.source import tablesrc
+
+PLAIN = GAME_YAML.replace("    markup: [text]\n", "")
+
+
+def set_lines(project, face: str, element: str) -> list[str]:
+    """Return the set lines of one text element of one face, as the reader sees them."""
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    faces = pipeline.layout()
+    assert faces is not None, headlines(pipeline.report)
+    prepared = faces[face]
+    el = next(e for e in prepared.doc.elements if e.props.get("id") == element)
+    return ["".join(p.text for p in line.pieces) for line in prepared.texts[id(el)].lines]
+
+
+def test_a_line_break_inside_a_quoted_cell_is_kept_in_rich_and_plain_text(tmp_path):
+    csv = 'name,copies,cost,text,flavour\nOtter,1,1,"Line one of the otter.\nLine two","Sleek\r\nand wet"\n'
+    project = deck_project(tmp_path, csv, PLAIN)
+    assert set_lines(project, "otter/front", "text") == ["Line one of the otter.", "Line two"]
+    assert set_lines(project, "otter/front", "flavour") == ["Sleek", "and wet"]
+
+
+def test_a_line_break_in_a_one_line_box_is_an_overflow_not_glued_words(tmp_path):
+    front = (
+        "{% import \"macros.j2\" as m %}\nelements:\n- {{ m.text(6, 8, 50, 6, rich.text, size=9, lines=1, id='t') }}\n"
+    )
+    csv = 'name,text\nOtter,"one\ntwo"\n'
+    project = deck_project(tmp_path, csv, PLAIN, files={"layouts/front.yaml.j2": front})
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    pipeline.layout()
+    assert [d.message for d in pipeline.report.items if d.code == "L100"] == [
+        "otter/front: t: text overflows: needs 2 lines; at most 1 allowed"
+    ]
+
+
+def test_an_unclosed_quote_is_located_at_its_opening_quote_not_at_a_later_valid_cell():
+    rows = ["name,copies,text", 'Fox,1,"fine, quoted"', 'Owl,1,"never closed', 'Bee,1,"Gain 2, then draw"', "Ant,1,x"]
+    report = Report()
+    tablesrc.load_text("\n".join(rows) + "\n", "t.csv", report)
+    assert [(d.headline(), d.hint) for d in report.items] == [
+        (
+            "t.csv:3:7: error[C001] CSV syntax error: ',' expected after '\"'",
+            'this quoted cell is never closed: add the closing "',
+        )
+    ]
+    report = Report()
+    tablesrc.load_text('name,text\nFox,"a ""quoted"" word\nOwl,b\n', "t.csv", report)  # open at the end
+    assert [d.headline() for d in report.items] == ["t.csv:2:5: error[C001] CSV syntax error: unexpected end of data"]
+
+
+def test_less_than_greater_than_and_ampersand_print_as_written_in_a_column_not_declared_as_markup(tmp_path):
+    csv = "name,copies,cost,text\nFox,1,1,Cost < 3 & more > 1 <b>x</b>\n"
+    project = deck_project(tmp_path, csv, PLAIN)
+    assert set_lines(project, "fox/front", "text") == ["Cost < 3 & more > 1 <b>x</b>"]
+
+
+def test_a_column_declared_as_markup_sets_its_tags_and_refuses_a_lone_less_than(tmp_path):
+    project = deck_project(tmp_path, "name,copies,cost,text\nFox,1,1,<b>Bold</b> &lt; 3\n")
+    assert set_lines(project, "fox/front", "text") == ["Bold < 3"]
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    kit = pipeline.kit()
+    assert kit is not None and kit.cards[0].front.context["rich"]["text"] == "<b>Bold</b> &lt; 3"
+    project = deck_project(tmp_path / "b", "name,copies,cost,text\nFox,1,1,Cost < 3\n")
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    pipeline.load()
+    assert headlines(pipeline.report) == [
+        "cards/tiny/cards.csv:2:9: error[S004] text: text markup: a lone '<' (write &lt; for a literal <)"
+    ]
+
+
+def test_markup_must_name_columns_of_the_table(tmp_path):
+    project = deck_project(tmp_path, game_yaml=GAME_YAML.replace("markup: [text]", "markup: [text, txet]"))
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    pipeline.load()
+    assert [(d.headline(), d.hint) for d in pipeline.report.items] == [
+        (
+            "cards/tiny/game.yaml:11:20: error[S002] decks[0].markup[1]: `markup` names 'txet', which is no column of cards/tiny/cards.csv",
+            "did you mean 'text'?",
+        )
+    ]
