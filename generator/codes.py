@@ -151,8 +151,8 @@ GENERIC: dict[str, Code] = {
             "I002": "a message the base prints has no entry in messages.po (error), or has no translation yet or a "
             "fuzzy one, so it prints in English (warning)",
             "I003": "messages.po has an entry the base does not print (with the closest msgid)",
-            "I004": "a translation does not keep its msgid's {slots}, has a brace that is not a slot, or the number "
-            "words are not twenty-one",
+            "I004": "a translation does not keep its msgid's {slots}, has a brace that is not a slot, is too long or "
+            "has too many …, or the number words are not twenty-one",
             "I005": "`language:` without a messages.po, or a catalogue whose Language header says another language",
             "I006": "a translation has other markup tags (<b>, <i>, <br>, <icon …>) than its msgid",
             "I007": "`new-translation` with a name that is taken or not a folder name, a bad `--lang`, or a base that "

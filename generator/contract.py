@@ -15,7 +15,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from .kit import Kit
+from .i18n.catalogue import ENGLISH, Catalogue
+from .kit import AND, BY, UNVERSIONED, Kit
 
 if TYPE_CHECKING:
     from .diagnostics import Report
@@ -62,18 +63,23 @@ class Header:
     sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
     language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 
-    def byline(self) -> str:
+    def byline(self, words: Catalogue = ENGLISH) -> str:
         """Return the line printed at the foot of every page: title, publisher, edition (and a fan edition's own)."""
         if self.extends:
-            return " · ".join(x for x in (self.title, self.version and f"v{self.version}", self.by()) if x)
+            return " · ".join(x for x in (self.title, self.version and f"v{self.version}", self.by(words)) if x)
         return " · ".join(x for x in (self.title, self.publisher, self.edition) if x)
 
-    def by(self) -> str:
+    def by(self, words: Catalogue = ENGLISH) -> str:
         """Return "by Ada and Grace" for a fan edition's authors, or ""."""
         if not self.authors:
             return ""
         names = list(self.authors)
-        return "by " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+        joined = (
+            names[0]
+            if len(names) == 1
+            else words.form(AND.id, AND.context, names=", ".join(names[:-1]), last=names[-1])
+        )
+        return words.form(BY.id, BY.context, names=joined)
 
 
 @dataclass(frozen=True)
@@ -110,23 +116,29 @@ class LoadedGame(Generic[M]):
     def new_kit(self, players: int, **contents: Any) -> Kit:
         """Return an empty kit for this game with what its header says (id, title, the byline on every page)."""
         header = self.header
+        words = self.dir.catalogue
         context: dict[str, Any] = {"title": header.title, "tagline": header.tagline, "credits": list(header.credits)}
         sheet = ""
         if header.extends:  # a fan edition says who made it and what it is based on, on the cover and every sheet
             context["edition"] = {
                 "version": header.version,
-                "by": header.by(),
+                "by": header.by(words),
                 "licence": header.licence,
                 "based_on": header.based_on,
             }
-            sheet = f"{header.title} v{header.version}" if header.version else f"{header.title} (fan edition)"
+            sheet = (
+                f"{header.title} v{header.version}"
+                if header.version
+                else words.form(UNVERSIONED.id, UNVERSIONED.context, title=header.title)
+            )
         contents["context"] = {**context, **contents.get("context", {})}
         return Kit(
             game=self.dir.id,
             title=header.title,
             players=players,
-            credits=header.byline(),
+            credits=header.byline(words),
             sheet_title=sheet,
+            words=words,
             shared_sheets=header.sheets != "per-deck",
             **contents,
         )

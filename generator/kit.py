@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnostics import Location
+from .i18n.catalogue import ENGLISH, Catalogue, Message
 from .impose.sizes import POKER, CardSize
+
+# How the cover and every page's footer name a fan edition's makers (a translation gives its own words).
+BY = Message("by {names}", "credits", "a fan edition's authors: 'by Ada' or 'by Ada and Grace'")
+AND = Message("{names} and {last}", "credits", "joins authors' names")
+UNVERSIONED = Message("{title} (fan edition)", "credits", "the footer's title of a fan edition without a version")
+MESSAGES = (BY, AND, UNVERSIONED)
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,7 @@ class Card:
     front: Face
     back: Face
     size: CardSize = POKER  # trim; see sizes.parse_size for what users may write
+    shape: str = "rectangle"  # or a token's or tile's: "circle", "hex" (flat-topped, inside the trim): cut on a path
 
 
 @dataclass(frozen=True)
@@ -83,4 +91,5 @@ class Kit:
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
     rules: Rules | None = None  # the rulebook printed as pages (set by the pipeline from rulebook.txt)
     text_icons: tuple[TextIcon, ...] = ()  # what the rules pages print with icons (set by the ruleset)
+    words: Catalogue = field(default=ENGLISH, compare=False)  # the language its pages are labelled in
     shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own

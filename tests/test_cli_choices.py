@@ -15,7 +15,10 @@ def test_paper_is_case_insensitive(tmp_path):
 def test_export_reads_the_paper_in_any_case_as_build_does(tmp_path):
     result = run_cli("export", "hedgerow", "--to", "pnp", "--paper", "Letter", "--out", str(tmp_path), cwd=ROOT)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in (tmp_path / "hedgerow" / "pnp").iterdir()) == ["hedgerow-letter-5p-long-edge.pdf"]
+    assert sorted(p.name for p in (tmp_path / "hedgerow" / "pnp").iterdir()) == [
+        "README.md",
+        "hedgerow-letter-5p-long-edge.pdf",
+    ]
     refused = run_cli("export", "hedgerow", "--to", "pnp", "--paper", "Legal", "--out", str(tmp_path / "x"), cwd=ROOT)
     assert refused.returncode == 2
     assert "error[U010] --paper: 'Legal' is not one of a4, letter, both\n" in refused.stderr
@@ -41,14 +44,17 @@ def test_players_out_of_range_lists_each_games_counts(tmp_path):
         "  = hint: use --players with one of 2, 3, 4\n\n"
         "error[B001] pocket-foundry supports 2, 3, 4, 6 players, not 9\n"
         "  = hint: use --players with one of 2, 3, 4, 6\n\n"
+        "error[B001] pocket-foundry-fr supports 2, 3, 4, 6 players, not 9\n"
+        "  = hint: use --players with one of 2, 3, 4, 6\n\n"
         "error[B001] pocket-foundry-unjammed supports 2, 3, 4, 6 players, not 9\n"
         "  = hint: use --players with one of 2, 3, 4, 6\n\n"
         "hedgerow: not built (1 error, 0 warnings)\n"
         "micro-engine: not built (1 error, 0 warnings)\n"
         "micro-engine-even-race: not built (1 error, 0 warnings)\n"
         "pocket-foundry: not built (1 error, 0 warnings)\n"
+        "pocket-foundry-fr: not built (1 error, 0 warnings)\n"
         "pocket-foundry-unjammed: not built (1 error, 0 warnings)\n"
-        "5 games: 5 errors, 0 warnings\n"
+        "6 games: 6 errors, 0 warnings\n"
     )
     assert result.stdout == "" and not tmp_path.joinpath("hedgerow").exists()
 

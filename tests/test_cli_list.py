@@ -18,6 +18,7 @@ def test_list_as_json_describes_every_game(tmp_path):
         "micro-engine",
         "micro-engine-even-race",
         "pocket-foundry",
+        "pocket-foundry-fr",
         "pocket-foundry-unjammed",
     ]
     assert listed["pocket-foundry-unjammed"]["extends"] == "pocket-foundry"
@@ -88,6 +89,20 @@ def test_list_prints_a_table(tmp_path):
             " 22 × poker, 63.5 × 88.9 mm         ",
         ],
         [
+            " pocket-foundry-fr           ",
+            " Fonderie de poche             ",
+            " pocket-foundry ",
+            " 2, 3, 4, 6* ",
+            " 22 × poker, 63.5 × 88.9 mm         ",
+        ],
+        [
+            " (edition of pocket-foundry) ",
+            "                               ",
+            "                ",
+            "             ",
+            "                                    ",
+        ],
+        [
             " pocket-foundry-unjammed     ",
             " Pocket Foundry: Unjammed      ",
             " pocket-foundry ",
@@ -102,7 +117,7 @@ def test_list_prints_a_table(tmp_path):
             "                                    ",
         ],
     ]
-    assert "Kit files" in lines[1] and lines[-1] == "5 games; * marks the default player count"
+    assert "Kit files" in lines[1] and lines[-1] == "6 games; * marks the default player count"
 
 
 def test_a_folder_that_does_not_load_is_listed_with_its_problems(tmp_path):

@@ -106,8 +106,9 @@ def test_validate_of_every_game_ends_with_one_total():
         "micro-engine: ok (0 errors, 0 warnings)\n"
         "micro-engine-even-race: ok (0 errors, 0 warnings)\n"
         "pocket-foundry: ok (0 errors, 0 warnings)\n"
+        "pocket-foundry-fr: ok (0 errors, 0 warnings)\n"
         "pocket-foundry-unjammed: ok (0 errors, 0 warnings)\n"
-        "5 games: 0 errors, 0 warnings\n"
+        "6 games: 0 errors, 0 warnings\n"
     )
 
 

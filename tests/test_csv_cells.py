@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from deck_helpers import GAME_YAML, deck_project, headlines
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.diagnostics import Report
+from generator.games.deck.richtext import to_markup
+from generator.layout.markup import plain
 from generator.pipeline import Pipeline
 from generator.source import tablesrc
 
@@ -85,4 +89,48 @@ def test_markup_must_name_columns_of_the_table(tmp_path):
             "cards/tiny/game.yaml:11:20: error[S002] decks[0].markup[1]: `markup` names 'txet', which is no column of cards/tiny/cards.csv",
             "did you mean 'text'?",
         )
+    ]
+
+
+CELL = st.text(alphabet=st.sampled_from(list('ab <>&"\n,;:é竜')), max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.lists(CELL, min_size=2, max_size=2), min_size=1, max_size=5))
+def test_any_table_a_csv_writer_makes_reads_back_cell_for_cell_and_prints_as_written(rows):
+    import csv
+    import io
+
+    rows = [[f"n{i}{a}", b] for i, (a, b) in enumerate(rows)]  # a name that is never blank
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerows([["name", "text"], *rows])
+    report = Report()
+    table = tablesrc.load_text(buffer.getvalue(), "t.csv", report)
+    assert report.ok(), [d.headline() for d in report.items]
+    kept = [r for r in rows if (r[0] + r[1]).strip()]
+    assert table.data == [{"name": a, "text": b} for a, b in kept]
+    for cell in (b for _, b in kept):  # a cell of a column not declared as markup prints as written
+        assert plain(to_markup(cell, literal=True)) == cell.strip("\n").replace("\n", " ")
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(st.lists(CELL, min_size=2, max_size=2), min_size=2, max_size=5), broken=st.integers(0, 4))
+def test_a_quote_never_closed_is_found_where_it_opens_whatever_follows(rows, broken):
+    import csv
+    import io
+
+    rows = [[f"n{i}", b] for i, (_, b) in enumerate(rows)]
+    broken %= len(rows)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(["name", "text"])
+    writer.writerows(rows[:broken])
+    start = buffer.getvalue()
+    line = start.count("\n")
+    buffer.write(f'n{broken},"never closed\n')
+    writer.writerows(rows[broken + 1 :])
+    report = Report()
+    tablesrc.load_text(buffer.getvalue(), "t.csv", report)
+    assert [(d.code, d.loc.line, d.loc.col) for d in report.items if d.loc] == [
+        ("C001", line + 1, len(f"n{broken},") + 1)
     ]

@@ -61,7 +61,7 @@ def test_the_kit_holds_both_decks_with_their_backs():
     assert len(critters) == 40 and len(goals) == 9
     assert {tuple(c.size) for c in critters} == {POKER} and {tuple(c.size) for c in goals} == {(44.45, 63.5)}
     assert {c.back.key for c in critters} == {"critters-back"}  # one back: the critters are shuffled face down
-    assert kit.per_card_backs == {"goals"}
+    assert kit.per_card_backs == {"goals", "tokens"}
     by_season = {}
     for card in goals:
         by_season.setdefault(card.back.key, set()).add(card.back.context["card"]["season"])
@@ -123,18 +123,18 @@ def forms(reader: PdfReader, index: int) -> list[tuple[float, float, float, floa
 
 MM = 72 / 25.4
 # deck -> (card size, cards on each of its sheets) per paper: poker 3 × 3 on A4, 4 × 2 turned on Letter;
-# the nine mini goals fit one sheet on both
+# the nine mini goals fit one sheet on both, and so do the five round score tokens
 RUNS = {
-    "a4": {"critters": ((63.5, 88.9), [9, 9, 9, 9, 4]), "goals": ((44.45, 63.5), [9])},
-    "letter": {"critters": ((63.5, 88.9), [8, 8, 8, 8, 8]), "goals": ((44.45, 63.5), [9])},
+    "a4": {"critters": ((63.5, 88.9), [9, 9, 9, 9, 4]), "goals": ((44.45, 63.5), [9]), "tokens": ((16, 16), [5])},
+    "letter": {"critters": ((63.5, 88.9), [8, 8, 8, 8, 8]), "goals": ((44.45, 63.5), [9]), "tokens": ((16, 16), [5])},
 }
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_each_deck_prints_on_sheets_of_its_own_size(kits, paper):
     reader = PdfReader(kits[paper])
-    # cover, check, sheets; then the rules: one page and its blank back
-    assert len(reader.pages) == 2 + 2 * sum(len(c) for _, c in RUNS[paper].values()) + 2
+    # cover, check, the sheets, the score board and its blank back; then the rules: a page and its blank back
+    assert len(reader.pages) == 2 + 2 * sum(len(c) for _, c in RUNS[paper].values()) + 2 + 2
     index = 2
     for deck, (size, counts) in RUNS[paper].items():
         for count in counts:

@@ -29,7 +29,12 @@ def test_csv_cards_reach_the_templates_with_copies_and_one_shared_back(tmp_path)
     }
     assert ant.context["rich"]["text"] == "Gain 1 <icon coin>."
     assert kit.cards[2].front.context["rich"]["text"] == "<b>Buzz</b> twice."
-    assert ant.context["deck"] == {"id": "main", "name": "main cards", "size": {"w": 63.5, "h": 88.9}}
+    assert ant.context["deck"] == {
+        "id": "main",
+        "name": "main cards",
+        "size": {"w": 63.5, "h": 88.9},
+        "shape": "rectangle",
+    }
     assert ant.context["game"]["style"] == {"ink": "#222222"}
     faces = pipeline.layout()
     assert pipeline.report.ok(), pipeline.report.render()
@@ -294,3 +299,30 @@ def test_cards_that_fit_only_the_other_paper_are_told_to_print_on_it(tmp_path):
     a4 = run_cli("build", "tiny", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
     assert a4.returncode == 0, a4.stderr
     assert [p.name for p in (tmp_path / "out" / "tiny").iterdir()] == ["tiny-a4.pdf"]
+
+
+def test_two_decks_with_one_id_are_reported_at_the_second(tmp_path):
+    game_yaml = (
+        GAME_YAML
+        + "  - id: main\n    name: more cards\n    cards: cards.csv\n    template: front.yaml.j2\n    back: back.yaml.j2\n"
+    )
+    project = deck_project(tmp_path, game_yaml=game_yaml)
+    _, report = load_report(project)
+    assert [(d.code, d.loc.line, d.message) for d in report.errors] == [
+        ("S006", 12, "deck id 'main' is used twice (first at cards/tiny/game.yaml:6)")
+    ]
+
+
+@pytest.mark.parametrize("column", ["values", "items", "keys", "get", "copy", "pop", "update", "clear", "setdefault"])
+def test_a_column_named_like_a_python_method_prints_as_card_field(tmp_path, column):
+    front = (
+        '{% import "macros.j2" as m %}\nbleed: 3\nelements:\n'
+        f"- {{{{ m.text(6, 8, face.w - 12, 10, card.name ~ '/' ~ card.{column}, plain=true, id='name') }}}}\n"
+    )
+    csv = f"name,copies,text,{column}\nAnt,1,x,seven\n"
+    project = deck_project(tmp_path, csv=csv, files={"layouts/front.yaml.j2": front})
+    pipeline = Pipeline(project, "tiny", missing_art="placeholder")
+    faces = pipeline.layout()
+    assert pipeline.report.errors == [] and faces is not None
+    (ant,) = [p for k, p in faces.items() if k.startswith("ant/front")]
+    assert [e.props["text"] for e in ant.doc.elements if e.props.get("id") == "name"] == ["Ant/seven"]

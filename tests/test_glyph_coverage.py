@@ -167,3 +167,23 @@ def test_cjk_lines_never_pass_the_box_and_shrinking_still_fits(shipped, text, wi
     small = set_text([Run(text)], shipped, family="body", size=10, min_size=5, width_mm=width, height_mm=9)
     if small.overflow is None:
         assert small.height <= 9 * 72 / 25.4 + 0.01 and small.size >= 5
+
+
+def test_an_edition_gives_its_own_fallback_chain_naming_its_own_fonts(tmp_path):
+    import shutil
+
+    own = tmp_path / "cards" / "fan" / "fonts"
+    own.mkdir(parents=True)
+    shutil.copy(ROOT / "fonts" / "NotoEmoji-Regular.ttf", own / "Mono.ttf")
+    (own / "fonts.yaml").write_text("families:\n  mono: {regular: Mono.ttf}\nfallback: [mono, cjk]\n")
+    chained = fonts.load_fonts(ROOT / "fonts", tmp_path, [("fan", own)])
+    assert chained.fallback == ("mono", "cjk")
+    assert chained.tried("body") == "Lato-Regular.ttf, Mono.ttf, NotoSansJP-Regular.ttf"
+    assert chained.undrawable("→ 🚀 竜", "body") == ""  # Lato's own arrow, the edition's emoji, the base's kanji
+    assert chained.undrawable("♞", "body") == "♞"  # DejaVu is no longer in this chain
+    (own / "fonts.yaml").write_text("families:\n  mono: {regular: Mono.ttf}\nfallback: [mono, nope]\n")
+    with pytest.raises(fonts.CardpressError) as caught:
+        fonts.load_fonts(ROOT / "fonts", tmp_path, [("fan", own)])
+    assert [d.headline() for d in caught.value.report.items] == [
+        "cards/fan/fonts/fonts.yaml:3:18: error[F002] fallback[1]: fallback family 'nope' is not defined"
+    ]

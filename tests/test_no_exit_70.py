@@ -227,3 +227,21 @@ def test_cardpress_cache_on_a_really_full_disk(tmp_path, full_disk):
     env = {**os.environ, "CARDPRESS_CACHE": str(full_disk)}
     result = run_cli("validate", "tiny", "--root", str(project), cwd=project, env=env)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda p: p.mkdir(), "error[Y005] cannot read cards/tiny/game.yaml: it is a folder, not a file"),
+        (os.mkfifo, "error[Y005] cannot read cards/tiny/game.yaml: it is a named pipe (FIFO), not a file"),
+        (loop, "error[Y007] cannot read cards/tiny/game.yaml: it is a loop of symbolic links"),
+    ],
+    ids=["folder", "fifo", "loop"],
+)
+def test_a_game_yaml_that_is_no_file_is_said_at_it(tmp_path, make, said):
+    project = deck_project(tmp_path)
+    (project / "cards/tiny/game.yaml").unlink()
+    make(project / "cards/tiny/game.yaml")
+    result = validate(project)
+    assert result.returncode == 1
+    assert headlines(result.stderr) == [f"cards/tiny/game.yaml:1:1: {said}"]

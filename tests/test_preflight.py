@@ -35,11 +35,13 @@ def exported(project) -> Path:
 
 
 def _broken_pdf() -> bytes:
-    """A poker page with no TrimBox, an RGB fill and an RGB image placed at 150 ppi, and no PDF/X keys."""
+    """A poker page with no TrimBox, an RGB fill, a font not embedded, an RGB image at 150 ppi, no PDF/X keys."""
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(198, 270), invariant=1)
     canvas.setFillColorRGB(1, 0, 0)
     canvas.rect(10, 10, 50, 50, fill=1)
+    canvas.setFillColorCMYK(0, 0, 0, 1)
+    canvas.drawString(10, 250, "Helvetica, not embedded")
     canvas.drawImage(ImageReader(Image.new("RGB", (150, 150), (0, 90, 200))), 20, 20, 72, 72)  # 1 in: 150 ppi
     canvas.showPage()
     canvas.save()
@@ -50,6 +52,7 @@ def test_a_broken_dtc_file_fails_with_located_messages(tmp_path):
     result = preflight.check("dtc", {"tiny-main-poker-dtc.pdf": _broken_pdf()}, None, tmp_path)
     failed = {c.name: c.problems for c in result.checks if not c.ok}
     assert failed["page, trim and bleed"] == ["page 1: no TrimBox"]
+    assert failed["fonts embedded"] == ["font Helvetica is not embedded"]
     assert "Info GTS_PDFXVersion is missing, needs PDF/X-1a:2003" in failed["PDF/X-1a:2003 keys"]
     assert "0 GTS_PDFX output intents, needs exactly 1" in failed["PDF/X-1a:2003 keys"]
     name = _xob(result)
@@ -71,6 +74,7 @@ def test_bare_tts_names_and_oversized_sheets_fail(tmp_path):
             {
                 "Name": "DeckCustom",
                 "Nickname": "Main",
+                "ContainedObjects": [{"Name": "Card", "CardID": 221}],
                 "CustomDeck": {
                     "1": {
                         "FaceURL": "main-1.png",
@@ -83,12 +87,13 @@ def test_bare_tts_names_and_oversized_sheets_fail(tmp_path):
         ]
     }
     result = preflight.check("tts", {"tiny.json": json.dumps(save).encode()}, None, tmp_path)
-    urls, grid = result.checks
+    urls, grid, ids = result.checks
     assert urls.problems == [
         "ObjectStates[0] 'Main' CustomDeck 1 FaceURL: 'main-1.png' has no scheme: TTS loads only http(s):// or "
         "file:/// URLs (export without --url-prefix for file:/// URLs, or with it for hosted ones)"
     ]
     assert grid.problems == ["ObjectStates[0] 'Main' CustomDeck 1: grid 11 × 2, TTS allows up to 10 × 7"]
+    assert ids.problems == ["ObjectStates[0] card 0 (CardID 221): no CustomDeck 2"]
 
 
 def test_a_face_png_of_the_wrong_size_fails(exported, project):

@@ -144,3 +144,31 @@ def test_new_from_a_workbook_makes_a_game_that_reads_it(tmp_path, kind):
     assert f"    cards: cards.{kind}" in (game / "game.yaml").read_text()
     built = run_cli("build", "sky", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
     assert built.returncode == 0 and built.stderr == "", built.stderr
+
+
+def test_new_reads_the_sheet_it_is_told_and_refuses_a_sheet_without_a_workbook(tmp_path):
+    from conftest import copy_project
+
+    project = copy_project(tmp_path / "project", games=())
+    book = tmp_path / "mine.xlsx"
+    book.write_bytes(xlsx({"Notes": [["not cards"]], "Cards": ROWS}))
+    result = run_cli("new", "sky", "--from-csv", str(book), "--sheet", "Cards", cwd=project)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert (
+        result.stdout.splitlines()[-1] == "next: edit cards/sky/cards.xlsx and its layouts/, then `cardpress build sky`"
+    )
+    game_yaml = (project / "cards" / "sky" / "game.yaml").read_text()
+    assert (
+        "    cards: cards.xlsx  # one row per card; the columns are the card's fields\n    sheet: Cards\n" in game_yaml
+    )
+    wrong = run_cli("new", "moon", "--from-csv", str(book), "--sheet", "Card", cwd=project)
+    assert wrong.returncode == 1
+    assert (
+        wrong.stderr.splitlines()[0] == f"{book}:1:1: error[C005] {book} has no sheet 'Card' (its sheets: Notes, Cards)"
+    )
+    table = tmp_path / "mine.csv"
+    table.write_text(CSV)
+    bad = run_cli("new", "sun", "--from-csv", str(table), "--sheet", "Cards", cwd=project)
+    assert bad.returncode == 1
+    assert "error[N004] --sheet names a sheet of an .xlsx or .ods workbook given with --from-csv" in bad.stderr
+    assert not (project / "cards" / "moon").exists() and not (project / "cards" / "sun").exists()

@@ -51,6 +51,8 @@ def test_svg_art_prints_as_vectors_and_rasterizes_for_png_exports(tmp_path):
             images += obj.get("/Subtype") == "/Image"
             drawn += obj.get_data() if obj.get("/Subtype") == "/Form" else b""
     assert images == 0  # nothing rasterized in the PDF
+    fonts = {str(f.get_object()["/BaseFont"]) for p in reader.pages for f in p["/Resources"].get("/Font", {}).values()}
+    assert fonts and all("+" in name for name in fonts), fonts  # subsets embedded; the renderer's Helvetica never named
     # the drawing's own colours as vector fills (#1f6f4a, #f2c14e, #b02e2e), its circle and leaf as curves
     for fill in (b"\n.121569 .435294 .290196 rg", b"\n.94902 .756863 .305882 rg", b"\n.690196 .180392 .180392 rg"):
         assert drawn.count(fill) == 2, fill  # once on each of the two cards
@@ -108,6 +110,12 @@ CASES = [
         "fern.svg: <rect> uses url(http://example.com/x.svg#p) outside the file: refused",
     ),
     (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n  <g>\n    <text x="1" y="5">Fern</text>\n'
+        "  </g>\n</svg>\n",
+        3,
+        "fern.svg: <text> is refused: text in an SVG would print in a font that is neither embedded nor checked",
+    ),
+    (
         '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>\n'
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>&b;</text></svg>\n',
         1,
@@ -123,7 +131,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("svg", "line", "message"), CASES, ids=["script", "onload", "href", "url", "doctype", "bomb"])
+@pytest.mark.parametrize(
+    ("svg", "line", "message"), CASES, ids=["script", "onload", "href", "url", "text", "doctype", "bomb"]
+)
 def test_a_hostile_svg_is_refused_at_its_own_line_and_nothing_prints(tmp_path, svg, line, message):
     project = _project(tmp_path, svg)
     pipeline = Pipeline(project, "tiny", missing_art="placeholder")

@@ -23,6 +23,7 @@ PICTURES = [
     ("hedgerow-fronts.png", "hedgerow", "letter", 3, 60),
     ("micro-engine-fronts.png", "micro-engine", "a4", 3, 60),
     ("micro-engine-rules.png", "micro-engine", "a4", 34, 75),
+    ("hedgerow-tokens.png", "hedgerow", "a4", 15, 60),
 ]
 
 

@@ -22,6 +22,7 @@ MAX_ELEMENTS = 20_000  # once <use> references are expanded
 MAX_DEPTH = 64
 SVG = "http://www.w3.org/2000/svg"
 REFUSED = {"script", "foreignObject", "handler", "iframe", "embed", "object"}
+TEXT = {"text", "tspan", "textPath", "tref"}
 _URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I)
 _IMPORT = re.compile(r"@import", re.I)
 
@@ -97,6 +98,12 @@ def _element(el: Any) -> None:
     line = el.sourceline or 0
     if name in REFUSED:
         raise SvgRefused(f"<{name}> is refused: cardpress draws no scripts or embedded documents", line)
+    if name in TEXT:
+        raise SvgRefused(
+            f"<{name}> is refused: text in an SVG would print in a font that is neither embedded nor checked",
+            line,
+            "convert the text to paths in the vector tool (Inkscape: Path > Object to Path), or set it in the template",
+        )
     for attr, value in el.attrib.items():
         local = etree.QName(attr).localname
         if local.lower().startswith("on"):

@@ -38,7 +38,8 @@ def _said(exc: Any) -> tuple[str, str | None]:
     if kind == "BadParameter" and param is not None:
         option = (getattr(param, "opts", None) or [str(param.name)])[0]
         cause = exc.__cause__
-        errors = cause.errors() if cause is not None and hasattr(cause, "errors") else []
+        listed = getattr(cause, "errors", None)  # pydantic's ValidationError, when typer checked the value with it
+        errors: list[dict[str, Any]] = [dict(e) for e in listed()] if callable(listed) else []
         if errors:
             return _value(option, errors[0], _annotation(param))
         return f"{option}: {_INVALID.sub('', exc.format_message()).rstrip('.')}", None
@@ -79,7 +80,7 @@ def _value(option: str, error: dict[str, Any], annotation: Any) -> tuple[str, st
 
 
 def _annotation(param: Any) -> Any:
-    runtime = param.get_runtime_param() if hasattr(param, "get_runtime_param") else None
+    runtime = getattr(param, "get_runtime_param", lambda: None)()  # typer's own parameters carry the annotation
     return getattr(runtime, "annotation", None)
 
 

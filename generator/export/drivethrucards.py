@@ -105,17 +105,19 @@ def _edges(game: Game, deck: Deck, faces: dict[str, Prepared], converter: Conver
         if reach <= 0:  # the drawing itself reaches the page edge
             out[key] = []
             continue
-        picture = converter.image(extended(image, face.doc.bleed, deck.size, PRESS_PPI, target))
+        picture = extended(image, face.doc.bleed, deck.size, PRESS_PPI, target)
         tx = math.ceil((reach + EDGE_MM) / w_mm * target[0])
         ty = math.ceil((reach + EDGE_MM) / h_mm * target[1])
         sx, sy = w_pt / target[0], h_pt / target[1]  # page points per pixel
         W, H = target
-        out[key] = [
-            Strip(ImageReader(picture.crop((0, 0, W, ty))), (0, h_pt - ty * sy, w_pt, ty * sy)),  # top
-            Strip(ImageReader(picture.crop((0, H - ty, W, H))), (0, 0, w_pt, ty * sy)),  # bottom
-            Strip(ImageReader(picture.crop((0, 0, tx, H))), (0, 0, tx * sx, h_pt)),  # left
-            Strip(ImageReader(picture.crop((W - tx, 0, W, H))), (w_pt - tx * sx, 0, tx * sx, h_pt)),  # right
+        edges = [  # pixels cut from the picture, and where they go on the page
+            ((0, 0, W, ty), (0, h_pt - ty * sy, w_pt, ty * sy)),  # top
+            ((0, H - ty, W, H), (0, 0, w_pt, ty * sy)),  # bottom
+            ((0, 0, tx, H), (0, 0, tx * sx, h_pt)),  # left
+            ((W - tx, 0, W, H), (w_pt - tx * sx, 0, tx * sx, h_pt)),  # right
         ]
+        # only the strips are converted to CMYK: the rest of the picture is never placed
+        out[key] = [Strip(ImageReader(converter.image(picture.crop(cut))), box) for cut, box in edges]
     return out
 
 

@@ -241,8 +241,8 @@ def _fonts(name: str, doc: Any) -> Check:
     tags = [f.split("+")[0] for f in fonts if "+" in f]
     if check.ok:
         check.detail = f"{len(fonts)} fonts, all embedded subsets ({', '.join(sorted(fonts))})"
-    if len(tags) != len(set(tags)):
-        check.severity, check.problems = "warning", [f"subset tags repeat: {sorted(fonts)}"]
+    if check.ok and len(tags) != len(set(tags)):  # a shop merging files could mix subsets that share a tag
+        check.severity, check.problems = "warning", [f"subset tags repeat: {', '.join(sorted(fonts))}"]
     return check
 
 
@@ -259,9 +259,7 @@ def _safe_zone(shop: str, name: str, game: Game, deck: Deck) -> Check:
         for finding in lint.check(prepared.doc, studio.icons, safe=safe):
             if finding.code == "L101":
                 found.setdefault(finding.message.split(" (box ")[0], []).append(label)
-    for what, labels in found.items():
-        more = f" and {len(labels) - 1} more faces" if len(labels) > 1 else ""
-        check.problems.append(f"{what} on {labels[0]}{more}")
+    check.problems = _on_faces(found)
     if check.ok:
         check.detail = f"{len(distinct)} faces: every element at least {safe:g} mm inside the trim"
     return check
@@ -280,12 +278,18 @@ def _plates(name: str, game: Game, deck: Deck) -> Check:
     for label, prepared in faces.values():
         for finding in legibility.plates(trace(prepared, studio.fonts, studio.icons), studio.limits):
             found.setdefault(finding.message, []).append(label)
-    for what, labels in found.items():
-        more = f" and {len(labels) - 1} more faces" if len(labels) > 1 else ""
-        check.problems.append(f"{what} on {labels[0]}{more}")
+    check.problems = _on_faces(found)
     if check.ok:
         check.detail = f"{len(faces)} faces: text below {legibility.SHARP_TEXT_PT:g} pt prints on one or two inks"
     return check
+
+
+def _on_faces(found: dict[str, list[str]]) -> list[str]:
+    """Return each problem once, with the first face it is on and how many more."""
+    return [
+        f"{what} on {labels[0]}" + (f" and {len(labels) - 1} more faces" if len(labels) > 1 else "")
+        for what, labels in found.items()
+    ]
 
 
 def _distinct(deck: Deck, game: Game) -> dict[str, tuple[str, Prepared]]:
@@ -402,6 +406,28 @@ def table(files: Files, game: Game | None, folder: Path) -> Iterator[Check]:
             check_grid.detail = f"{sheets} sheets within 10 × 7 cells and 4096 px"
         yield check_urls
         yield check_grid
+        yield _card_ids(name, save)
+
+
+def _card_ids(name: str, save: dict[str, Any]) -> Check:
+    """Every card's CardID names a sheet of its deck (key × 100 + slot) and a cell before the hidden last one."""
+    check = Check("tts", name, "card ids")
+    count = 0
+    for index, state in enumerate(save.get("ObjectStates") or []):
+        cards = state.get("ContainedObjects") or ([state] if state.get("Name") == "Card" else [])
+        for number, card in enumerate(cards):
+            count += 1
+            card_id = int(card.get("CardID", -1))
+            sheets = {**(state.get("CustomDeck") or {}), **(card.get("CustomDeck") or {})}
+            sheet = sheets.get(str(card_id // 100))
+            where = f"ObjectStates[{index}] card {number} (CardID {card_id})"
+            if sheet is None:
+                check.problems.append(f"{where}: no CustomDeck {card_id // 100}")
+            elif card_id % 100 >= int(sheet.get("NumWidth", 0)) * int(sheet.get("NumHeight", 0)) - 1:
+                check.problems.append(f"{where}: slot {card_id % 100} is past the sheet's last card cell")
+    if check.ok:
+        check.detail = f"{count} cards, each on a cell of its sheet"
+    return check
 
 
 def _custom_decks(save: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal
 
 NUMBERS_CONTEXT = "numbers"
 # How a rulebook or a card spells 0 to 20; a translation gives its own words (`un/une` for two spellings of one).
@@ -112,6 +113,15 @@ class Catalogue:
             return Locale.parse(self.language.replace("-", "_")).plural_form
         except (ValueError, UnknownLocaleError):
             return lambda n: "one" if n == 1 else "other"
+
+    def decimal(self, value: object) -> str:
+        """Return a number as this language writes it (`63.5`, `63,5` in French); anything else as text."""
+        if not self.translated or isinstance(value, bool) or not isinstance(value, (int, float)):
+            return str(value)
+        try:
+            return str(format_decimal(value, locale=self.language.replace("-", "_")))
+        except (ValueError, UnknownLocaleError):
+            return str(value)
 
     # -- numbers ------------------------------------------------------------------------------------------
 

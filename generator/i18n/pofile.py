@@ -17,7 +17,7 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import PoFileError, PoFileParser, write_po
 
 from ..diagnostics import Location, Report, did_you_mean
 from ..source import safefile
@@ -26,6 +26,8 @@ from .catalogue import NUMBERS, NUMBERS_CONTEXT, Catalogue, FormError, Message, 
 
 CATALOGUE_FILE = "messages.po"
 MAX_BYTES = 512_000  # a game's labels and sentence forms are a few kB; refuse anything that looks like an attack
+MAX_MESSAGE = 2_000  # characters in one translation: a label or a sentence
+MAX_GAPS = 3  # `…` in one rulebook form: each is a bounded wildcard, so a few keep the search fast
 TAG = re.compile(r"</?[a-z]+(?:\s[^<>]*)?>")  # the layout markup a message may carry: <b>, </i>, <icon feed>, <br>
 
 
@@ -43,14 +45,27 @@ def read(path: Path, display: str, language: str, base: Sequence[Message], repor
     def loc(line: int, col: int = 1) -> Location:
         return Location(display, line, col, lines[line - 1] if 0 < line <= len(lines) else "")
 
+    po = Catalog()
+    parser = _Parser(po, ignore_obsolete=True, abort_invalid=True)
     try:
-        po = read_po(io.StringIO(text), abort_invalid=True)
+        parser.parse(io.StringIO(text))
     except PoFileError as exc:
-        report.error("I001", f"not a readable PO file: {exc}", loc=loc(getattr(exc, "lineno", 1) or 1))
+        line = (getattr(exc, "lineno", 0) or 0) + 1  # Babel counts this one from 0
+        said = re.sub(r" on \d+$", "", str(exc))
+        report.error(
+            "I001", f"not a readable PO file: {said}", loc=loc(line), hint="see the GNU gettext manual, PO Files"
+        )
         return None
     except (ValueError, UnicodeError) as exc:  # a header Babel cannot parse (Plural-Forms, charset)
         report.error("I001", f"not a readable PO file: {exc}", loc=where)
         return None
+    for key, at, earlier in parser.twice:
+        report.error(
+            "I003",
+            f"{_name(key)} has a second entry (the first is at line {earlier})",
+            loc=loc(at),
+            hint="keep one: gettext reads only one translation of a message",
+        )
     said = str(po.locale) if po.locale is not None else ""
     if said and said.replace("_", "-").casefold() != language.replace("_", "-").casefold():
         report.error(
@@ -108,6 +123,25 @@ def read(path: Path, display: str, language: str, base: Sequence[Message], repor
     return Catalogue(language, found, text_digest(text))
 
 
+class _Parser(PoFileParser):
+    """Babel's PO parser, noting each message given twice (Babel keeps one without a word)."""
+
+    def __init__(self, catalog: Catalog, ignore_obsolete: bool, abort_invalid: bool):
+        super().__init__(catalog, ignore_obsolete, abort_invalid=abort_invalid)
+        self.seen: dict[tuple[str, str], int] = {}
+        self.twice: list[tuple[tuple[str, str], int, int]] = []  # (key, its line, the first entry's line)
+
+    def _add_message(self) -> None:
+        if len(self.messages) == 1 and not self.obsolete:
+            key = (self.context.denormalize() if self.context else "", self.messages[0].denormalize())
+            line = self.offset + 1
+            if key in self.seen:
+                self.twice.append((key, line, self.seen[key]))
+            else:
+                self.seen[key] = line
+        super()._add_message()
+
+
 def _held(key: tuple[str, str], translation: str, line: int, loc: Callable[..., Location], report: Report) -> bool:
     """Check that a translation keeps its msgid's slots and markup; report where it does not."""
     try:
@@ -116,6 +150,16 @@ def _held(key: tuple[str, str], translation: str, line: int, loc: Callable[..., 
         report.error("I004", f"the translation of {_name(key)}: {exc}", loc=loc(line))
         return False
     ours = slots(key[1])
+    gaps = translation.count("…")
+    if len(translation) > MAX_MESSAGE or gaps > max(MAX_GAPS, key[1].count("…")):
+        too = f"is longer than {MAX_MESSAGE} characters" if len(translation) > MAX_MESSAGE else f"has {gaps} …"
+        report.error(
+            "I004",
+            f"the translation of {_name(key)} {too}",
+            loc=loc(line),
+            hint=f"a message is a label or one sentence; a rulebook form skips words with at most {MAX_GAPS} …",
+        )
+        return False
     if sorted(set(theirs)) != sorted(set(ours)):
         extra = sorted(set(theirs) - set(ours))
         gone = sorted(set(ours) - set(theirs))

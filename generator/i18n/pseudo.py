@@ -1,7 +1,7 @@
 """The pseudo-locale: every printed word accented and 35 % longer, to find the faces a translation would overflow.
 
-Pseudo-localization is the usual test before translating (Microsoft's globalization guide: text grows by about
-a third from English, more for short strings). Every message the game prints (labels, sentence forms) and every
+Pseudo-localization is the usual stress test before translating (https://www.rws.com/glossary/pseudolocalization:
+expanded text, accented letters). Every message the game prints (labels, sentence forms) and every
 word its card files hold (names, texts: `Ruleset.translatable`) is replaced by its pseudo form, `Fééd Bélt ~~~`,
 and the whole kit is laid out and linted as a build would, without the rules check (no rulebook says those
 words). The report lists each face with text that no longer fits its box even at its smallest size.

@@ -17,6 +17,8 @@ from jinja2.ext import babel_extract
 
 from .. import resources
 from ..diagnostics import Report
+from ..impose.plan import MESSAGES as PLAN_MESSAGES
+from ..kit import MESSAGES as KIT_MESSAGES
 from ..project.folders import GameDir
 from ..source import safefile
 from . import pofile
@@ -38,7 +40,7 @@ NUMBER_WORDS = Message(
 def base_messages(game: GameDir, ruleset: Ruleset[Any]) -> list[Message]:
     """Return every message the game prints, in the order a translator meets them: numbers, forms, labels."""
     found: dict[tuple[str, str], Message] = {}
-    for message in (NUMBER_WORDS, *ruleset.messages(), *template_messages(game)):
+    for message in (NUMBER_WORDS, *ruleset.messages(), *template_messages(game), *PLAN_MESSAGES, *KIT_MESSAGES):
         if message.key in found:
             known = found[message.key]
             found[message.key] = Message(known.id, known.context, known.comment, (*known.where, *message.where))

@@ -17,6 +17,8 @@ from .sheets import EPSILON, GUTTER, Fill, Sheet, spare
 
 def pack(sheet: Sheet, backs: Sequence[Hashable]) -> list[Fill]:
     """Return a Fill per sheet holding the cards in order (one back key each), as few sheets as the gutters allow."""
+    if sheet.gutter >= GUTTER:  # every card apart already: none shares a cut line
+        return [Fill.first(len(backs[i : i + sheet.per_sheet])) for i in range(0, len(backs), sheet.per_sheet)]
     _, room = spare(sheet)
     most_rows = int(room / GUTTER + EPSILON)
     fills: list[Fill] = []

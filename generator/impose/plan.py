@@ -8,9 +8,10 @@ that `plan` adds to its list, with its page kind drawn by the writer (generator.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
 from . import booklet
 from .pack import pack
@@ -21,6 +22,35 @@ CONTENTS_LINE = 96  # characters a 10 pt contents line holds, near enough: a lin
 FOOTER_NAMES = 44  # characters of deck names a card page's label gives, so the footer keeps its size
 
 Run = tuple[str, tuple[float, float]]  # (its first deck's id, card trim in mm): cards laid out on one grid
+
+# What the cover's contents and every page's footer say about the pages (a translation gives its own words).
+COVER = Message("print settings and calibration", "page")
+DUPLEX = Message("duplex check", "page")
+THIS_SHEET = Message("This sheet", "contents")
+RULERS = Message("print settings and rulers", "contents")
+RULERS_DUPLEX = Message("print settings, duplex check and rulers", "contents")
+SHEET = Message("{deck}, sheet {n} of {sheets}", "page", "a card sheet's label; {deck} is the deck's name")
+SIDE = Message("{sheet}: {side}", "page", "{side} is one of the three words below")
+SIDES = {kind: Message(kind, "sheet side") for kind in ("fronts", "backs", "fold")}
+SHEETS = (Message("{n} sheet", "contents"), Message("{n} sheets", "contents"))  # one, more than one
+CARDS = Message("{n} cards", "contents")
+CARDS_SIZED = Message("{n} cards ({size})", "contents", "{size} is a card size such as 'poker, 63.5 × 88.9 mm'")
+SAVED = Message(" ({n} fewer than a deck a sheet)", "contents", "after the sheets, when decks share sheets")
+RUN = Message("{cards} on {sheets}{saved}, {how}", "contents", "a deck's line: '16 cards on 2 sheets, <how>'")
+HOW_FOLD = Message("fronts beside their backs: fold, glue, cut", "contents")
+HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
+BLANK_BACK = Message("back of {page}", "page")
+ONE_EACH = Message("one per player, single-sided", "contents")
+SINGLE = Message("single-sided", "contents")
+MESSAGES = (
+    COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
+    SAVED, RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
+)  # fmt: skip
+
+
+def say(words: Catalogue, message: Message, **values: object) -> str:
+    """Return a message in the kit's language."""
+    return words.form(message.id, message.context, **values)
 
 
 @dataclass(frozen=True)
@@ -96,7 +126,9 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     ruled = rules_part(kit, rules, options)
     first = ruled if kit.rules is not None and kit.rules.place == "after-cover" else []
     last = ruled if not first else []
-    return assemble([cover_part(fold), *first, *card_parts(kit, sheets, options), *page_parts(kit, fold), *last])
+    return assemble(
+        [cover_part(fold, kit.words), *first, *card_parts(kit, sheets, options), *page_parts(kit, fold), *last]
+    )
 
 
 def rules_part(kit: Kit, pages: int, options: PrintOptions) -> list[Part]:
@@ -135,13 +167,13 @@ def assemble(parts: Iterable[Part]) -> Plan:
     return result
 
 
-def cover_part(fold: bool) -> Part:
+def cover_part(fold: bool, words: Catalogue = ENGLISH) -> Part:
     """Return the cover (print settings and calibration) and, for a duplex kit, the duplex check behind it."""
-    pages = [PagePlan("cover", "print settings and calibration")]
+    pages = [PagePlan("cover", say(words, COVER))]
     if not fold:
-        pages.append(PagePlan("duplex", "duplex check"))
-    detail = "print settings and rulers" if fold else "print settings, duplex check and rulers"
-    return Part("This sheet", detail, tuple(pages))
+        pages.append(PagePlan("duplex", say(words, DUPLEX)))
+    detail = say(words, RULERS if fold else RULERS_DUPLEX)
+    return Part(say(words, THIS_SHEET), detail, tuple(pages))
 
 
 def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> list[Part]:
@@ -151,6 +183,7 @@ def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> 
     them, or the next slot that needs none (generator.impose.pack).
     """
     fold = options.duplex == "gutterfold"
+    words = kit.words
     runs = fill_runs(kit, sheets, options)
     mixed = len({run.key[1] for run, _, _ in runs}) > 1
     sides: dict[tuple[Sheet, Fill], tuple[Side, ...]] = {}  # every full sheet of a run has the same sides
@@ -163,21 +196,35 @@ def card_parts(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> 
         for n, fill in enumerate(fills, 1):
             group = cards[start : start + len(fill.slots)]
             start += len(fill.slots)
-            label = f"{_short(_names(kit, tuple(dict.fromkeys(c.deck for c in group))))}, sheet {n} of {len(fills)}"
+            decks = _short(_names(kit, tuple(dict.fromkeys(c.deck for c in group))))
+            label = say(words, SHEET, deck=decks, n=n, sheets=len(fills))
             key = (sheet, fill)
             if key not in sides:
-                sides[key] = sheet.sides(fill, options, [card.back.identity for card in group])
+                sides[key] = _cut(sheet.sides(fill, options, [card.back.identity for card in group]), group)
             kinds = ("folded",) if fold else ("fronts", "backs")
             for kind, side in zip(kinds, sides[key]):
-                title = "fold" if fold else kind
-                pages.append(PagePlan(kind, f"{label}: {title}", group, None, n, len(fills), sheet, side))
-        sheets_text = f"{len(fills)} sheet{'s' if len(fills) != 1 else ''}"
-        what = f"{len(cards)} cards ({size_label(cards[0].size)})" if mixed else f"{len(cards)} cards"
+                title = say(words, SIDES["fold" if fold else kind])
+                page = say(words, SIDE, sheet=label, side=title)
+                pages.append(PagePlan(kind, page, group, None, n, len(fills), sheet, side))
+        sheets_text = say(words, SHEETS[not words.singular(len(fills))], n=len(fills))
+        if mixed:
+            what = say(words, CARDS_SIZED, n=len(cards), size=size_label(cards[0].size))
+        else:
+            what = say(words, CARDS, n=len(cards))
         alone = sum(-(-sum(c.deck == d for c in cards) // sheet.per_sheet) for d in run.decks)
-        saved = f" ({alone - len(fills)} fewer than a deck a sheet)" if alone > len(fills) else ""
-        how = "fronts beside their backs: fold, glue, cut" if fold else "each fronts page followed by its backs"
-        parts.append(Part(name[:1].upper() + name[1:], f"{what} on {sheets_text}{saved}, {how}", tuple(pages)))
+        saved = say(words, SAVED, n=alone - len(fills)) if alone > len(fills) else ""
+        how = say(words, HOW_FOLD if fold else HOW_DUPLEX)
+        line = say(words, RUN, cards=what, sheets=sheets_text, saved=saved, how=how)
+        parts.append(Part(name[:1].upper() + name[1:], line, tuple(pages)))
     return parts
+
+
+def _cut(sides: tuple[Side, ...], cards: tuple[Card, ...]) -> tuple[Side, ...]:
+    """Return the sides of a sheet of round or hex tokens cut on a path round each one, not on crop marks."""
+    shape = cards[0].shape
+    if shape == "rectangle":
+        return sides
+    return tuple(replace(side, marks=(), cuts=tuple((shape, p.trim) for p in side.placed)) for side in sides)
 
 
 def _short(names: str, most: int = FOOTER_NAMES) -> str:
@@ -200,7 +247,7 @@ def sheet_runs(kit: Kit, options: PrintOptions) -> list[SheetRun]:
     grouped: dict[Run, list[list[Card]]] = {}
     shared: dict[tuple[float, float], Run] = {}  # card size -> the run its decks share
     for (deck, size), cards in card_runs(kit).items():
-        alone = not kit.shared_sheets or deck in options.grids
+        alone = not kit.shared_sheets or deck in options.grids or cards[0].shape != "rectangle"
         key = (deck, size) if alone else shared.setdefault(size, (deck, size))
         if deck in kit.per_card_backs:
             order = list(dict.fromkeys(card.back.identity for card in cards))
@@ -240,10 +287,10 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
         for page in pages:
             planned.append(PagePlan("page", page.name, page=page))
             if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
-                planned.append(PagePlan("blank", f"back of {page.name}", page=page))
+                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
-        detail = "one per player, single-sided" if len(pages) > 1 else "single-sided"
+        detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
 
@@ -268,7 +315,9 @@ def kit_sheets(kit: Kit, paper: str, options: PrintOptions) -> dict[Run, Sheet]:
     conflicts = size_conflicts(kit.cards)
     if conflicts:
         raise ValueError("; ".join(c.message for c in conflicts))
-    return sheets_for({run.key: run.cards[0].size for run in sheet_runs(kit, options)}, paper, options)
+    runs = sheet_runs(kit, options)
+    paths = {run.key for run in runs if run.cards[0].shape != "rectangle"}
+    return sheets_for({run.key: run.cards[0].size for run in runs}, paper, options, paths)
 
 
 __all__ = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .sizes import CardSize, size_label
@@ -20,6 +20,7 @@ MARK_COMFORT = 3.0  # mm: the bleed narrows (to MIN_BLEED) before a mark gets sh
 MARK_SHORTEST = 2.0  # mm: every mark is at least this long, so a ruler can be laid on it
 MARK_MIN_START = MIN_BLEED + MARK_GAP  # mm past the trim: marks never come closer to a card than this
 OVERLAP = 0.15  # mm a card paints past a shared cut, so renderers show no hairline seam there
+TOKEN_GAP = 4.0  # mm between tokens and tiles cut on a path: each bleeds 2 mm, scissors' room
 MAX_GRID = 20  # rows or columns a declared grid may ask for
 MAX_MARGIN = 20.0  # mm: the widest printer margin PrintOptions accepts
 MAX_OFFSET = 10.0  # mm: a back offset beyond this is a misprint to fix, not a drift to correct
@@ -164,6 +165,7 @@ class Side:
     trim: Rect  # the outer trim of the cards it holds: the page's TrimBox
     bleed_box: Rect  # the trim grown by the outer bleed on each side: the page's BleedBox
     folds: tuple[Mark, ...] = ()  # fold lines, drawn dashed
+    cuts: tuple[tuple[str, Rect], ...] = ()  # cut paths (shape, trim) for tokens and tiles not cut on marks
 
     def shifted(self, dx: float, dy: float) -> Side:
         """Return the whole page content moved by (dx, dy): cards, clips, marks and boxes."""
@@ -172,7 +174,8 @@ class Side:
         placed = tuple(replace(p, trim=p.trim.shifted(dx, dy), clip=p.clip.shifted(dx, dy)) for p in self.placed)
         marks = tuple(m.shifted(dx, dy) for m in self.marks)
         trim, box = self.trim.shifted(dx, dy), self.bleed_box.shifted(dx, dy)
-        return replace(self, placed=placed, marks=marks, trim=trim, bleed_box=box)
+        cuts = tuple((shape, rect.shifted(dx, dy)) for shape, rect in self.cuts)
+        return replace(self, placed=placed, marks=marks, trim=trim, bleed_box=box, cuts=cuts)
 
 
 @dataclass(frozen=True)
@@ -221,6 +224,7 @@ class Sheet:
     turned: bool = False
     margin: float = PRINTER_MARGIN  # mm at each paper edge the marks stay out of
     fold: str | None = None
+    gutter: float = 0.0  # mm between every two slots (tokens and tiles cut on a path), else none
 
     @property
     def per_sheet(self) -> int:
@@ -242,7 +246,7 @@ class Sheet:
             self.width,
             self.height,
             self.fold,
-            self.cols * w + sum(fill.col_gaps),
+            self.block.w + sum(fill.col_gaps),
             self.rows * h,
             self.margin,
             self.bleed,
@@ -255,7 +259,8 @@ class Sheet:
         x, y = self.origin(fill)
         if fill is not None:
             x, y = x + fill.gap_before(col, rows=False), y + fill.gap_before(row, rows=True)
-        return Rect(x + col * w, y + row * h, w, h)
+        g = self.gutter
+        return Rect(x + col * (w + g), y + row * (h + g), w, h)
 
     def back_slot(self, row: int, col: int) -> Rect:
         """Return where the back of (row, col) goes for long-edge duplex: mirrored about the centre line."""
@@ -280,7 +285,10 @@ class Sheet:
             below = self.height / 2 - used.bottom - FOLD_MARK_CLEAR
         elif self.fold == "vertical":
             beside = self.width / 2 - used.right - FOLD_MARK_CLEAR
-        return tuple(_edge(r, self.bleed) for r in (used.x - room, used.y - room, beside, below))
+        rooms = (used.x - room, used.y - room, beside, below)
+        if self.gutter:  # tokens cut on a path: no crop marks, so the whole room may bleed
+            return tuple((min(self.bleed, r), r, r) for r in rooms)
+        return tuple(_edge(r, self.bleed) for r in rooms)
 
     def marks(self, cards: int | Fill) -> tuple[Mark, ...]:
         """Return the crop marks for the slots `cards` fills: both ends of every cut line they need (two
@@ -501,6 +509,8 @@ def footer(sheet: Sheet, side: Side) -> Footer:
     ys = sorted({round(t.y, 6): t for t in cards}.values(), key=lambda t: t.y)
     column, row = xs[len(xs) // 2], ys[len(ys) // 2]
     across = (column.x + FOOTER_INSET, column.w - 2 * FOOTER_INSET)
+    if not side.marks:  # tokens cut on paths: no crop marks in the margin, so the footer spans the block
+        across = (block.x + FOOTER_INSET, block.w - 2 * FOOTER_INSET)
     below = (box.bottom + hi, sheet.height - lo)
     above = (lo, box.y - hi)
     if below[1] - below[0] >= FOOTER_DEPTH:
@@ -527,8 +537,7 @@ def spare(sheet: Sheet) -> tuple[float, float]:
     """Return the mm across and up a sheet leaves beside its grid for gutters, inside the marks' room
     (rows grow upwards from the block's foot, so only the room above the block counts)."""
     free_w, _ = usable(sheet.paper, sheet.margin, sheet.fold, sheet.bleed)
-    w, _ = sheet.pitch
-    return max(0.0, free_w - sheet.cols * w), max(0.0, sheet.block.y - edge_room(sheet.margin))
+    return max(0.0, free_w - sheet.block.w), max(0.0, sheet.block.y - edge_room(sheet.margin))
 
 
 def edge_room(margin: float = PRINTER_MARGIN) -> float:
@@ -552,12 +561,13 @@ def usable(
 
 
 def grid_fits(
-    paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN, fold: str | None = None
+    paper: str, pitch: tuple[float, float], margin: float = PRINTER_MARGIN, fold: str | None = None, gutter: float = 0.0
 ) -> tuple[int, int]:
-    """Return the most (rows, cols) of slots this size that fit on `paper` with room for marks."""
+    """Return the most (rows, cols) of slots this size, `gutter` mm apart, that fit on `paper` with room for marks."""
     free_w, free_h = usable(paper, margin, fold)
     w, h = pitch
-    return max(0, math.floor(free_h / h + EPSILON)), max(0, math.floor(free_w / w + EPSILON))
+    g = gutter
+    return max(0, math.floor((free_h + g) / (h + g) + EPSILON)), max(0, math.floor((free_w + g) / (w + g) + EPSILON))
 
 
 def card_sheet(
@@ -569,8 +579,9 @@ def card_sheet(
     margin: float = PRINTER_MARGIN,
     turned: bool | None = None,
     fold: bool = False,
+    gutter: float = 0.0,
 ) -> Sheet:
-    """Lay out a grid of cards (no gutter: neighbours share a cut) with marks in the margins.
+    """Lay out a grid of cards (no gutter: neighbours share a cut; or `gutter` mm apart) with marks in the margins.
 
     Without `rows` and `cols` the grid is the most cards that fit inside the printer `margin` with room
     for crop marks, upright, or turned a quarter turn when that fits strictly more (`turned` forces
@@ -590,7 +601,7 @@ def card_sheet(
         raise SheetError("a declared grid needs both rows and columns")
     if rows is None:
         turns = [False, True] if turned is None else [turned]
-        fits = {(t, f): grid_fits(paper, pitch(t), margin, f) for f in folds for t in turns}
+        fits = {(t, f): grid_fits(paper, pitch(t), margin, f, gutter) for f in folds for t in turns}
         # the most cards; then upright; then a vertical fold, whose backs stay upright
         turned, where = max(fits, key=lambda k: (fits[k][0] * fits[k][1], not k[0], k[1] == "vertical"))
         rows, cols = fits[turned, where]
@@ -605,7 +616,7 @@ def card_sheet(
         turned = bool(turned)
         if not (1 <= rows <= MAX_GRID and 1 <= cols <= MAX_GRID):
             raise SheetError(f"a grid of {rows} × {cols} cards is not possible: rows and columns are 1 to {MAX_GRID}")
-        fits = {(turned, f): grid_fits(paper, pitch(turned), margin, f) for f in folds}
+        fits = {(turned, f): grid_fits(paper, pitch(turned), margin, f, gutter) for f in folds}
         where = next((f for (_, f), (r, c) in fits.items() if rows <= r and cols <= c), "none")
         if where == "none":
             pw, ph = pitch(turned)
@@ -617,8 +628,9 @@ def card_sheet(
                 f"{room} inside the printer margin and crop marks; {most} fit"
             )
     pw, ph = pitch(turned)
-    block = _block(width, height, where, cols * pw, rows * ph, margin, bleed)
-    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where)
+    bw, bh = cols * pw + (cols - 1) * gutter, rows * ph + (rows - 1) * gutter
+    block = _block(width, height, where, bw, bh, margin, bleed)
+    return Sheet(paper, width, height, (w, h), rows, cols, bleed, block, turned, margin, where, gutter)
 
 
 def _beside_fold(half: float, size: float, room: float, beside: float) -> float:
@@ -671,18 +683,30 @@ class PrintOptions:
 
 
 def sheets_for(
-    sizes: Mapping[tuple[str, tuple[float, float]], CardSize | tuple[float, float]], paper: str, options: PrintOptions
+    sizes: Mapping[tuple[str, tuple[float, float]], CardSize | tuple[float, float]],
+    paper: str,
+    options: PrintOptions,
+    cut_on_paths: Collection[tuple[str, tuple[float, float]]] = (),
 ) -> dict[tuple[str, tuple[float, float]], Sheet]:
     """Return the sheet of every (deck, size) run on `paper`: {run: Sheet}; `sizes` maps each run to its
-    card size. Raise SheetError naming every run that cannot be laid out."""
+    card size. Runs in `cut_on_paths` (round and hex tokens) lie upright, TOKEN_GAP apart. Raise SheetError
+    naming every run that cannot be laid out."""
     sheets: dict[tuple[str, tuple[float, float]], Sheet] = {}
     problems = []
     for run, size in sizes.items():
         deck = run[0]
         rows, cols = options.grids.get(deck, (None, None))
         try:
+            apart = run in cut_on_paths
             sheets[run] = card_sheet(
-                paper, size, rows, cols, margin=options.printer_margin, fold=options.duplex == "gutterfold"
+                paper,
+                size,
+                rows,
+                cols,
+                margin=options.printer_margin,
+                turned=False if apart else None,
+                fold=options.duplex == "gutterfold",
+                gutter=TOKEN_GAP if apart else 0.0,
             )
         except SheetError as exc:
             problems.append((deck, str(exc)))

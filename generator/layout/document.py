@@ -62,7 +62,12 @@ class LayoutDoc:
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
-    data = flow.read(text)
+    found = flow.read_items(text)
+    data = found[0] if found else None
+    if found is not None:
+        doc = _reusing(found[0], found[1].get("elements"), template, face, size, text)
+        if doc is not None:
+            return doc
     if data is None:
         try:
             data = _quick_load(text)
@@ -134,6 +139,81 @@ def _build_node(node: yaml.Node, made: dict[int, Any]) -> Any:
 _BUILDING = object()
 
 
+MAX_ELEMENTS = 4000  # the schema's limit on a document's elements (more: the full check says so)
+_KNOWN: dict[tuple[str, int], tuple[Element, int, int]] = {}  # (item JSON, index) -> element, nodes, depth
+_KNOWN_SIZE = 16_384  # elements remembered; past this the memory starts again
+
+
+def _reusing(
+    data: dict[str, Any], items: list[str] | None, template: str, face: str, size: tuple[float, float], text: str
+) -> LayoutDoc | None:
+    """Build a document whose elements were mostly seen before, checking only the new ones; None when anything
+    is new in a way that needs the full check (which then reports it).
+
+    An element is the same whatever face it is on: the same JSON text at the same place in the list has the
+    same checked, normalized Element. The document is checked as the full path checks it, element by element:
+    the schema, the node and depth caps (aliases expanded), finite numbers within range.
+    """
+    elements = data.get("elements")
+    if not isinstance(elements, list) or items is None or len(items) != len(elements) or len(items) > MAX_ELEMENTS:
+        return None
+    top = {key: value for key, value in data.items() if key != "elements"}
+    nodes, depth = _extent(top, 0)
+    nodes += 1  # the elements list itself
+    built: list[Element | None] = []
+    new: list[int] = []
+    for index, item in enumerate(items):
+        known = _KNOWN.get((item, index))
+        if known is None:
+            new.append(index)
+            built.append(None)
+            item_nodes, item_depth = _extent(elements[index], 2)
+        else:
+            built.append(known[0])
+            item_nodes, item_depth = known[1], known[2]
+        nodes += item_nodes
+        depth = max(depth, item_depth)
+    if nodes > yamlsrc.MAX_NODES or depth > yamlsrc.MAX_DEPTH:
+        return None
+    if not schema.conforms("layout", {**top, "elements": [elements[i] for i in new]}):
+        return None
+    report = Report()
+    source = yamlsrc.Source(template, text, data)
+    checked = _build({**top, "elements": []}, template, face, size, source, report)
+    if checked is None or any(_bad_number(v) for i in new for _, v in _numbers(elements[i], ())):
+        return None
+    if len(_KNOWN) + len(new) > _KNOWN_SIZE:
+        _KNOWN.clear()
+    for index in new:
+        element = _element(index, elements[index], ("elements",), source, report)
+        if element is None or report.errors:  # a length that does not parse, here or in a group's elements
+            return None
+        _KNOWN[(items[index], index)] = (element, *_extent(elements[index], 2))
+        built[index] = element
+    return LayoutDoc(template, face, checked.width, checked.height, checked.bleed, tuple(e for e in built if e))
+
+
+def _extent(value: Any, depth: int) -> tuple[int, int]:
+    """Return how many nodes `value` has and how deep it reaches from `depth`, as _small counts them."""
+    count, deepest, stack = 0, depth, [(value, depth)]
+    while stack:
+        item, at = stack.pop()
+        count += 1
+        deepest = max(deepest, at)
+        if count > yamlsrc.MAX_NODES:
+            break
+        if isinstance(item, dict):
+            stack.extend((v, at + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, at + 1) for v in item)
+    return count, deepest
+
+
+def _bad_number(value: int | float) -> bool:
+    """Return True for a number _build refuses (L004): not finite, or out of range."""
+    return (isinstance(value, float) and not math.isfinite(value)) or abs(value) > MAX_NUMBER
+
+
 def _located(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse keeping positions, so that every problem is reported where it is."""
     before = len(report.errors)
@@ -184,19 +264,21 @@ def _build(
 
 
 def _elements(items: list[Any], path: tuple[Any, ...], source: yamlsrc.Source, report: Report) -> tuple[Element, ...]:
-    out = []
-    for i, item in enumerate(items):
-        ((kind, props),) = item.items()
-        where = path + (i, kind)
-        try:
-            normal = _normalize(kind, props)
-        except ValueError as exc:
-            report.error("L004", str(exc), path=yamlsrc.format_path(where), loc=source.loc(where))
-            continue
-        children = _elements(props["elements"], where + ("elements",), source, report) if kind == "group" else ()
-        normal.pop("elements", None)
-        out.append(Element(kind, normal, yamlsrc.format_path(path + (i,)), children))
-    return tuple(out)
+    return tuple(el for i, item in enumerate(items) if (el := _element(i, item, path, source, report)) is not None)
+
+
+def _element(i: int, item: Any, path: tuple[Any, ...], source: yamlsrc.Source, report: Report) -> Element | None:
+    """Normalize item `i` of the list at `path`; None (reported) when a length does not parse."""
+    ((kind, props),) = item.items()
+    where = path + (i, kind)
+    try:
+        normal = _normalize(kind, props)
+    except ValueError as exc:
+        report.error("L004", str(exc), path=yamlsrc.format_path(where), loc=source.loc(where))
+        return None
+    children = _elements(props["elements"], where + ("elements",), source, report) if kind == "group" else ()
+    normal.pop("elements", None)
+    return Element(kind, normal, yamlsrc.format_path(path + (i,)), children)
 
 
 def _normalize(kind: str, props: dict[str, Any]) -> dict[str, Any]:

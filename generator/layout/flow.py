@@ -46,18 +46,26 @@ class _Unsure(Exception):
 
 def read(text: str) -> dict[str, Any] | None:
     """Return the document as PyYAML would load it, or None when it is not of the simple shape."""
+    found = read_items(text)
+    return found[0] if found else None
+
+
+def read_items(text: str) -> tuple[dict[str, Any], dict[str, list[str]]] | None:
+    """Return what `read` returns, and for each top-level block list the JSON text of each of its items
+    (equal texts are equal items: a reader may check an item once and reuse what it made of it)."""
     if Reader.NON_PRINTABLE.search(text) or _BREAKS.search(text):
         return None
     try:
-        keys, values = _document(text)
+        keys, values, blocks = _document(text)
         loaded = json.loads(f"[{','.join(values)}]")
     except (_Unsure, ValueError, RecursionError):
         return None
-    return dict(zip(keys, loaded))
+    return dict(zip(keys, loaded)), blocks
 
 
-def _document(text: str) -> tuple[list[str], list[str]]:
-    """Return the top-level keys and each one's value as JSON (a block list as a JSON array)."""
+def _document(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    """Return the top-level keys, each one's value as JSON (a block list as a JSON array), and each block
+    list's items as JSON."""
     keys: list[str] = []
     values: list[str | list[str]] = []  # a value's JSON, or the items of the block list under its key
     indent = -1  # where the dashes of the current block list stand
@@ -84,7 +92,8 @@ def _document(text: str) -> tuple[list[str], list[str]]:
         indent = -1
     if not keys or values[-1] == []:
         raise _Unsure
-    return keys, [v if isinstance(v, str) else f"[{','.join(v)}]" for v in values]
+    blocks = {k: v for k, v in zip(keys, values) if isinstance(v, list)}
+    return keys, [v if isinstance(v, str) else f"[{','.join(v)}]" for v in values], blocks
 
 
 @functools.lru_cache(maxsize=8192)  # a kit's faces repeat most lines (frames, bands, marks) word for word

@@ -11,10 +11,9 @@ from typing import Any
 
 from ..diagnostics import CardpressError, Report
 from ..source import schema, yamlsrc
+from .outlines import KAPPA, Command
+from .outlines import ellipse as ellipse  # shapes.ellipse draws the ellipse element
 from .svgicon import IconError, svg_paints
-
-Command = tuple[Any, ...]  # ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
-KAPPA = 0.5522847498  # control-point distance that makes four cubic curves a circle
 
 
 @dataclass(frozen=True)
@@ -138,19 +137,6 @@ def polygon(points: Iterable[Sequence[float]]) -> tuple[Command, ...]:
     """Return a closed polygon."""
     (x0, y0), *tail = list(points)
     return (("M", x0, y0), *(("L", x, y) for x, y in tail), ("Z",))
-
-
-def ellipse(cx: float, cy: float, rx: float, ry: float) -> tuple[Command, ...]:
-    """Return an ellipse as four cubic curves."""
-    kx, ky = rx * KAPPA, ry * KAPPA
-    return (
-        ("M", cx + rx, cy),
-        ("C", cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-        ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-        ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-        ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-        ("Z",),
-    )
 
 
 def rounded_rect(x: float, y: float, w: float, h: float, r: float) -> tuple[Command, ...]:

@@ -590,6 +590,11 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
             __self.memo[key] = result
         return result
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, dict) and attribute in obj:  # card.values is the card's field, not dict.values
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
     def getitem(self, obj: Any, argument: Any) -> Any:
         # An attribute or an item costs O(1), and how many a template reads is bounded by its size times its
         # counted loops and calls; only a slice copies, so only a slice counts.

@@ -13,10 +13,9 @@ from typing import Any
 
 from ..art import svg
 from ..source import safefile
+from .outlines import Command, ellipse
 
-Command = tuple[Any, ...]
 Matrix = tuple[float, float, float, float, float, float]
-KAPPA = 0.5522847498
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
@@ -79,7 +78,7 @@ def _outline(node: Any) -> tuple[Command, ...]:
         return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
     if kind in ("Circle", "Ellipse"):
         rx, ry = (node.r, node.r) if kind == "Circle" else (node.rx, node.ry)
-        return _ellipse(node.cx, node.cy, rx, ry)
+        return ellipse(node.cx, node.cy, rx, ry)
     if kind in ("Polygon", "PolyLine"):
         pts = list(node.points)
         pairs = list(zip(pts[0::2], pts[1::2]))
@@ -108,18 +107,6 @@ def _path(points: list[float], operators: list[int]) -> tuple[Command, ...]:
         else:
             out.append(("Z",))
     return tuple(out)
-
-
-def _ellipse(cx: float, cy: float, rx: float, ry: float) -> tuple[Command, ...]:
-    kx, ky = rx * KAPPA, ry * KAPPA
-    return (
-        ("M", cx + rx, cy),
-        ("C", cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
-        ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
-        ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
-        ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-        ("Z",),
-    )
 
 
 def _times(m: Matrix, n: Matrix) -> Matrix:

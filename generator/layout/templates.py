@@ -179,6 +179,7 @@ class Templates:
         # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
         self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
         self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
+        self.env.filters["decimal"] = words.decimal  # 63.5, or 63,5 in French
         self._digests: dict[str, str] = {}
         self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
         self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face

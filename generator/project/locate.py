@@ -42,7 +42,21 @@ def installed_games(root: Path) -> list[str]:
 
 
 def game_dir(root: Path, game_id: str) -> GameDir:
-    """Return the folder of a game (the project's own first, then the installed ones), or fail with a hint."""
+    """Return the folder of a game (the project's own first, then the installed ones), or fail with a hint.
+
+    A project folder whose game.yaml is there but cannot be read (a folder, a FIFO, a loop of links) is said
+    so, at that file: neither "no game" nor the installed game of that name stands in for it.
+    """
+    own = root / "cards" / game_id / "game.yaml"
+    if os.path.lexists(own) and not own.is_file():
+        from ..source import safefile
+
+        report = Report()
+        try:
+            safefile.check(own, [root])
+        except safefile.Refused as exc:
+            exc.report(report, f"cards/{game_id}/game.yaml")
+            raise CardpressError(report) from None
     for index, home in enumerate(homes(root)):
         if game_id in _games_in(home):
             return GameDir(root, game_id, home=None if index == 0 else home)

@@ -32,6 +32,7 @@ DUPLEX_CHECK = "duplex-check.yaml.j2"
 MARK_WIDTH = 0.2  # mm
 MARK_HALO = 0.6  # mm of white under each mark, so marks show on dark bleed too
 FOLD_DASH = (3.0, 2.0)  # mm on, mm off
+CUT_COLOUR = "#3a3633"  # a token's cut path: dark enough to follow, on the token's own edge
 FOLD_COLOUR = "#6b6560"  # the furniture's grey: a guide, quieter than the crop marks
 
 
@@ -220,6 +221,7 @@ class _Writer:
             start = len(code)
             _marks(c, sheet, side.marks)
             _folds(c, sheet, side.folds)
+            _cut_paths(c, sheet, side.cuts)
             self.marks[side] = code[start:]
 
     def _boxes(self, side: Side, height: float) -> None:
@@ -328,7 +330,8 @@ def _cover_card(kit: Kit) -> tuple[float, float]:
     """Return the card the cover draws at trim size to check the scale: the kit's smallest, or a poker
     card when even that is taller (the cover keeps a poker card's height free for it; any card measured
     at its printed size proves the scale)."""
-    smallest = min([size for _, size in card_runs(kit)] or [POKER.mm], key=lambda s: (s[1], s[0]))
+    cards = [size for (_, size), run in card_runs(kit).items() if run[0].shape == "rectangle"]  # not tokens
+    smallest = min(cards or [POKER.mm], key=lambda s: (s[1], s[0]))
     return smallest if smallest[1] <= POKER.h and smallest[0] <= POKER.h else POKER.mm
 
 
@@ -375,6 +378,33 @@ def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
     c.setDash([d * PT_PER_MM for d in FOLD_DASH])
     for m in folds:
         c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM)
+    c.restoreState()
+
+
+def _cut_paths(c: Canvas, sheet: Sheet, cuts: Sequence[tuple[str, Rect]]) -> None:
+    """Draw the line to cut each round or hex token along: a thin line on its trim (print-specs §3.3)."""
+    if not cuts:
+        return
+    c.saveState()
+    c.setStrokeColor(CUT_COLOUR)
+    c.setLineWidth(MARK_WIDTH * PT_PER_MM)
+    for shape, trim in cuts:
+        x, y, w, h = (v * PT_PER_MM for v in (trim.x, sheet.height - trim.bottom, trim.w, trim.h))
+        if shape == "circle":
+            c.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+            continue
+        path = c.beginPath()  # a flat-topped hexagon touching the trim box on all four sides
+        path.moveTo(x + w / 4, y)
+        for px, py in (
+            (x + 3 * w / 4, y),
+            (x + w, y + h / 2),
+            (x + 3 * w / 4, y + h),
+            (x + w / 4, y + h),
+            (x, y + h / 2),
+        ):
+            path.lineTo(px, py)
+        path.close()
+        c.drawPath(path, stroke=1, fill=0)
     c.restoreState()
 
 

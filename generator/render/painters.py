@@ -170,7 +170,7 @@ class PdfPainter:
 
     def _vectors(self, art: ArtFile, f: Fit, opacity: float) -> None:
         """Draw an SVG as the vectors svglib made of it, scaled to its fitted box (y up, as a drawing is)."""
-        from reportlab.graphics import renderPDF
+        from reportlab.graphics import renderPDF, shapes
 
         drawing = svg_drawing(art)
         c = self.c
@@ -180,7 +180,14 @@ class PdfPainter:
             c.setStrokeAlpha(opacity)
         c.translate(f.x, f.y + f.h)
         c.scale(f.w / drawing.width, -f.h / drawing.height)
-        renderPDF.draw(drawing, c, 0, 0)
+        # the renderer starts by selecting its default font, Helvetica, which no PDF of ours may name (it is
+        # not embedded): start it on the canvas's own (embedded) font; an SVG holds no text to set in it
+        default = shapes.STATE_DEFAULTS["fontName"]
+        shapes.STATE_DEFAULTS["fontName"] = c._fontname
+        try:
+            renderPDF.draw(drawing, c, 0, 0)
+        finally:
+            shapes.STATE_DEFAULTS["fontName"] = default
         c.restoreState()
 
 

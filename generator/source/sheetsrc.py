@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import warnings
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -153,20 +154,22 @@ def _xlsx(raw: bytes, sheet: str | None) -> tuple[str, list[list[Any]], dict[tup
     """Return (sheet name, its values by row, {(row, col): formula} for formula cells) of an .xlsx workbook."""
     import openpyxl  # imported when a deck reads a workbook: most never do
 
-    values = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-    formulas_book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
-    try:
-        name = _pick(values.sheetnames, sheet)
-        grid = [list(row) for row in values[name].iter_rows(max_row=MAX_ROWS + 3, values_only=True)]
-        formulas = {
-            (r, c): value
-            for r, row in enumerate(formulas_book[name].iter_rows(max_row=MAX_ROWS + 3, values_only=True))
-            for c, value in enumerate(row)
-            if isinstance(value, str) and value.startswith("=")
-        }
-    finally:
-        values.close()
-        formulas_book.close()
+    with warnings.catch_warnings():  # "Data Validation extension is not supported" and such: not the user's concern
+        warnings.simplefilter("ignore")
+        values = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        formulas_book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+        try:
+            name = _pick(values.sheetnames, sheet)
+            grid = [list(row) for row in values[name].iter_rows(max_row=MAX_ROWS + 3, values_only=True)]
+            formulas = {
+                (r, c): value
+                for r, row in enumerate(formulas_book[name].iter_rows(max_row=MAX_ROWS + 3, values_only=True))
+                for c, value in enumerate(row)
+                if isinstance(value, str) and value.startswith("=")
+            }
+        finally:
+            values.close()
+            formulas_book.close()
     return name, grid, formulas
 
 

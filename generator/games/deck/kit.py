@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...contract import LoadedGame
-from ...sdk import Card, Face, Kit
+from ...sdk import Card, Face, Kit, Page
 from .model import Deck, DeckCard, DeckGame
 
 BackKey = tuple[str, tuple[tuple[str, str], ...]]  # a back's template and the (field, text) pairs it shows
@@ -32,13 +32,18 @@ def kit(loaded: LoadedGame[DeckGame], players: int) -> Kit:
             back = _back(deck, card, context, backs)
             for copy in range(1, card.copies + 1):
                 card_id = card.id if card.copies == 1 else f"{card.id}-{copy}"
-                result.cards.append(Card(card_id, card.name, deck.id, front, back, deck.size))
+                result.cards.append(Card(card_id, card.name, deck.id, front, back, deck.size, deck.shape))
+    for board in game.boards:
+        face = Face(board.template, {"game": shared, "board": {"id": board.id, "name": board.name}}, board.id)
+        for copy in range(1, board.copies + 1):
+            name = board.name if board.copies == 1 else f"{board.name} {copy}"
+            result.pages.append(Page(f"{board.id}-{copy}", name, face, board.landscape))
     return result
 
 
 def _deck(deck: Deck) -> dict[str, Any]:
     w, h = deck.size
-    return {"id": deck.id, "name": deck.name, "size": {"w": w, "h": h}}
+    return {"id": deck.id, "name": deck.name, "size": {"w": w, "h": h}, "shape": deck.shape}
 
 
 def _back(deck: Deck, card: DeckCard, context: dict[str, Any], backs: dict[BackKey, Face]) -> Face:

@@ -26,7 +26,7 @@ from ...sdk import (
     sheetsrc,
     tablesrc,
 )
-from .model import Back, Deck, DeckCard, DeckGame
+from .model import Back, Board, Deck, DeckCard, DeckGame
 from .richtext import problems, to_markup
 from .uses import Uses, template_uses
 
@@ -36,6 +36,7 @@ ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,47}$")
 FIELD = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # a field name, as the deck-cards schema says
 COMPUTED = ("id", "name", "copies", "art")  # every card has these, whether its row names them or not
 SPECIAL = ("template", "back")  # fields that choose a template rather than print
+SHAPES = ("rectangle", "circle", "hex")  # what a deck may cut to: cards and square tokens, round and hex ones
 
 
 @dataclass
@@ -74,7 +75,20 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
     data = g.data if isinstance(g.data, dict) else {}
     loader = _Loader(game, report, set(icons))
     decks = []
+    seen: dict[str, int] = {}  # deck id -> its line, for "first at"
     for index, entry in enumerate(_list(data.get("decks"))):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            where = g.loc(("decks", index, "id"))
+            if entry["id"] in seen:
+                report.error(
+                    "S006",
+                    f"deck id '{entry['id']}' is used twice (first at {where.file}:{seen[entry['id']]})",
+                    path=f"decks[{index}].id",
+                    loc=where,
+                    hint="every deck needs its own id",
+                )
+                continue
+            seen[entry["id"]] = where.line
         if isinstance(entry, dict):
             deck = loader.deck(entry, ("decks", index))
             if deck is not None:
@@ -84,10 +98,16 @@ def load(game: GameDir, header: Header, report: Report, icons: Collection[str]) 
         report.error(
             "S004", f"the game prints {total} cards; the limit is {MAX_CARDS}", path="decks", loc=g.loc(("decks",))
         )
+    boards = []
+    for index, entry in enumerate(_list(data.get("boards"))):
+        if isinstance(entry, dict):
+            board = loader.board(entry, ("boards", index))
+            if board is not None:
+                boards.append(board)
     if not report.ok():
         return None
     style: dict[str, Any] = data["style"] if isinstance(data.get("style"), dict) else {}
-    return DeckGame(header.title, header.tagline, dict(style), tuple(decks))
+    return DeckGame(header.title, header.tagline, dict(style), tuple(decks), tuple(boards))
 
 
 class _Loader:
@@ -156,7 +176,18 @@ class _Loader:
             return None
         name: str = entry["name"] if isinstance(entry.get("name"), str) else deck_id
         size_at = self.g.loc(path + ("size",)) if "size" in entry else None
-        return Deck(deck_id, name, size, per_card, tuple(cards), size_at)
+        shape = entry["shape"] if entry.get("shape") in SHAPES else "rectangle"
+        return Deck(deck_id, name, size, per_card, tuple(cards), size_at, shape)
+
+    def board(self, entry: dict[str, Any], path: KeyPath) -> Board | None:
+        """Return a board (a page of its own), or None when its template is missing (reported)."""
+        template = self._template(entry.get("template"), path + ("template",))
+        if template is None:
+            return None
+        board_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
+        name: str = entry["name"] if isinstance(entry.get("name"), str) else board_id
+        copies = entry["copies"] if isinstance(entry.get("copies"), int) else 1
+        return Board(board_id, name, template, entry.get("orientation", "landscape") == "landscape", copies)
 
     def _size(self, entry: dict[str, Any], path: KeyPath) -> CardSize | None:
         try:

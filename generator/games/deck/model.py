@@ -40,6 +40,18 @@ class Deck:
     per_card_backs: bool
     cards: tuple[DeckCard, ...]
     size_at: Location | None = None  # its `size` in game.yaml (none: the default size)
+    shape: str = "rectangle"  # cards and square tokens or tiles; "circle" and "hex" tokens or tiles cut on a path
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board or mat that fills a page of its own: its template, the way it lies and how many print."""
+
+    id: str
+    name: str
+    template: str
+    landscape: bool
+    copies: int
 
 
 @dataclass(frozen=True)
@@ -50,3 +62,4 @@ class DeckGame:
     tagline: str
     style: dict[str, Any]
     decks: tuple[Deck, ...]
+    boards: tuple[Board, ...] = ()

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...sdk import Catalogue, Form, Message, sentence
+from ...sdk import ENGLISH, Catalogue, Form, Message, sentence
 from ...sdk import rulebook as rulebook_text
 
 MATERIALS = "Printable materials"
@@ -83,7 +83,7 @@ def _kind(kind: str, words: Catalogue) -> str:
 class Rulebook(rulebook_text.Rulebook):
     """The rulebook's lines, its printed components and its stated facts."""
 
-    def blocks(self, titles: Iterable[str], words: Catalogue, footer: str = "") -> list[Block]:
+    def blocks(self, titles: Iterable[str], footer: str = "", words: Catalogue = ENGLISH) -> list[Block]:
         """Split the printable-materials section into components.
 
         A title line is one of `titles` (alone or followed by ` · …`), any other `Name · …` line, or a
@@ -105,7 +105,9 @@ class Rulebook(rulebook_text.Rulebook):
                 out[-1].lines.append((i + 1, line))
         return out
 
-    def facts(self, forms: Iterable[FactForm], words: Catalogue) -> tuple[list[Fact], list[tuple[FactForm, int]]]:
+    def facts(
+        self, forms: Iterable[FactForm], words: Catalogue = ENGLISH
+    ) -> tuple[list[Fact], list[tuple[FactForm, int]]]:
         """Return every fact the forms find, in order of appearance, and each required form no line reads like."""
         found, missing = [], []
         for form in forms:

@@ -457,7 +457,7 @@ class Checker:
         model = self.model
         names = [m.name for m in model.machines]
         titles = [*names, model.starter.name, model.mat_name, model.lap_record_name, model.marker_name]
-        blocks = rulebook.blocks(titles, self.words, footer=model.publisher)
+        blocks = rulebook.blocks(titles, footer=model.publisher, words=self.words)
         by_title: dict[str, list[Block]] = {}
         for b in blocks:
             by_title.setdefault(b.title, []).append(b)
