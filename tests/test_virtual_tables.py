@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from conftest import copy_project
 from PIL import Image
 
 from generator.export import runner, screentop, ttpg, tts
-from generator.export.common import laid_out
+from generator.export.common import laid_out, png, rasters, trimmed
 from generator.export.options import ExportOptions
 from generator.pipeline import Pipeline
 from generator.project.scaffold import new_game
@@ -113,3 +114,49 @@ def test_a_hosted_tts_export_says_where_to_upload(project, tmp_path):
     (warning,) = [d for d in result.report.items if d.code == "X005"]
     assert warning.message == "tts: minis.json loads its images from https://example.org/minis/"
     assert "upload the PNGs" in (warning.hint or "")
+
+
+def test_the_bundle_alone_writes_every_image_its_tts_object_names(project, tmp_path, monkeypatch):
+    from generator.export import bundle
+
+    monkeypatch.setattr(bundle, "HOME_VARIANTS", ({},))  # one home kit: the TTS part does not depend on it
+    result = runner.run(project, "minis", ["bundle"], tmp_path, ExportOptions(out=tmp_path, papers=("a4",)))
+    assert result.report.ok() and not result.failed, result.report.render()
+    folder = tmp_path / "minis" / "bundle"
+    assert not (tmp_path / "minis" / "tts").exists()  # nothing but the bundle was exported
+    with zipfile.ZipFile(folder / "minis-bundle.zip") as archive:
+        zipped = archive.read("tts/minis.json")
+        in_zip = {name for name in archive.namelist() if name.startswith("tts/")}
+    assert (folder / "tts" / "minis.json").read_bytes() == zipped  # the unpacked copy is the zip's
+    assert {f"tts/{p.name}" for p in (folder / "tts").iterdir()} == in_zip
+    urls = [
+        entry[key]
+        for state in json.loads(zipped)["ObjectStates"]
+        for entry in state["CustomDeck"].values()
+        for key in ("FaceURL", "BackURL")
+    ]
+    assert urls and all(url.startswith((folder / "tts").as_uri() + "/") for url in urls)
+    assert all(Path(url.removeprefix("file://")).is_file() for url in urls)
+    readme = (folder / "tts" / "README.md").read_text(encoding="utf-8")
+    assert (folder / "tts").as_uri() in readme
+
+
+def test_table_targets_rasterize_each_sheet_once_and_share_its_bytes(project, monkeypatch):
+    game = laid_out(Pipeline(project, "tiny"))
+    made: list[str] = []
+    sheet_image, back_image = tts.sheet_image, tts.back_image
+    monkeypatch.setattr(tts, "sheet_image", lambda g, d, s, side: made.append(side) or sheet_image(g, d, s, side))
+    monkeypatch.setattr(tts, "back_image", lambda g, d, s: made.append("back") or back_image(g, d, s))
+    saved = tts.files(game, ExportOptions())
+    package = ttpg.files(game, ExportOptions())
+    table = screentop.files(game, ExportOptions())
+    assert made == ["back", "front"]  # one sheet of fronts and the shared back, for all three targets
+    assert package["Textures/main-poker-1.png"] == table["main-poker/fronts-1.png"] == saved["main-poker-1.png"]
+    assert package["Textures/main-poker-back.png"] == table["main-poker/back.png"] == saved["main-poker-back.png"]
+    ((deck, (sheet,)),) = tts.plan(game.decks())
+    faces = [game.prepared(p.card, "front") for p in sheet.slots]
+    alone = [  # each face drawn on its own, as Screentop's per-card backs were
+        png(tts.fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell))
+        for face, image in zip(faces, rasters(game, faces, sheet.dpi))
+    ]
+    assert tts.cell_pngs(game, deck, sheet, "front") == alone  # a cell cut from the sheet is the same bytes

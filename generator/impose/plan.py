@@ -13,7 +13,9 @@ from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
-from . import booklet
+from . import booklet, boxes
+from .boards import Part as BoardPart
+from .boards import split
 from .pack import pack
 from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
@@ -42,6 +44,12 @@ HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
 BLANK_BACK = Message("back of {page}", "page")
 ONE_EACH = Message("one per player, single-sided", "contents")
 SINGLE = Message("single-sided", "contents")
+BOARD_PART = Message(
+    "{board}, part {part} of {parts}", "page", "a page of a board printed in parts; {part} is A1, A2 …"
+)
+BOARD_PARTS = Message(
+    "{n} parts, single-sided: trim the margins, lay each on the dashed line, crosses on crosses", "contents"
+)
 MESSAGES = (
     COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
     SAVED, RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
@@ -74,6 +82,7 @@ class PagePlan:
     sheets: int = 0
     sheet: Sheet | None = None  # the grid its cards are laid out on
     side: Side | None = None  # where each card, mark and box of a card page goes
+    part: BoardPart | None = None  # the part of a board larger than a page this page prints
 
 
 @dataclass(frozen=True)
@@ -111,12 +120,15 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None, rules: int
     """
     options = options or PrintOptions()
     sheets = kit_sheets(kit, paper, options)
-    return Imposition(paper, options, sheets, plan(kit, sheets, options, rules))
+    return Imposition(paper, options, sheets, plan(kit, sheets, options, paper, rules))
 
 
-def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, rules: int = 0) -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages, and
-    the `rules` pages of the rulebook where the game puts them (at the end unless after the cover).
+def plan(
+    kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4", rules: int = 0
+) -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages (a board
+    too big for the paper split over several), then the tuck boxes' die lines; the `rules` pages of the
+    rulebook go where the game puts them (at the very end unless after the cover).
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit prints single-sided: no duplex check, one page per sheet, no blank backs.
@@ -126,9 +138,13 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     ruled = rules_part(kit, rules, options)
     first = ruled if kit.rules is not None and kit.rules.place == "after-cover" else []
     last = ruled if not first else []
-    return assemble(
-        [cover_part(fold, kit.words), *first, *card_parts(kit, sheets, options), *page_parts(kit, fold), *last]
-    )
+    parts = [
+        cover_part(fold, kit.words),
+        *first,
+        *card_parts(kit, sheets, options),
+        *page_parts(kit, fold, paper, options),
+    ]
+    return assemble([*parts, *box_parts(kit, paper, fold), *last])
 
 
 def rules_part(kit: Kit, pages: int, options: PrintOptions) -> list[Part]:
@@ -276,8 +292,10 @@ def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> l
     return result
 
 
-def page_parts(kit: Kit, fold: bool) -> list[Part]:
-    """Return a part per full-page component (one per player counts as one), each page single-sided."""
+def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | None = None) -> list[Part]:
+    """Return a part per full-page component (one per player counts as one), each page single-sided; a
+    board of its own size prints on as many pages as it needs (generator.impose.boards)."""
+    margin = (options or PrintOptions()).printer_margin
     runs: dict[str, list[Page]] = {}
     for page in kit.pages:
         runs.setdefault(page.face.key, []).append(page)
@@ -285,14 +303,40 @@ def page_parts(kit: Kit, fold: bool) -> list[Part]:
     for pages in runs.values():
         planned: list[PagePlan] = []
         for page in pages:
-            planned.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
-                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
+            pieces = split(page.size, paper, margin) if page.size else []
+            for piece in pieces:
+                label = say(kit.words, BOARD_PART, board=page.name, part=piece.name, parts=len(pieces))
+                planned.append(PagePlan("board", label, page=page, part=piece))
+                if not fold:
+                    planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=label), page=page, part=piece))
+            if not pieces:
+                planned += _single_sided([page], fold, kit.words)
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
+        parts_of = sum(p.kind == "board" for p in planned) // len(pages)
+        if parts_of:
+            detail = say(kit.words, BOARD_PARTS, n=parts_of)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
+
+
+def box_parts(kit: Kit, paper: str, fold: bool) -> list[Part]:
+    """Return the tuck boxes' pages as one part (none without boxes), each page single-sided."""
+    pages = boxes.pages(kit, paper)
+    if not pages:
+        return []
+    return [Part("Tuck boxes", boxes.summary(kit, paper), tuple(_single_sided(pages, fold, kit.words)))]
+
+
+def _single_sided(pages: list[Page], fold: bool, words: Catalogue = ENGLISH) -> list[PagePlan]:
+    """Return the plan of full pages, each followed by a blank back in a duplex kit."""
+    planned: list[PagePlan] = []
+    for page in pages:
+        planned.append(PagePlan("page", page.name, page=page))
+        if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+            planned.append(PagePlan("blank", say(words, BLANK_BACK, page=page.name), page=page))
+    return planned
 
 
 def _span(first: int, last: int) -> str:
@@ -327,6 +371,7 @@ __all__ = [
     "Plan",
     "SheetRun",
     "assemble",
+    "box_parts",
     "card_runs",
     "impose",
     "kit_sheets",
