@@ -58,6 +58,8 @@ class Header:
     authors: tuple[str, ...] = ()
     licence: str = ""
     based_on: str = ""  # what the cover names as its origin, e.g. "Pocket Foundry (Round & Revel, First edition)"
+    rules_place: str = "end"  # where the kit prints rulebook.txt: end (after everything else), after-cover or none
+    rules_booklet: bool = False  # the rules pages fold into a booklet (A5 on A4, half-Letter on Letter)
     sheets: str = "shared"  # "shared": decks of one card size share sheets; "per-deck": a deck starts its own
     language: str = ""  # a translation's language (BCP 47, `fr`); its words come from its messages.po
 

@@ -58,6 +58,26 @@ class Page:
     size: tuple[float, float] | None = None  # a board's own size (mm): split over pages when larger than one
 
 
+@dataclass(frozen=True)
+class TextIcon:
+    """A word or symbol the rules pages print with an inline icon: before an amount (`2 FEED`) or in its place (`⚡`)."""
+
+    text: str
+    icon: str  # a name in the game's icons.yaml
+    colour: str = ""  # "" prints it in the text's colour
+    replace: bool = False  # the icon stands for the symbol; else it goes before each amount of the word
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rulebook the kit prints as pages: its text, where the pages go, and whether they fold as a booklet."""
+
+    text: str
+    source: str  # where it was read, e.g. cards/pocket-foundry/rulebook.txt
+    place: str = "end"  # end or after-cover (a game that omits its rules pages has no Rules)
+    booklet: bool = False  # printed as a folded booklet (A5 on A4, half-Letter on Letter)
+
+
 @dataclass
 class Kit:
     """Everything one game prints for a player count, in print order."""
@@ -73,6 +93,8 @@ class Kit:
     context: dict[str, Any] = field(default_factory=dict)  # game-wide data for cover and furniture
     sheet_title: str = ""  # what every sheet's footer names, when not just the title (a fan edition's)
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
+    rules: Rules | None = None  # the rulebook printed as pages (set by the pipeline from rulebook.txt)
+    text_icons: tuple[TextIcon, ...] = ()  # what the rules pages print with icons (set by the ruleset)
     words: Catalogue = field(default=ENGLISH, compare=False)  # the language its pages are labelled in
     shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own
     boxes: BoxSet | None = None  # its tuck boxes, set by the pipeline from game.yaml's `boxes:`

@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
-from .diagnostics import CardpressError, Report, did_you_mean
+from .diagnostics import CardpressError, Location, Report, did_you_mean
 from .editions import chain as edition
 from .i18n import translation
 from .i18n.catalogue import Catalogue
@@ -22,16 +22,18 @@ from .impose.plan import Imposition, impose
 from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
 from .impose.sizes import size_conflicts
-from .kit import Card, Face, Kit, Page
+from .kit import Card, Face, Kit, Page, Rules
 from .layout import lint
 from .layout.studio import RenderCache, Studio, page_safe
 from .project.folders import GameDir
 from .project.locate import list_games
 from .render.draw import Prepared
-from .source import schema, yamlsrc
+from .source import safefile, schema, yamlsrc
 from .source.edits import Edits
 from .source.edits import apply as apply_edits
 from .source.header import read_header
+from .source.rulebook import MAX_BYTES as MAX_RULEBOOK
+from .source.rulebook import RULEBOOK_FILE
 
 T = TypeVar("T")
 
@@ -179,6 +181,7 @@ class Pipeline:
             )
             return None
         kit = game.ruleset.kit(game, count)
+        kit.rules = rules_of(game, self.report)
         check_backs(kit, self.report)
         conflicts = size_conflicts(kit.cards)
         for conflict in conflicts:
@@ -239,11 +242,19 @@ class Pipeline:
 
         def run() -> Imposition | SheetError:
             try:
-                return impose(kit, paper, self.options)
+                return impose(kit, paper, self.options, self._rules_pages(kit, paper))
             except SheetError as exc:
                 return exc
 
         return self._once(f"try-impose-{paper}", run)
+
+    def _rules_pages(self, kit: Kit, paper: str) -> int:
+        """Return how many pages the kit's rulebook sets into on `paper` (booklet pages when it folds), or 0."""
+        from .render.rulespages import rules_book
+
+        studio = self.studio() if kit.rules is not None else None
+        book = rules_book(kit, paper, self.options.duplex, studio.fonts, studio.icons) if studio else None
+        return len(book) if book is not None else 0
 
     # -- layout: templates → layout documents, set and linted --------------------------------------------------
 
@@ -336,6 +347,27 @@ def check_backs(kit: Kit, report: Report) -> None:
                 f"deck '{deck}' has {len(variants)} different backs; {', '.join(groups[0])} differ from the rest",
                 hint="every card of one shuffled deck must print the same back",
             )
+
+
+def rules_of(game: LoadedGame[Any], report: Report) -> Rules | None:
+    """Return the rulebook the kit prints as pages (through the edition chain), or None when there is none to print.
+
+    A game without rulebook.txt, or whose game.yaml says `rules_pages: {place: none}`, prints no rules pages.
+    """
+    header = game.header
+    path = game.dir.find(RULEBOOK_FILE)
+    if path is None or header.rules_place == "none":
+        return None
+    display = game.dir.shown(path)
+    try:
+        text = safefile.read_text(path, MAX_RULEBOOK)
+    except safefile.Refused as exc:
+        if not any(d.loc is not None and d.loc.file == display for d in report.items):  # the rules check's
+            report.error(
+                "B020", f"{RULEBOOK_FILE} cannot be printed as rules pages: {exc.reason}", loc=Location(display, 1, 1)
+            )
+        return None
+    return Rules(text, display, header.rules_place, header.rules_booklet)
 
 
 def known_icons(game: GameDir) -> set[str]:

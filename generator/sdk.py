@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .kit import Face as Face
     from .kit import Kit as Kit
     from .kit import Page as Page
+    from .kit import TextIcon as TextIcon
     from .layout.markup import MarkupError as MarkupError
     from .layout.markup import escape as escape
     from .layout.markup import parse as parse

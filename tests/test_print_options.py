@@ -316,7 +316,8 @@ def test_a_gutterfold_kit_is_single_sided_with_one_page_a_sheet(variants, paper)
     reader = PdfReader(variants["gutterfold", paper])
     # cover; 16 market cards and 2 starters at 4 a sheet: 4 + 1 pages; 2 mats and the lap record, no blanks;
     # the tuck boxes (market and starter boxes share an A4 page, the whole game's has one), no blanks either
-    assert len(reader.pages) == 1 + 4 + 1 + 2 + 1 + {"a4": 2, "letter": 3}[paper]
+    # and last the rules' three pages, no blank
+    assert len(reader.pages) == 1 + 4 + 1 + 2 + 1 + {"a4": 2, "letter": 3}[paper] + 3
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]
     assert prefs["/Duplex"] == "/Simplex"
     assert [len(placements(reader, i)) for i in range(1, 6)] == [8, 8, 8, 8, 4]  # fronts and their backs

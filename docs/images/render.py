@@ -22,6 +22,7 @@ PICTURES = [
     ("pocket-foundry-backs.png", "pocket-foundry", "a4", 4, 60),
     ("hedgerow-fronts.png", "hedgerow", "letter", 3, 60),
     ("micro-engine-fronts.png", "micro-engine", "a4", 3, 60),
+    ("micro-engine-rules.png", "micro-engine", "a4", 32, 75),
     ("hedgerow-tokens.png", "hedgerow", "a4", 15, 60),
 ]
 

@@ -53,6 +53,9 @@ def contents(job: ExportJob) -> tuple[dict[str, bytes], Report, Game | None]:
         report.extend(game.report.items)
         return {}, report, None
     inside = job.within(job.options.folder(job.game_id, TARGET.name))  # file:/// URLs name the bundle's folder
+    from . import rulesfiles
+
+    files.update({f"rules/{name}": data for name, data in rulesfiles.home(game).items()})
     for target in exports():
         if target.bundled:
             made, _ = target.files(inside)

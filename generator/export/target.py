@@ -78,7 +78,12 @@ class FaceTarget(ExportTarget):
         game = job.game()
         if game.kit is None:
             return {}, game.report
-        return self.made(game, job.options), game.report
+        made = self.made(game, job.options)
+        if self.kind == "shop":  # a print shop prints the rulebook too: its pages at a booklet's size
+            from .rulesfiles import shop
+
+            made.update(shop(game))
+        return made, game.report
 
     @abstractmethod
     def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
-from . import boxes
+from . import booklet, boxes
 from .boards import Part as BoardPart
 from .boards import split
 from .pack import pack
@@ -74,7 +74,7 @@ class SheetRun:
 class PagePlan:
     """One page of the PDF and what goes on it."""
 
-    kind: str  # cover, duplex, fronts, backs, folded, page, blank
+    kind: str  # cover, duplex, fronts, backs, folded, page, blank, rules (page or booklet side `sheet_no`)
     label: str
     cards: tuple[Card, ...] = ()
     page: Page | None = None
@@ -112,25 +112,62 @@ class Imposition:
     plan: Plan
 
 
-def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposition:
+def impose(kit: Kit, paper: str, options: PrintOptions | None = None, rules: int = 0) -> Imposition:
     """Return `kit` laid out on `paper`; raise ValueError for a deck of mixed sizes and SheetError for a grid
-    that cannot be (the pipeline reports both as located diagnostics before anything is drawn)."""
+    that cannot be (the pipeline reports both as located diagnostics before anything is drawn).
+
+    `rules` is how many pages the kit's rulebook sets into on this paper (generator.render.rulespages).
+    """
     options = options or PrintOptions()
     sheets = kit_sheets(kit, paper, options)
-    return Imposition(paper, options, sheets, plan(kit, sheets, options, paper))
+    return Imposition(paper, options, sheets, plan(kit, sheets, options, paper, rules))
 
 
-def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
+def plan(
+    kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4", rules: int = 0
+) -> Plan:
     """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages (a board
-    too big for the paper split over several), then the tuck boxes' die lines.
+    too big for the paper split over several), then the tuck boxes' die lines; the `rules` pages of the
+    rulebook go where the game puts them (at the very end unless after the cover).
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit prints single-sided: no duplex check, one page per sheet, no blank backs.
     """
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
-    parts = [cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold, paper, options)]
-    return assemble([*parts, *box_parts(kit, paper, fold)])
+    ruled = rules_part(kit, rules, options)
+    first = ruled if kit.rules is not None and kit.rules.place == "after-cover" else []
+    last = ruled if not first else []
+    parts = [
+        cover_part(fold, kit.words),
+        *first,
+        *card_parts(kit, sheets, options),
+        *page_parts(kit, fold, paper, options),
+    ]
+    return assemble([*parts, *box_parts(kit, paper, fold), *last])
+
+
+def rules_part(kit: Kit, pages: int, options: PrintOptions) -> list[Part]:
+    """Return the rules pages as a part: each page (a blank back after an odd last one in a duplex kit), or the
+    booklet's sheet sides when the rules fold; [] when the kit prints no rules."""
+    if kit.rules is None or not pages:
+        return []
+    duplex = options.duplex != "gutterfold"
+    planned: list[PagePlan] = []
+    if kit.rules.booklet and duplex:  # a booklet needs both sides of the paper
+        sides = booklet.padded(pages) // 2
+        for n in range(sides):
+            face = "front" if n % 2 == 0 else "back"
+            label = f"rules booklet, sheet {n // 2 + 1} of {sides // 2}: {face}"
+            planned.append(PagePlan("rules", label, sheet_no=n, sheets=sides))
+        detail = f"a booklet of {pages} pages on {sides // 2} sheet{'s' if sides > 2 else ''}"
+        return [Part("Rules", f"{detail}: print double-sided, fold in half", tuple(planned))]
+    for n in range(pages):
+        planned.append(PagePlan("rules", f"rules, page {n + 1} of {pages}", sheet_no=n, sheets=pages))
+    if duplex and pages % 2:  # the card sheets after them start on a sheet of their own
+        planned.append(PagePlan("blank", "back of the rules"))
+    detail = f"{pages} page{'s' if pages != 1 else ''}" + (", double-sided" if duplex else "")
+    return [Part("Rules", detail, tuple(planned))]
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -339,5 +376,6 @@ __all__ = [
     "impose",
     "kit_sheets",
     "plan",
+    "rules_part",
     "sheet_runs",
 ]

@@ -23,6 +23,7 @@ from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter
+from .rulespages import RulesBook, draw_sheet_side, folds, rules_book, rules_sides
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
@@ -67,6 +68,7 @@ def write(
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", options.viewer_duplex)
     writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
+    writer.rules = rules_book(kit, paper, options.duplex, fonts, icons)
     writer.run()
     canvas.save()
     return buffer.getvalue()
@@ -96,6 +98,7 @@ class _Writer:
         self.marks: dict[Side, list[str]] = {}  # content-stream text of each sheet side's marks
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
+        self.rules: RulesBook | None = None  # the rulebook as the rules pages print it
 
     def run(self) -> None:
         for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
@@ -104,6 +107,8 @@ class _Writer:
             self.c.setBleedBox(None)
             if page.kind in ("fronts", "backs", "folded"):
                 self._cards(page)
+            elif page.kind == "rules":
+                self._rules(page, size)
             for face, extra in drawn:
                 if page.kind == "board" and page.page is not None and face is page.page.face:
                     self._board(page, face, extra)
@@ -115,6 +120,15 @@ class _Writer:
                 else:
                     self._full_page(face, size, extra)
             self.c.showPage()
+
+    def _rules(self, page: PagePlan, size: tuple[float, float]) -> None:
+        book = self.rules
+        assert book is not None  # the plan has rules pages only when the rulebook set into some
+        sides = rules_sides(self.kit, book, self.options.duplex)
+        if sides:
+            draw_sheet_side(self.c, book, size, sides[page.sheet_no])
+        else:
+            book.draw(self.c, page.sheet_no)
 
     def _board(self, page: PagePlan, face: Face, extra: dict[str, Any]) -> None:
         """Draw the part of a board this page shows: the whole board once as a form, placed and clipped to
@@ -320,6 +334,7 @@ def _full_pages(
         "title": kit.title,
         "players": kit.players,
         "contents": layout.contents,
+        "rules": next((row["pages"] for row in layout.contents if row["title"] == "Rules"), ""),  # "3–6" or ""
         "card": {"w": w, "h": h},
         "credits": kit.credits,
     }
@@ -342,7 +357,8 @@ def _full_pages(
                 cols=page.sheet.cols,
                 footer={**_rect(spot.box), "rotate": spot.rotate, "valign": spot.valign},
             )
-        drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
+        if not (page.kind == "rules" and folds(kit, options.duplex)):  # no footer across a booklet's fold
+            drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn
 
 

@@ -8,6 +8,12 @@ from ..contract import ART_POLICIES, DEFAULT_ART_POLICY, Header
 from ..diagnostics import Report
 from .yamlsrc import Source
 
+RULES_PLACES = (
+    "end",
+    "after-cover",
+    "none",
+)  # where `rules_pages.place` may put the rules pages; the first is the default
+
 
 def read_header(source: Source, report: Report, based_on: str = "") -> Header:
     """Return the header game.yaml declares; fields the schema refused fall back to harmless defaults.
@@ -29,6 +35,7 @@ def read_header(source: Source, report: Report, based_on: str = "") -> Header:
             loc=source.loc(path),
         )
     credits = data.get("credits", ())
+    rules: dict[str, Any] = data["rules_pages"] if isinstance(data.get("rules_pages"), dict) else {}
     return Header(
         ruleset=_text(data.get("ruleset")),
         title=_text(data.get("title")),
@@ -44,6 +51,8 @@ def read_header(source: Source, report: Report, based_on: str = "") -> Header:
         authors=_names(data.get("authors")),
         licence=_text(data.get("licence")),
         based_on=(_text(data.get("based_on")) or based_on) if data.get("extends") else "",
+        rules_place=rules["place"] if rules.get("place") in RULES_PLACES else RULES_PLACES[0],
+        rules_booklet=rules.get("booklet") is True,
         sheets="per-deck" if data.get("sheets") == "per-deck" else "shared",
         language=_text(data.get("language")),
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...contract import LoadedGame
 from ...sdk import Card as KitCard
-from ...sdk import Face, Kit, card_art, escape
+from ...sdk import Face, Kit, TextIcon, card_art, escape
 from . import text
 from .model import Back, Card, Core, MicroEngine, Patent, given
 
@@ -87,6 +87,8 @@ def kit(loaded: LoadedGame[MicroEngine], players: int) -> Kit:
             "aid": f"{game.round_tracker_name} and {game.player_aid_name.lower()}s (one per player)",
         },
     )
+    # the rules pages print each connection symbol (⚡) as its glyph, in its colour, as the cards do
+    result.text_icons = tuple(TextIcon(c.symbol, c.glyph, c.colour, replace=True) for c in game.connections)
     back = Face("workshop-back.yaml.j2", {"game": shared, "back": _back(game.workshop_back)}, "workshop-back")
     for card in game.cards:
         for copy in range(1, card.copies + 1):

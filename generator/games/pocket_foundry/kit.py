@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from ...contract import LoadedGame
-from ...sdk import Card, Face, Kit, Page, card_art, escape, with_icons
+from ...sdk import Card, Face, Kit, Page, TextIcon, card_art, escape, with_icons
 from . import text
 from .model import Machine, PocketFoundry
 
@@ -65,6 +65,9 @@ def kit(loaded: LoadedGame[PocketFoundry], players: int) -> Kit:
         context=shared,
     )
 
+    result.text_icons = tuple(
+        TextIcon(word, icon) for word, icon in words.items()
+    )  # before each amount, as on the cards
     market_back = Face("market-back.yaml.j2", {"game": shared}, "market-back")
     for machine in game.machines:
         for copy in range(1, machine.copies + 1):
