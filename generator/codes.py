@@ -54,6 +54,7 @@ GENERIC: dict[str, Code] = {
             "C004": "a file given as a CSV table that is not text: a spreadsheet (name the .xlsx or .ods file itself), an old .xls or another binary file; its bytes are never shown",
             "C005": "a spreadsheet (.xlsx, .ods) that cannot be read: not one by its content, damaged or encrypted, over the size limits when unpacked (a zip bomb), or without the sheet named",
             "C006": "a spreadsheet cell whose formula has no saved value, or that shows an error value (#DIV/0!, #REF! …)",
+            "C007": "a cell holding a control character (U+0000–U+001F but tab and line breaks, U+007F–U+009F), a surrogate or U+FFFE/U+FFFF",
         },
     ),
     **_codes(

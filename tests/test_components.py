@@ -128,7 +128,9 @@ def test_a_big_board_prints_its_parts_with_the_board_drawn_once(tmp_path):
     text = game.read_text(encoding="utf-8").replace(
         "template: score-board.yaml.j2", "template: score-board.yaml.j2\n    size: 420mm x 297mm", 1
     )
-    game.write_text(text + "boxes: false\n", encoding="utf-8")  # the board's pages alone after the sheets
+    game.write_text(
+        text + "boxes: false\nrules_pages: {place: none}\n", encoding="utf-8"
+    )  # the board alone after the sheets
     result = build(project, "hedgerow", papers=["a4"], players=None, out=tmp_path / "out")
     assert result.ok, result.report.render()
     reader = PdfReader(result.written[0])

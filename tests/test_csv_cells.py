@@ -134,3 +134,12 @@ def test_a_quote_never_closed_is_found_where_it_opens_whatever_follows(rows, bro
     assert [(d.code, d.loc.line, d.loc.col) for d in report.items if d.loc] == [
         ("C001", line + 1, len(f"n{broken},") + 1)
     ]
+
+
+def test_a_control_character_in_a_cell_is_said_at_that_cell_with_its_code_point():
+    report = Report()
+    tablesrc.load_text("name,text\nOtter,ok\nHeron,bad\x85one\nStork,\ufffe\n", "cards.csv", report)
+    assert [d.render().splitlines()[0] for d in report.items] == [
+        "cards.csv:3:7: error[C007] text: cell holds U+0085, a control or non-character code that no font prints",
+        "cards.csv:4:7: error[C007] text: cell holds U+FFFE, a control or non-character code that no font prints",
+    ]

@@ -17,7 +17,7 @@ from generator.pipeline import Pipeline
 from generator.project import cache
 from generator.render.draw import Prepared
 
-FACES = 56  # 45 faces, some at two sizes or pages, and the tuck boxes' pages on A4 and Letter
+FACES = 60  # 45 faces, some at two sizes or pages, and the tuck boxes' pages on A4 and Letter
 
 
 @pytest.fixture

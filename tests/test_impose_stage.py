@@ -18,9 +18,9 @@ from generator.pipeline import Pipeline
 def test_each_paper_is_imposed_once_for_lint_pages_and_render(monkeypatch):
     calls: list[str] = []
 
-    def counted(kit, paper, options=None):
+    def counted(kit, paper, options=None, rules=0):
         calls.append(paper)
-        return impose(kit, paper, options)
+        return impose(kit, paper, options, rules)
 
     monkeypatch.setattr(pipeline_module, "impose", counted)
     pipeline = Pipeline(ROOT, "micro-engine")
@@ -42,8 +42,11 @@ def test_the_pdf_holds_the_planned_pages_in_order():
     assert len(reader.pages) == len(imposed.plan.pages)
     kinds = [p.kind for p in imposed.plan.pages]
     assert kinds[:2] == ["cover", "duplex"]
+    rules = kinds.count("rules") + 1  # three rules pages and the blank back of the last
     boxes = 2 * 4  # four tuck box pages on Letter, each with its blank back
-    assert set(kinds[2:-boxes]) <= {"fronts", "backs"} and kinds[-boxes:] == ["page", "blank"] * 4
+    assert kinds[-rules:] == ["rules"] * (rules - 1) + ["blank"] and rules == 4
+    cards = kinds[2 : -rules - boxes]
+    assert set(cards) <= {"fronts", "backs"} and kinds[-rules - boxes : -rules] == ["page", "blank"] * 4
 
 
 def test_the_writer_lays_nothing_out(monkeypatch):

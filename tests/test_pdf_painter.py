@@ -10,16 +10,18 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.export.cmyk import Converter
 from generator.pipeline import Pipeline
 from generator.render.painters import CanvasPainter, PdfPainter
+from generator.render.subsets import TaggedTTFont
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
 BODY = "TestPainter-Lato"
-pdfmetrics.registerFont(TTFont(BODY, str(FONTS / "Lato-Regular.ttf")))
+# Tagged as cardpress registers its fonts: a plain TTFont of the same file in this process would leave
+# later kits in this worker with ReportLab's AAAAAA+ subset of it (tests/test_subset_tags.py).
+pdfmetrics.registerFont(TaggedTTFont(BODY, str(FONTS / "Lato-Regular.ttf")))
 
 
 def _canvas(**options: Any) -> Canvas:

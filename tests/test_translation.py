@@ -240,7 +240,7 @@ def test_the_pseudo_locale_lists_the_faces_that_overflow():
     result = run_cli("pseudo-locale", "pocket-foundry", cwd=ROOT)
     assert result.returncode == 1
     assert result.stdout == (
-        "pocket-foundry: 1 of 54 faces overflow in the pseudo-locale (accented, 35 % longer)\n"
+        "pocket-foundry: 1 of 58 faces overflow in the pseudo-locale (accented, 35 % longer)\n"
         "  lap-record\n"
         "    L100: tent-howto: text overflows: 2 lines need 6.9 mm but the box is 5.0 mm high\n"
     )

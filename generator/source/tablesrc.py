@@ -26,6 +26,8 @@ COLUMN_NAME = re.compile(r"^[a-z][a-z0-9_]{0,47}$")  # usable in a template as c
 _NUMBER = re.compile(r"^[-+]?(\d+([.,]\d*)?|[.,]\d+)%?$")  # a cell a header never holds: a card's cost or count
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _NEWLINES = re.compile(r"\r\n?")
+# C0 and C1 controls (tab and line breaks aside), surrogates and the non-characters U+FFFE and U+FFFF.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 @dataclass
@@ -178,6 +180,16 @@ def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool 
                     loc=table.location(*where),
                 )
                 value = value[:MAX_CELL]
+            unprintable = _UNPRINTABLE.search(value)
+            if unprintable:
+                char = unprintable.group()
+                report.error(
+                    "C007",
+                    f"cell holds U+{ord(char):04X}, a control or non-character code that no font prints",
+                    path=name,
+                    loc=table.location(*where),
+                    hint="remove it (it often comes from pasting out of a word processor or a badly decoded file)",
+                )
             record[name] = _NEWLINES.sub("\n", value)  # a quoted cell's line breaks, whatever the file's line ends
             table.values[(index, name)] = where
             table.keys[(index, name)] = where
