@@ -68,6 +68,17 @@ def record_calls(paper: str, out: Path) -> Path:
         def __init__(self, obj, name):
             self._obj, self._name = obj, name
 
+        # A drawing patched onto the canvas (the rules pages' inline icons) goes onto the real one, where
+        # platypus's text objects call it; what it draws there is not logged, so the replay is a little short.
+        def __setattr__(self, attr, value):
+            if attr.startswith("_"):
+                object.__setattr__(self, attr, value)
+            else:
+                setattr(self._obj, attr, value)
+
+        def __delattr__(self, attr):
+            delattr(self._obj, attr)
+
         def __getattr__(self, attr):
             value = getattr(self._obj, attr)
             if not callable(value):
