@@ -122,6 +122,8 @@ GENERIC: dict[str, Code] = {
             "B002": "cards of one shuffled deck print different backs",
             "B004": "cards of one deck differ in size",
             "B005": "a deck's cards do not fit on the paper (located at its `size`) or in a declared grid",
+            "B006": "a deck is too thick for a tuck box on the paper, even split over two sheets (located at its "
+            "`size`, or game.yaml's `boxes:`)",
         },
     ),
     **_codes(

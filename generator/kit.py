@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Location
 from .i18n.catalogue import ENGLISH, Catalogue, Message
@@ -15,6 +15,9 @@ BY = Message("by {names}", "credits", "a fan edition's authors: 'by Ada' or 'by 
 AND = Message("{names} and {last}", "credits", "joins authors' names")
 UNVERSIONED = Message("{title} (fan edition)", "credits", "the footer's title of a fan edition without a version")
 MESSAGES = (BY, AND, UNVERSIONED)
+
+if TYPE_CHECKING:
+    from .impose.boxes import BoxSet
 
 
 @dataclass(frozen=True)
@@ -72,3 +75,4 @@ class Kit:
     size_places: dict[str, Location] = field(default_factory=dict)  # deck id -> where its card size is declared
     words: Catalogue = field(default=ENGLISH, compare=False)  # the language its pages are labelled in
     shared_sheets: bool = True  # decks of one card size share sheets; False: each deck starts a sheet of its own
+    boxes: BoxSet | None = None  # its tuck boxes, set by the pipeline from game.yaml's `boxes:`

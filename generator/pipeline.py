@@ -17,6 +17,7 @@ from .diagnostics import CardpressError, Report, did_you_mean
 from .editions import chain as edition
 from .i18n import translation
 from .i18n.catalogue import Catalogue
+from .impose import boxes
 from .impose.plan import Imposition, impose
 from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
@@ -182,7 +183,12 @@ class Pipeline:
         conflicts = size_conflicts(kit.cards)
         for conflict in conflicts:
             self.report.error("B004", conflict.message, hint="every card of one deck must have the same size")
-        return None if conflicts else kit
+        if conflicts:
+            return None
+        said = len(self.report.items)
+        options = boxes.read_options(game.dir.sources["game.yaml"], self.report, {card.deck for card in kit.cards})
+        kit.boxes = boxes.kit_boxes(kit, options, boxes.players_text(game.header.players))
+        return kit if len(self.report.items) == said else None
 
     # -- impose: every deck's sheets and the page plan, once per paper ---------------------------------------
 
@@ -200,7 +206,7 @@ class Pipeline:
             return None
         imposed = self._impose(kit, paper)
         if isinstance(imposed, Imposition):
-            return imposed
+            return imposed if self._boxes_fit(kit, paper) else None
         # Only the card size is the user's to change (no game.yaml declares a grid), or the paper.
         elsewhere = [p for p in PAPERS if p != paper and isinstance(self._impose(kit, p), Imposition)]
         hint = "choose a smaller card size" + (
@@ -214,6 +220,19 @@ class Pipeline:
                 hint=hint,
             )
         return None
+
+    def _boxes_fit(self, kit: Kit, paper: str) -> bool:
+        """Check that every deck's tuck box fits on `paper`, if need be split over two sheets."""
+        found = boxes.problems(kit.boxes, paper) if kit.boxes is not None else []
+        game = self.load()
+        source = game.dir.sources["game.yaml"] if game is not None else None
+        for box, message, hint in found:
+            where = kit.size_places.get(box.id)
+            if where is None and source is not None:
+                data = source.data if isinstance(source.data, dict) else {}
+                where = source.loc(("boxes",)) if "boxes" in data else source.loc()
+            self.report.error("B006", message, loc=where, hint=hint)
+        return not found
 
     def _impose(self, kit: Kit, paper: str) -> Imposition | SheetError:
         """Return `kit` imposed on `paper` with these print options, or why it cannot be (each paper once)."""

@@ -192,7 +192,7 @@ def test_a_separately_installed_ruleset_adds_a_game_without_touching_cardpress(t
     result = run_with(site, "build", "tiny", "--paper", "a4", "--out", str(tmp_path / "out"), cwd=project)
     assert result.returncode == 0, result.stderr
     reader = PdfReader(tmp_path / "out" / "tiny" / "tiny-a4.pdf")
-    assert len(reader.pages) == 4  # cover, duplex check, one sheet of fronts and its backs
+    assert len(reader.pages) == 6  # cover, duplex check, one sheet of fronts and its backs, a tuck box and a blank
     assert "Ant" in reader.pages[2].extract_text() and "Cat" in reader.pages[2].extract_text()
 
     broken = project / "cards" / "tiny" / "cards.yaml"

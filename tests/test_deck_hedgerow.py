@@ -133,8 +133,10 @@ RUNS = {
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_each_deck_prints_on_sheets_of_its_own_size(kits, paper):
     reader = PdfReader(kits[paper])
-    # cover, check, the sheets, then the score board and its blank back
-    assert len(reader.pages) == 2 + 2 * sum(len(c) for _, c in RUNS[paper].values()) + 2
+    # cover, check, the sheets, the score board and its blank back, then the tuck boxes' pages (two boxes share
+    # an A4 page), each with a blank back
+    boxes = {"a4": 2, "letter": 3}[paper]
+    assert len(reader.pages) == 2 + 2 * sum(len(c) for _, c in RUNS[paper].values()) + 2 + 2 * boxes
     index = 2
     for deck, (size, counts) in RUNS[paper].items():
         for count in counts:

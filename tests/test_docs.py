@@ -228,7 +228,7 @@ def test_the_worked_plugin_adds_a_ruleset_and_an_export_target(hello_site, tmp_p
     built = cardpress("build", "hello", "--paper", "a4", cwd=tmp_path, site=hello_site)  # an empty folder
     assert built.returncode == 0, built.stderr
     pages = PdfReader(tmp_path / "output" / "hello" / "hello-a4.pdf").pages
-    assert len(pages) == 4 and [pages[2].extract_text().count(name) for name in ("Ant", "Bee", "Cat")] == [1, 2, 1]
+    assert len(pages) == 6 and [pages[2].extract_text().count(name) for name in ("Ant", "Bee", "Cat")] == [1, 2, 1]
 
     exported = cardpress("export", "hello", "--to", "checklist", cwd=tmp_path, site=hello_site)
     assert exported.returncode == 0, exported.stderr
@@ -265,6 +265,6 @@ def test_the_tutorials_small_game_builds_six_cards_with_one_back(tmp_path):
     assert built.returncode == 0, built.stderr
     assert built.stdout.splitlines()[-1] == "tiny: built (0 errors, 0 warnings)"
     pages = PdfReader(tmp_path / "output" / "tiny" / "tiny-a4.pdf").pages
-    assert len(pages) == 4  # cover, duplex check, one sheet of fronts and its backs
+    assert len(pages) == 6  # cover, duplex check, one sheet of fronts and its backs, the deck's tuck box and a blank
     fronts = pages[2].extract_text()
     assert [fronts.count(name) for name in ("Ant", "Bee", "Cat")] == [2, 1, 3]

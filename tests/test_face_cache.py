@@ -17,6 +17,8 @@ from generator.pipeline import Pipeline
 from generator.project import cache
 from generator.render.draw import Prepared
 
+FACES = 56  # 45 faces, some at two sizes or pages, and the tuck boxes' pages on A4 and Letter
+
 
 @pytest.fixture
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -46,7 +48,7 @@ def _build(project: Path) -> tuple[bytes, list[str], list[str]]:
 
 def test_a_warm_build_lays_out_nothing_and_prints_the_same_bytes(project: Path, cache_dir: Path) -> None:
     cold_pdf, cold_said, cold_rendered = _build(project)
-    assert len(cold_rendered) == len(_entries(cache_dir)) == 50  # 45 faces, some at two sizes or pages
+    assert len(cold_rendered) == len(_entries(cache_dir)) == FACES
     warm_pdf, warm_said, warm_rendered = _build(project)
     assert warm_pdf == cold_pdf
     assert warm_said == cold_said  # the warnings of a face come back with it
@@ -108,14 +110,14 @@ def test_a_file_that_is_no_database_is_no_cache(
     (cache_dir / "faces").mkdir(parents=True)
     (cache_dir / "faces" / "faces.sqlite3").write_bytes(b"not a database" * 100)
     _, said, rendered = _build(project)
-    assert len(rendered) == 50 and not any("error" in line for line in said)
+    assert len(rendered) == FACES and not any("error" in line for line in said)
 
 
 def test_another_project_folder_does_not_share_entries(project: Path, cache_dir: Path, tmp_path: Path) -> None:
     _build(project)
     moved = project.rename(tmp_path / "moved")  # diagnostics and art paths name the folder
     _, _, rendered = _build(moved)
-    assert len(rendered) == 50
+    assert len(rendered) == FACES
 
 
 def test_off_writes_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -124,7 +126,7 @@ def test_off_writes_nothing(project: Path, tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     _build(project)
     _, _, rendered = _build(project)
-    assert len(rendered) == 50
+    assert len(rendered) == FACES
     assert not (tmp_path / "xdg").exists() and not (tmp_path / "home").exists()
 
 
@@ -185,7 +187,7 @@ def test_watch_starts_from_the_faces_a_build_kept(project: Path, cache_dir: Path
     changed = session.rebuild([machines])
     assert changed.rendered == ["feed-belt-1/front", "feed-belt-2/front"]
     _, _, rebuilt = _build(project)  # the edited faces were kept on disk by watch: a build lays out nothing
-    assert len(built) == 50 and rebuilt == []
+    assert len(built) == FACES and rebuilt == []
 
 
 def test_a_face_cut_short_by_the_clock_is_not_kept(
@@ -201,7 +203,7 @@ def test_a_face_cut_short_by_the_clock_is_not_kept(
     assert _entries(cache_dir) == []
     monkeypatch.undo()
     pdf, said, rendered = _build(project)
-    assert len(rendered) == 50 and not [s for s in said if "T003" in s]
+    assert len(rendered) == FACES and not [s for s in said if "T003" in s]
 
 
 RENDERER = """\
@@ -232,7 +234,7 @@ def test_a_long_lived_renderer_never_locks_a_build_out(project: Path, cache_dir:
     try:
         assert renderer.stdout is not None and renderer.stdout.readline().startswith("rendered ")
         _, _, built = _build(project)
-        assert len(built) == 50 and len(_entries(cache_dir)) >= 50  # the build's faces are stored
+        assert len(built) == FACES and len(_entries(cache_dir)) >= FACES  # the build's faces are stored
         cache._SHELVES.clear()  # a new process, as far as the cache knows
         _, _, rebuilt = _build(project)
         assert rebuilt == []

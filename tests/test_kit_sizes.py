@@ -25,11 +25,12 @@ RUNS = [("market", [4, 4, 4, 4]), ("starter", [6])]
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    """Pocket Foundry's six-player cards with tarot market cards and mini starters, no mats; both papers."""
+    """Pocket Foundry's six-player cards with tarot market cards and mini starters, no mats or boxes; both papers."""
     pipeline = Pipeline(ROOT, "pocket-foundry")
     kit = pipeline.kit()
     kit.cards = [dataclasses.replace(c, size=SIZES[c.deck]) for c in kit.cards]
     kit.pages = []
+    kit.boxes = None  # sized for the poker cards it had: this file is about the card sheets
     # its templates are drawn for poker: overflow at other sizes is fine here, so nothing is checked
     studio = Studio.for_game(pipeline.load().dir, "warn", Report())
     faces = {face.key: studio.render(face, *card.size) for card in kit.cards for face in (card.front, card.back)}

@@ -31,7 +31,9 @@ def reader(kit_pdfs, paper):
 
 
 def test_page_count_and_sizes(reader, paper):
-    assert len(reader.pages) == 22
+    # 22 pages of cover, cards and mats, then the tuck boxes' die lines, each with a blank back: on A4 the market
+    # and starter boxes share a page and the whole game's has its own; on Letter each box has a page of its own
+    assert len(reader.pages) == 22 + {"a4": 4, "letter": 6}[paper]
     w, h = PAPER_PT[paper]
     for i, page in enumerate(reader.pages):
         size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
@@ -165,7 +167,7 @@ def test_structure_golden(reader, paper, kit_pdfs, update_goldens):
 def test_player_count_changes_the_kit(tmp_path):
     (path,) = build(ROOT, "pocket-foundry", papers=["a4"], players=3, out=tmp_path).written
     reader = PdfReader(path)
-    assert len(reader.pages) == 2 + 4 + 2 + 3 * 2 + 2
+    assert len(reader.pages) == 2 + 4 + 2 + 3 * 2 + 2 + 2 * 2  # and two pages of tuck boxes
     assert len(placements(reader, 6)) == 3  # three Starter Feeders
 
 

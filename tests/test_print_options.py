@@ -314,8 +314,9 @@ def test_the_cover_and_check_page_name_the_flip_edge(variants, name, flip, other
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_a_gutterfold_kit_is_single_sided_with_one_page_a_sheet(variants, paper):
     reader = PdfReader(variants["gutterfold", paper])
-    # cover; 16 market cards and 2 starters at 4 a sheet: 4 + 1 pages; 2 mats and the lap record, no blanks
-    assert len(reader.pages) == 1 + 4 + 1 + 2 + 1
+    # cover; 16 market cards and 2 starters at 4 a sheet: 4 + 1 pages; 2 mats and the lap record, no blanks;
+    # the tuck boxes (market and starter boxes share an A4 page, the whole game's has one), no blanks either
+    assert len(reader.pages) == 1 + 4 + 1 + 2 + 1 + {"a4": 2, "letter": 3}[paper]
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]
     assert prefs["/Duplex"] == "/Simplex"
     assert [len(placements(reader, i)) for i in range(1, 6)] == [8, 8, 8, 8, 4]  # fronts and their backs

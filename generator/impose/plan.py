@@ -13,6 +13,7 @@ from typing import Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
+from . import boxes
 from .boards import Part as BoardPart
 from .boards import split
 from .pack import pack
@@ -120,7 +121,8 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposit
 
 
 def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages.
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages (a board
+    too big for the paper split over several), then the tuck boxes' die lines.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit prints single-sided: no duplex check, one page per sheet, no blank backs.
@@ -128,7 +130,7 @@ def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = N
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
     parts = [cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold, paper, options)]
-    return assemble(parts)
+    return assemble([*parts, *box_parts(kit, paper, fold)])
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -270,11 +272,8 @@ def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | 
                 planned.append(PagePlan("board", label, page=page, part=piece))
                 if not fold:
                     planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=label), page=page, part=piece))
-            if pieces:
-                continue
-            planned.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
-                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
+            if not pieces:
+                planned += _single_sided([page], fold, kit.words)
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
@@ -283,6 +282,24 @@ def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | 
             detail = say(kit.words, BOARD_PARTS, n=parts_of)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
+
+
+def box_parts(kit: Kit, paper: str, fold: bool) -> list[Part]:
+    """Return the tuck boxes' pages as one part (none without boxes), each page single-sided."""
+    pages = boxes.pages(kit, paper)
+    if not pages:
+        return []
+    return [Part("Tuck boxes", boxes.summary(kit, paper), tuple(_single_sided(pages, fold, kit.words)))]
+
+
+def _single_sided(pages: list[Page], fold: bool, words: Catalogue = ENGLISH) -> list[PagePlan]:
+    """Return the plan of full pages, each followed by a blank back in a duplex kit."""
+    planned: list[PagePlan] = []
+    for page in pages:
+        planned.append(PagePlan("page", page.name, page=page))
+        if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+            planned.append(PagePlan("blank", say(words, BLANK_BACK, page=page.name), page=page))
+    return planned
 
 
 def _span(first: int, last: int) -> str:
@@ -317,6 +334,7 @@ __all__ = [
     "Plan",
     "SheetRun",
     "assemble",
+    "box_parts",
     "card_runs",
     "impose",
     "kit_sheets",
