@@ -24,7 +24,11 @@ def report(exc: Any) -> Report:
     message, hint = _said(exc)
     context = getattr(exc, "ctx", None)
     if hint is None and context is not None:
-        hint = f"see `{context.command_path} --help`"
+        names = []  # the sub-commands, not the program's name (`python -m …` when run so)
+        while context.parent is not None:
+            names.append(context.info_name)
+            context = context.parent
+        hint = f"see `{' '.join(['cardpress', *reversed(names)])} --help`"
     said.error("U010", message, hint=hint)
     return said
 
