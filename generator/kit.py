@@ -55,6 +55,7 @@ class Page:
     name: str
     face: Face
     landscape: bool = False
+    size: tuple[float, float] | None = None  # a board's own size (mm): split over pages when larger than one
 
 
 @dataclass

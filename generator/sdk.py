@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # what the checker reads; at run time the same lines say wher
     from .i18n.catalogue import ENGLISH as ENGLISH
     from .i18n.catalogue import Catalogue as Catalogue
     from .i18n.catalogue import Message as Message
+    from .impose.sizes import MAX_BOARD as MAX_BOARD
     from .impose.sizes import CardSize as CardSize
     from .impose.sizes import SizeError as SizeError
     from .impose.sizes import parse_size as parse_size

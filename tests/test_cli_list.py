@@ -37,6 +37,7 @@ def test_list_as_json_describes_every_game(tmp_path):
     assert listed["hedgerow"]["card_sizes"] == [
         {"size": "poker, 63.5 × 88.9 mm", "cards": 40},
         {"size": "mini-american, 44.45 × 63.5 mm", "cards": 9},
+        {"size": "16 × 16 mm", "cards": 5},
     ]
     assert listed["micro-engine"]["players"] == [2, 3, 4] and listed["micro-engine"]["kits"] == []
 
@@ -59,6 +60,13 @@ def test_list_prints_a_table(tmp_path):
             "                ",
             "             ",
             " 9 × mini-american, 44.45 × 63.5 mm ",
+        ],
+        [
+            "                             ",
+            "                               ",
+            "                ",
+            "             ",
+            " 5 × 16 × 16 mm                     ",
         ],
         [
             " micro-engine                ",

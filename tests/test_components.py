@@ -7,12 +7,13 @@ import math
 
 import pdfplumber
 import pytest
-from conftest import ROOT
+from conftest import ROOT, copy_project
 from pdfinspect import MM, placements
 from pypdf import PdfReader
 
 from generator.build import build
-from generator.impose.sheets import TOKEN_GAP, PrintOptions, card_sheet, sheets_for
+from generator.impose.boards import OVERLAP, split
+from generator.impose.sheets import PAPERS, TOKEN_GAP, PrintOptions, Rect, card_sheet, sheets_for
 from generator.pipeline import Pipeline
 
 
@@ -90,3 +91,68 @@ def test_the_board_prints_landscape_with_a_landscape_back(kits, paper):
         assert (float(board.mediabox.width) - w["x1"]) / MM >= 5 and (
             float(board.mediabox.height) - w["bottom"]
         ) / MM >= 5
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_board_larger_than_the_page_splits_into_overlapping_parts(paper):
+    parts = split((420.0, 297.0), paper)
+    assert [p.name for p in parts] == ["A1", "A2", "B1", "B2"] and all(p.landscape for p in parts)
+    board = Rect(0, 0, 420.0, 297.0)
+    covered = parts[0].window
+    _, pw, ph = PAPERS[paper]
+    inside = Rect(10, 10, ph - 20, pw - 20)  # landscape pages; 5 mm past the printer margin kept free
+    for p in parts:
+        covered = covered.union(p.window)
+        assert board.contains(p.window) and inside.contains(p.area)
+        for mark in p.marks + p.edges:
+            assert inside.contains(mark.bounds)
+    assert covered == board
+    a1, a2, b1 = parts[0], parts[1], parts[2]
+    assert a1.window.right - a2.window.x >= OVERLAP and a1.window.bottom - b1.window.y >= OVERLAP
+    # a cross in the shared strip sits at the same board point on both parts
+    crosses = [
+        {
+            (round(m.x1 + 3 - (p.area.x - p.window.x), 3), round(m.y1 - (p.area.y - p.window.y), 3))
+            for m in p.marks
+            if m.y1 == m.y2  # a cross's level stroke: its centre is 3 mm in
+        }
+        for p in (a1, a2)
+    ]
+    assert len(crosses[0] & crosses[1]) == 2
+    assert split((200.0, 150.0), "a4")[0].window == Rect(0, 0, 200.0, 150.0)  # fits: one page
+
+
+def test_a_big_board_prints_its_parts_with_the_board_drawn_once(tmp_path):
+    project = copy_project(tmp_path / "p", ("hedgerow",))
+    game = project / "cards" / "hedgerow" / "game.yaml"
+    text = game.read_text(encoding="utf-8").replace(
+        "template: score-board.yaml.j2", "template: score-board.yaml.j2\n    size: 420mm x 297mm", 1
+    )
+    game.write_text(text, encoding="utf-8")
+    result = build(project, "hedgerow", papers=["a4"], players=None, out=tmp_path / "out")
+    assert result.ok, result.report.render()
+    reader = PdfReader(result.written[0])
+    assert len(reader.pages) == 16 + 2 * 4  # the board's four parts, each with its blank back
+    texts = [reader.pages[i].extract_text() or "" for i in range(16, 24)]
+    assert [t for t in texts if "score board, part A1 of 4" in t]
+    forms = set()
+    for i in (16, 18, 20, 22):
+        forms |= set(reader.pages[i]["/Resources"]["/XObject"])
+    assert len(forms) == 1  # one drawing of the whole board, shown through each part's window
+    with pdfplumber.open(result.written[0]) as pdf:
+        thin = [ln for ln in pdf.pages[16].lines if abs(ln["linewidth"] - 0.2 * MM) < 0.01]
+        assert len(thin) == 2 * 2 * 2 + 2  # A1's crosses (two strips, two crosses, two strokes), two neighbours' edges
+
+
+def test_a_board_size_beyond_any_paper_is_a_located_error(tmp_path):
+    project = copy_project(tmp_path / "p", ("hedgerow",))
+    game = project / "cards" / "hedgerow" / "game.yaml"
+    text = game.read_text(encoding="utf-8").replace(
+        "template: score-board.yaml.j2", "template: score-board.yaml.j2\n    size: 3000mm x 297mm", 1
+    )
+    game.write_text(text, encoding="utf-8")
+    pipeline = Pipeline(project, "hedgerow")
+    assert pipeline.load() is None
+    (problem,) = pipeline.report.items
+    assert problem.code == "S004" and "w is 3000 mm, which no board is" in problem.message
+    assert problem.loc is not None and problem.loc.line > 0

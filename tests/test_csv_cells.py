@@ -92,7 +92,7 @@ def test_markup_must_name_columns_of_the_table(tmp_path):
     ]
 
 
-CELL = st.text(alphabet=st.sampled_from(list('ab <>&"\n,;:é竜')), max_size=12)
+CELL = st.text(alphabet=st.sampled_from(list('ab <>&"\n,;.é竜')), max_size=12)  # no ':': :name: is an icon
 
 
 @settings(max_examples=80, deadline=None)

@@ -412,8 +412,14 @@ def test_bundle_manifest_checksums_and_a_byte_identical_rebuild(project, monkeyp
     monkeypatch.setattr(bundle, "HOME_VARIANTS", ({}, {"low_ink": True}))
     files, report = bundle.TARGET.files(ExportJob(project, "minis", ExportOptions()))
     assert report.ok(), report.render()
-    (name,) = files
-    assert name == "minis-bundle.zip"
+    name = "minis-bundle.zip"
+    assert sorted(files) == [
+        name,
+        "tts/README.md",
+        "tts/main-mini-american-1.png",
+        "tts/main-mini-american-back.png",
+        "tts/minis.json",
+    ]
     archive = zipfile.ZipFile(io.BytesIO(files[name]))
     infos = archive.infolist()
     assert [i.filename for i in infos] == sorted(i.filename for i in infos)

@@ -245,3 +245,31 @@ def test_a_game_yaml_that_is_no_file_is_said_at_it(tmp_path, make, said):
     result = validate(project)
     assert result.returncode == 1
     assert headlines(result.stderr) == [f"cards/tiny/game.yaml:1:1: {said}"]
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (os.mkfifo, "error[Y005] cannot read cards/tiny/layouts/icons.yaml: it is a named pipe (FIFO), not a file"),
+        (loop, "error[Y007] cannot read cards/tiny/layouts/icons.yaml: it is a loop of symbolic links"),
+    ],
+    ids=["fifo", "loop"],
+)
+def test_an_icons_yaml_that_is_no_file_is_said_not_skipped(tmp_path, make, said):
+    project = deck_project(tmp_path)
+    (project / "cards/tiny/layouts/icons.yaml").unlink()
+    make(project / "cards/tiny/layouts/icons.yaml")
+    result = validate(project)
+    assert result.returncode == 1
+    assert f"cards/tiny/layouts/icons.yaml:1:1: {said}" in headlines(result.stderr)
+
+
+def test_nan_in_an_icon_is_refused_where_it_is(tmp_path):
+    icons = "icons:\n  coin:\n    label: coin\n    shapes:\n      - circle: [50, .nan, 45]\n"
+    project = deck_project(tmp_path, files={"layouts/icons.yaml": icons})
+    result = validate(project)
+    assert result.returncode == 1
+    assert headlines(result.stderr)[0] == (
+        "cards/tiny/layouts/icons.yaml:5:22: error[S004] icons.coin.shapes[0].circle[1]: "
+        "an icon's numbers must be finite, not NaN or infinity"
+    )

@@ -8,13 +8,13 @@ import pikepdf
 import pytest
 from conftest import ROOT
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.export import pdfinspect, pdfx
 from generator.export.cmyk import Converter
 from generator.export.presspaint import CmykPainter
 from generator.layout import inks
+from generator.render.subsets import TaggedTTFont
 
 SQUARE = (("M", 0, 0), ("L", 10, 0), ("L", 10, 10), ("Z",))
 
@@ -59,13 +59,13 @@ def test_near_black_text_and_thin_rules_print_k_only_with_overprint():
 def test_font_subsets_get_tags_from_their_content():
     def pdf(text: str) -> pikepdf.Pdf:
         font = next((ROOT / "fonts").rglob("Lato-Regular.ttf"))
-        pdfmetrics.registerFont(TTFont("LatoTag", str(font)))
+        pdfmetrics.registerFont(TaggedTTFont("LatoTag", str(font)))
         buffer = io.BytesIO()
         canvas = Canvas(buffer, invariant=1)
         canvas.setFont("LatoTag", 10)
         canvas.drawString(10, 10, text)
         canvas.save()
-        return pikepdf.open(io.BytesIO(pdfx.finish(buffer.getvalue())))
+        return pikepdf.open(io.BytesIO(buffer.getvalue()))
 
     def names(doc: pikepdf.Pdf) -> list[tuple[str, str]]:
         fonts = [

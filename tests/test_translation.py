@@ -13,8 +13,10 @@ from generator.games.pocket_foundry import textparse
 from generator.games.pocket_foundry.rulebook import FACTS
 from generator.i18n.catalogue import ENGLISH, Catalogue, fill, slots
 from generator.i18n.pseudo import GROWTH, pseudo
+from generator.i18n.pseudo import catalogue as pseudo_catalogue
 from generator.impose.plan import impose
 from generator.render.kitpdf import page_faces
+from generator.source.edits import Edit, by_file
 
 FR = "pocket-foundry-fr"
 
@@ -330,3 +332,18 @@ def test_a_rulebook_form_with_too_many_gaps_is_refused(french):
     )
     (said,) = headlines(french)
     assert said.endswith('error[I004] the translation of "Deal {v} face up" (msgctxt "rulebook") has 4 …')
+
+
+def test_the_pseudo_locale_lengthens_a_deck_games_names_and_prose_from_its_csv():
+    loaded = pipeline.load(ROOT, "hedgerow")
+    items = loaded.ruleset.translatable(loaded)
+    assert items[:2] == [
+        ("critters.csv", (0, "name"), "Frog"),
+        ("critters.csv", (0, "text"), "Score your Frogs together: 1, 3, 6 or 10 points for 1, 2, 3 or 4 Frogs."),
+    ]
+    assert not [i for i in items if i[1][-1] in ("habitat", "copies", "points", "id")]  # no codes, no numbers
+    edits = by_file(Edit(f, p, pseudo(t), "test") for f, p, t in items)
+    run = pipeline.Pipeline(ROOT, "hedgerow", edits=edits, words=pseudo_catalogue, rules=False)
+    card = run.kit().cards[0].front.context
+    assert card["card"]["name"] == "Frög ~" and card["rich"]["text"].startswith("Sçöré ýöür Frögs tögéthér: 1, 3")
+    assert run.report.items == []

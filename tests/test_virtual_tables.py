@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,28 @@ def test_a_hosted_tts_export_says_where_to_upload(project, tmp_path):
     (warning,) = [d for d in result.report.items if d.code == "X005"]
     assert warning.message == "tts: minis.json loads its images from https://example.org/minis/"
     assert "upload the PNGs" in (warning.hint or "")
+
+
+def test_the_bundle_alone_writes_every_image_its_tts_object_names(project, tmp_path, monkeypatch):
+    from generator.export import bundle
+
+    monkeypatch.setattr(bundle, "HOME_VARIANTS", ({},))  # one home kit: the TTS part does not depend on it
+    result = runner.run(project, "minis", ["bundle"], tmp_path, ExportOptions(out=tmp_path, papers=("a4",)))
+    assert result.report.ok() and not result.failed, result.report.render()
+    folder = tmp_path / "minis" / "bundle"
+    assert not (tmp_path / "minis" / "tts").exists()  # nothing but the bundle was exported
+    with zipfile.ZipFile(folder / "minis-bundle.zip") as archive:
+        zipped = archive.read("tts/minis.json")
+        in_zip = {name for name in archive.namelist() if name.startswith("tts/")}
+    assert (folder / "tts" / "minis.json").read_bytes() == zipped  # the unpacked copy is the zip's
+    assert {f"tts/{p.name}" for p in (folder / "tts").iterdir()} == in_zip
+    urls = [
+        entry[key]
+        for state in json.loads(zipped)["ObjectStates"]
+        for entry in state["CustomDeck"].values()
+        for key in ("FaceURL", "BackURL")
+    ]
+    assert urls and all(url.startswith((folder / "tts").as_uri() + "/") for url in urls)
+    assert all(Path(url.removeprefix("file://")).is_file() for url in urls)
+    readme = (folder / "tts" / "README.md").read_text(encoding="utf-8")
+    assert (folder / "tts").as_uri() in readme

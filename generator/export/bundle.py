@@ -1,5 +1,9 @@
 """One zip per game or edition: home kits, print-shop files, Tabletop Simulator files and a manifest.
 
+Beside the zip go the Tabletop Simulator files unpacked (tts/): its saved object's file:/// URLs name
+those images, so it loads from the bundle's folder with nothing else exported (or, with --url-prefix,
+from where they are hosted).
+
 The zip is byte-identical when rebuilt from the same input: entries sorted by name, every timestamp
 1980-01-01 00:00, permissions 0644, one compression level, and manifest.json lists every other file
 with its size and SHA-256.
@@ -48,15 +52,22 @@ def contents(job: ExportJob) -> tuple[dict[str, bytes], Report, Game | None]:
     if game.kit is None:
         report.extend(game.report.items)
         return {}, report, None
+    inside = job.within(job.options.folder(job.game_id, TARGET.name))  # file:/// URLs name the bundle's folder
     for target in exports():
         if target.bundled:
-            made, _ = target.files(job)
+            made, _ = target.files(inside)
             files.update({f"{target.name}/{name}": data for name, data in made.items()})
-            where = job.options.folder(job.game_id, target.name)
-            note = readmes.readme(target.name, job.game_id, job.options, where) if made else None
+            where = inside.options.folder(job.game_id, target.name)
+            note = readmes.readme(target.name, job.game_id, inside.options, where) if made else None
             if note is not None:
                 files[f"{target.name}/{readmes.NAME}"] = note
     return files, report, game
+
+
+def unpacked(files: dict[str, bytes]) -> dict[str, bytes]:
+    """Return the files of the targets that name their own folder (TTS's file:/// URLs), to write beside the zip."""
+    kept = {target.name for target in exports() if target.unpacked}
+    return {name: data for name, data in files.items() if name.split("/")[0] in kept}
 
 
 def manifest(game: Game, files: dict[str, bytes]) -> bytes:
@@ -107,8 +118,9 @@ class Bundle(ExportTarget):
         made, report, game = contents(job)
         if game is None:
             return {}, report
+        beside = unpacked(made)
         made[MANIFEST] = manifest(game, made)
-        return {f"{job.game_id}-bundle.zip": zipped(made)}, report
+        return {f"{job.game_id}-bundle.zip": zipped(made), **beside}, report
 
 
 TARGET = Bundle()

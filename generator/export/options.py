@@ -21,7 +21,10 @@ class ExportOptions:
     url_prefix: str = ""  # tts: where the sheet images will be hosted ("" = relative file names)
     out: Path = Path("output")  # where OUT/<game>/<target>/ goes (tts: its file:/// URLs point there)
     cmyk_profile: Path | None = None  # drivethrucards: an ICC profile to convert through (None: the fixed formula)
+    within: Path | None = None  # the folder targets' folders go in instead of OUT/<game>/ (the bundle's own)
 
     def folder(self, game_id: str, target: str) -> Path:
-        """Return the absolute folder a target's files go to: OUT/<game>/<target>/."""
+        """Return the absolute folder a target's files go to: OUT/<game>/<target>/, or WITHIN/<target>/."""
+        if self.within is not None:
+            return self.within / target
         return (self.out if self.out.is_absolute() else Path.cwd() / self.out) / game_id / target

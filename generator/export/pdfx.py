@@ -8,9 +8,7 @@ instead, as a custom condition. The version key is written only when the file ho
 
 from __future__ import annotations
 
-import hashlib
 import io
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +19,6 @@ PDFX = "PDF/X-1a:2003"
 CONDITION = "CGATS TR 001"  # SWOP coated, ICC characterization data registry
 CONDITION_NAME = "CGATS TR 001 (SWOP, U.S. web offset, coated)"
 REGISTRY = "http://www.color.org"
-SUBSET = re.compile(r"^/?[A-Z]{6}\+(.+)$")
 
 
 def finish(pdf: bytes, profile: Path | None = None, description: str = "") -> bytes:
@@ -30,7 +27,6 @@ def finish(pdf: bytes, profile: Path | None = None, description: str = "") -> by
 
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         doc.Root.OutputIntents = pikepdf.Array([intent(doc, profile, description)])
-        subset_tags(doc)
         overprint_states(doc)
         if not transparent(doc):
             doc.docinfo[pikepdf.Name.GTS_PDFXVersion] = pikepdf.String(PDFX)
@@ -79,25 +75,6 @@ def _names_state(page: pikepdf.Object) -> bool:
     contents = page.get("/Contents")
     streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
     return any(b"/CPop" in s.read_bytes() for s in streams)
-
-
-def subset_tags(doc: pikepdf.Pdf) -> None:
-    """Give every font subset a tag made from its own content (ReportLab tags every file's first subset
-    AAAAAA+, so two files' subsets clash when a shop merges or imposes them)."""
-    import pikepdf
-
-    for obj in doc.objects:
-        if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font" or "/FontDescriptor" not in obj:
-            continue
-        match = SUBSET.match(str(obj.BaseFont))
-        descriptor = obj.FontDescriptor
-        if match is None or "/FontFile2" not in descriptor:
-            continue
-        digest = hashlib.sha256(descriptor.FontFile2.read_bytes())
-        digest.update(repr([int(w) for w in obj.get("/Widths", [])]).encode())
-        tag = "".join(chr(ord("A") + b % 26) for b in digest.digest()[:6])
-        name = pikepdf.Name(f"/{tag}+{match.group(1)}")
-        obj.BaseFont = descriptor.FontName = name
 
 
 def intent(doc: pikepdf.Pdf, profile: Path | None, description: str) -> pikepdf.Dictionary:

@@ -60,7 +60,8 @@ TEXTS = {
     "bundle": (
         "Bundle",
         "- `GAME-bundle.zip`: every target's files in one zip, each folder with its own README, and "
-        "`manifest.json` listing every file with its size and SHA-256.",
+        "`manifest.json` listing every file with its size and SHA-256.\n"
+        "- `tts/`: the Tabletop Simulator files unpacked, the images its saved object loads (see its README).",
     ),
 }
 

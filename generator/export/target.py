@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -44,6 +45,12 @@ class ExportJob:
             self._game = laid_out(pipeline)
         return self._game
 
+    def within(self, folder: Path) -> ExportJob:
+        """Return this job with its targets' folders inside `folder`, sharing its one layout of the game."""
+        job = ExportJob(self.root, self.game_id, replace(self.options, within=folder), self.missing_art)
+        job._game = self.game()
+        return job
+
 
 class ExportTarget(ABC):
     """Somewhere a game goes: subclass it, name it, register an instance under `cardpress.exports`."""
@@ -52,6 +59,7 @@ class ExportTarget(ABC):
     summary: ClassVar[str]  # one line for the manual's table and `cardpress export --help`
     kind: ClassVar[str] = "files"  # one of RANKS: home kits, face files, print shops, virtual tables, bundles
     bundled: ClassVar[bool] = False  # the bundle carries this target's files
+    unpacked: ClassVar[bool] = False  # the bundle also writes them beside its zip (they name where they are)
 
     @property
     def rank(self) -> int:

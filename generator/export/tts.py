@@ -252,6 +252,7 @@ class TabletopSimulator(FaceTarget):
     summary = "Tabletop Simulator: face sheets (at most 10 × 7, 4096 px), back images and a saved object."
     kind = "table"
     bundled = True
+    unpacked = True  # the saved object's file:/// URLs name its images
 
     def made(self, game: Game, options: ExportOptions) -> dict[str, bytes]:
         made = files(game, options)

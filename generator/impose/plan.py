@@ -14,6 +14,8 @@ from typing import Any
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
 from . import boxes
+from .boards import Part as BoardPart
+from .boards import split
 from .pack import pack
 from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
@@ -42,6 +44,12 @@ HOW_DUPLEX = Message("each fronts page followed by its backs", "contents")
 BLANK_BACK = Message("back of {page}", "page")
 ONE_EACH = Message("one per player, single-sided", "contents")
 SINGLE = Message("single-sided", "contents")
+BOARD_PART = Message(
+    "{board}, part {part} of {parts}", "page", "a page of a board printed in parts; {part} is A1, A2 …"
+)
+BOARD_PARTS = Message(
+    "{n} parts, single-sided: trim the margins, lay each on the dashed line, crosses on crosses", "contents"
+)
 MESSAGES = (
     COVER, DUPLEX, THIS_SHEET, RULERS, RULERS_DUPLEX, SHEET, SIDE, *SIDES.values(), *SHEETS, CARDS, CARDS_SIZED,
     SAVED, RUN, HOW_FOLD, HOW_DUPLEX, BLANK_BACK, ONE_EACH, SINGLE,
@@ -74,6 +82,7 @@ class PagePlan:
     sheets: int = 0
     sheet: Sheet | None = None  # the grid its cards are laid out on
     side: Side | None = None  # where each card, mark and box of a card page goes
+    part: BoardPart | None = None  # the part of a board larger than a page this page prints
 
 
 @dataclass(frozen=True)
@@ -111,17 +120,17 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposit
     return Imposition(paper, options, sheets, plan(kit, sheets, options, paper))
 
 
-def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str | None = None) -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages and,
-    given the `paper`, the tuck boxes' die lines.
+def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages, and the
+    tuck boxes' die lines.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit prints single-sided: no duplex check, one page per sheet, no blank backs.
     """
     options = options or PrintOptions()
     fold = options.duplex == "gutterfold"
-    boxed = box_parts(kit, paper, fold) if paper else []
-    return assemble([cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold), *boxed])
+    parts = [cover_part(fold, kit.words), *card_parts(kit, sheets, options), *page_parts(kit, fold, paper, options)]
+    return assemble([*parts, *box_parts(kit, paper, fold)])
 
 
 def assemble(parts: Iterable[Part]) -> Plan:
@@ -246,17 +255,34 @@ def fill_runs(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions) -> l
     return result
 
 
-def page_parts(kit: Kit, fold: bool) -> list[Part]:
-    """Return a part per full-page component (one per player counts as one), each page single-sided."""
+def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | None = None) -> list[Part]:
+    """Return a part per full-page component (one per player counts as one), each page single-sided; a
+    board of its own size prints on as many pages as it needs (generator.impose.boards)."""
+    margin = (options or PrintOptions()).printer_margin
     runs: dict[str, list[Page]] = {}
     for page in kit.pages:
         runs.setdefault(page.face.key, []).append(page)
     parts = []
     for pages in runs.values():
-        planned = _single_sided(pages, fold, kit.words)
+        planned: list[PagePlan] = []
+        for page in pages:
+            pieces = split(page.size, paper, margin) if page.size else []
+            for piece in pieces:
+                label = say(kit.words, BOARD_PART, board=page.name, part=piece.name, parts=len(pieces))
+                planned.append(PagePlan("board", label, page=page, part=piece))
+                if not fold:
+                    planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=label), page=page, part=piece))
+            if pieces:
+                continue
+            planned.append(PagePlan("page", page.name, page=page))
+            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
+                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)
+        parts_of = sum(p.kind == "board" for p in planned) // len(pages)
+        if parts_of:
+            detail = say(kit.words, BOARD_PARTS, n=parts_of)
         parts.append(Part(f"{title}{count}", detail, tuple(planned)))
     return parts
 

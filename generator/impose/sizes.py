@@ -26,6 +26,7 @@ from ..layout.units import to_mm
 
 MIN_SIDE = 15.0  # mm: smaller than any card people print (TGC's micro cards are 31.75 mm wide)
 MAX_SIDE = 300.0  # mm: larger than either paper; such a card is refused when its sheet is laid out
+MAX_BOARD = 1200.0  # mm: the longest side of a board printed in parts (about five A4 pages across)
 
 
 @dataclass(frozen=True)
@@ -104,14 +105,16 @@ class SizeError(ValueError):
         self.message, self.hint, self.key = message, hint, key
 
 
-def parse_size(value: Any) -> CardSize:
-    """Return the card size a user wrote (see the module docstring); raise SizeError saying what is wrong."""
+def parse_size(value: Any, most: float = MAX_SIDE) -> CardSize:
+    """Return the card size a user wrote (see the module docstring); raise SizeError saying what is wrong.
+
+    `most` is the longest side allowed: MAX_SIDE for a card, MAX_BOARD for a board split over pages."""
     if isinstance(value, CardSize):
         return value
     if isinstance(value, str):
-        return _parse_text(value)
+        return _parse_text(value, most)
     if isinstance(value, dict):
-        return _parse_mapping(value)
+        return _parse_mapping(value, most)
     raise SizeError(
         f"a card size must be a preset name, 'W x H' text or a mapping, not {_kind(value)}",
         hint="write e.g. poker, 'tarot landscape', 63x88mm or {w: 2.5in, h: 3.5in}",
@@ -131,7 +134,7 @@ def preset(name: str) -> CardSize:
     )
 
 
-def _parse_text(text: str) -> CardSize:
+def _parse_text(text: str, most: float = MAX_SIDE) -> CardSize:
     words = text.strip().lower().split()
     if not words:
         raise SizeError("a card size is empty", hint=f"presets: {', '.join(PRESETS)}; or write e.g. 63x88mm")
@@ -145,7 +148,7 @@ def _parse_text(text: str) -> CardSize:
     if match:
         w, w_unit, h, h_unit = match.groups()
         unit_w = w_unit or h_unit or "mm"  # "2.5x3.5in": a unit after the pair covers both numbers
-        size = CardSize(_side(f"{w}{unit_w}", "w"), _side(f"{h}{h_unit or unit_w}", "h"))
+        size = CardSize(_side(f"{w}{unit_w}", "w", most), _side(f"{h}{h_unit or unit_w}", "h", most))
     elif re.search(r"\d", body):
         raise SizeError(
             f"'{text}' is not a card size",
@@ -156,7 +159,7 @@ def _parse_text(text: str) -> CardSize:
     return size.oriented(orientation)
 
 
-def _parse_mapping(value: dict[str, Any]) -> CardSize:
+def _parse_mapping(value: dict[str, Any], most: float = MAX_SIDE) -> CardSize:
     for key in value:
         if key not in KEYS:
             raise SizeError(
@@ -187,10 +190,10 @@ def _parse_mapping(value: dict[str, Any]) -> CardSize:
             f"a custom card size needs {' and '.join(missing)}",
             hint="write e.g. {w: 2.5in, h: 3.5in} or {preset: poker}",
         )
-    return CardSize(_side(value["w"], "w"), _side(value["h"], "h")).oriented(orientation)
+    return CardSize(_side(value["w"], "w", most), _side(value["h"], "h", most)).oriented(orientation)
 
 
-def _side(value: Any, key: str) -> float:
+def _side(value: Any, key: str, most: float = MAX_SIDE) -> float:
     """Return one side in mm, refusing what is not a length or no card could be."""
     try:
         mm = to_mm(value)
@@ -198,11 +201,12 @@ def _side(value: Any, key: str) -> float:
         raise SizeError(
             f"{key} must be a length, not {_kind(value)}", hint="write e.g. 63.5, '63.5mm' or '2.5in'", key=key
         ) from None
-    if not math.isfinite(mm) or not MIN_SIDE <= mm <= MAX_SIDE:
-        hint = f"a card side is between {MIN_SIDE:g} and {MAX_SIDE:g} mm"
-        if isinstance(value, (int, float)) and MIN_SIDE <= mm * 25.4 <= MAX_SIDE:
+    if not math.isfinite(mm) or not MIN_SIDE <= mm <= most:
+        thing = "card" if most == MAX_SIDE else "board"
+        hint = f"a {thing} side is between {MIN_SIDE:g} and {most:g} mm"
+        if isinstance(value, (int, float)) and MIN_SIDE <= mm * 25.4 <= most:
             hint = f"bare numbers are millimetres: write '{value:g}in' for inches"
-        raise SizeError(f"{key} is {mm:g} mm, which no card is", hint=hint, key=key)
+        raise SizeError(f"{key} is {mm:g} mm, which no {thing} is", hint=hint, key=key)
     return round(mm, 4)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -54,9 +55,10 @@ _CACHE: dict[tuple[Any, ...], tuple[IconSet, Report]] = {}
 
 def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet:
     """Load icons.yaml from each folder (first folder wins on name clashes); cache by file stamps."""
-    files = [f / "icons.yaml" for f in folders if (f / "icons.yaml").is_file()]
+    # any icons.yaml counts, one that cannot be read too (a FIFO, a loop of links): reading it says why
+    files = [f / "icons.yaml" for f in folders if os.path.lexists(f / "icons.yaml")]
     drawn = [svg for f in files for svg in sorted(f.parent.glob("*.svg"))]  # SVG icons: a changed file reloads
-    key = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in [*files, *drawn])
+    key = tuple((str(f), *_stamp(f)) for f in [*files, *drawn])
     if key not in _CACHE:
         _CACHE[key] = _parse(files)
     result, local = _CACHE[key]
@@ -67,6 +69,22 @@ def load_icons(folders: Sequence[Path], report: Report | None = None) -> IconSet
     return result
 
 
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:  # a loop of links, say: read (and refused) every time
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+def _not_finite(value: Any, at: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """Return where a NaN or infinity is in an icon's data (YAML's .nan, .inf), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return at
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return next((found for k, v in items if (found := _not_finite(v, (*at, k))) is not None), None)
+
+
 def _parse(files: list[Path]) -> tuple[IconSet, Report]:
     """Parse icon files into an IconSet, with the problems found on the way."""
     local = Report()
@@ -75,6 +93,15 @@ def _parse(files: list[Path]) -> tuple[IconSet, Report]:
         display = _display(path)
         source = yamlsrc.load_file(path, display, local)
         if not local.ok() or not schema.check(source, "icons", local):
+            continue
+        bad = _not_finite(source.data, ())
+        if bad is not None:
+            local.error(
+                "S004",
+                "an icon's numbers must be finite, not NaN or infinity",
+                path=yamlsrc.format_path(bad),
+                loc=source.loc(bad),
+            )
             continue
         for name, spec in source.data["icons"].items():
             paints: list[Paint] = []
@@ -104,11 +131,13 @@ def _parse(files: list[Path]) -> tuple[IconSet, Report]:
 
 
 def _display(path: Path) -> str:
+    """Return where an icons file is, from the project: cards/<game>/layouts/icons.yaml or layouts/<x>/icons.yaml."""
     parts = path.parts
-    for anchor in ("layouts", "cards"):
-        if anchor in parts:
-            return "/".join(parts[parts.index(anchor) :])
-    return str(path)
+    if "layouts" not in parts:
+        return str(path)
+    at = len(parts) - 1 - parts[::-1].index("layouts")
+    start = at - 2 if at >= 2 and parts[at - 2] == "cards" else at  # a game's own layouts/ is in its folder
+    return "/".join(parts[start:])
 
 
 def shape_commands(shape: dict[str, Any]) -> tuple[Command, ...]:

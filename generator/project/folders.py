@@ -102,6 +102,11 @@ class GameDir:
         folders += self.ruleset_layouts
         return list(dict.fromkeys([*folders, *resources.common_layouts(self.root)]))
 
+    def edit(self, name: str, report: Report) -> None:
+        """Set the values a caller edits in an already loaded source (a table read by its ruleset) in memory."""
+        if name in self.edits and name in self.sources:
+            apply_edits(self.sources[name], self.edits[name], report)
+
     def find(self, relative: str) -> Path | None:
         """Return the file `relative` names in the edition, else in its nearest base that has it, else None."""
         for level in self.chain:

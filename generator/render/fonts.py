@@ -20,6 +20,7 @@ from ..diagnostics import CardpressError, Location, Report
 from ..editions.overlay import merge
 from ..project import guard
 from ..source import safefile, schema, yamlsrc
+from .subsets import TaggedTTFont
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
 MAX_FONT_BYTES = 64 * 1024 * 1024  # a full CJK TrueType font is ~20 MB
@@ -195,7 +196,7 @@ def _register(name: str, path: Path) -> str:
             data = safefile.read_bytes(path, MAX_FONT_BYTES)
             handle = io.BytesIO(data)
             handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
-            font = TTFont(name, handle)
+            font = TaggedTTFont(name, handle)  # subsets tagged from their content, not AAAAAA+
             _subsettable(font)
             pdfmetrics.registerFont(font)
         except safefile.Refused as exc:

@@ -105,7 +105,9 @@ class _Writer:
             if page.kind in ("fronts", "backs", "folded"):
                 self._cards(page)
             for face, extra in drawn:
-                if page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
+                if page.kind == "board" and page.page is not None and face is page.page.face:
+                    self._board(page, face, extra)
+                elif page.kind == "duplex" and face.template == DUPLEX_CHECK and self._moves_backs():
                     self.c.saveState()
                     self._as_a_back(size)
                     self._full_page(face, size, extra)
@@ -113,6 +115,37 @@ class _Writer:
                 else:
                     self._full_page(face, size, extra)
             self.c.showPage()
+
+    def _board(self, page: PagePlan, face: Face, extra: dict[str, Any]) -> None:
+        """Draw the part of a board this page shows: the whole board once as a form, placed and clipped to
+        the part's window, then the registration crosses and, dashed, where the neighbours' edges go."""
+        part, board = page.part, page.page
+        assert part is not None and board is not None and board.size is not None
+        w, h = board.size
+        height = PAPERS[self.paper][1] if part.landscape else PAPERS[self.paper][2]
+        name = self.forms.get(face.key)
+        if name is None:
+            prepared = self.render(face, w, h, extra)
+            if prepared is None:
+                return
+            name = f"face{len(self.forms)}"
+            self.c.beginForm(name, 0, 0, w * PT_PER_MM, h * PT_PER_MM)
+            self.painter.begin(0, h * PT_PER_MM)
+            draw(prepared, self.painter, self.fonts, self.icons)
+            self.painter.end()
+            self.c.endForm(Resources=self._form_resources())
+            self.forms[face.key] = name
+        area, window, c = part.area, part.window, self.c
+        c.saveState()
+        path = c.beginPath()
+        path.rect(area.x * PT_PER_MM, (height - area.bottom) * PT_PER_MM, area.w * PT_PER_MM, area.h * PT_PER_MM)
+        c.clipPath(path, stroke=0, fill=0)
+        # the board's bottom-left corner, on this page: the window's top-left lands on the area's
+        c.translate((area.x - window.x) * PT_PER_MM, (height - (area.y - window.y) - h) * PT_PER_MM)
+        c.doForm(name)
+        c.restoreState()
+        _marks(c, height, part.marks)
+        _folds(c, height, part.edges)
 
     def _moves_backs(self) -> bool:
         return self.options.duplex == "short" or self.options.back_offset != (0.0, 0.0)
@@ -205,8 +238,8 @@ class _Writer:
             code.extend(self.marks[side])
         else:
             start = len(code)
-            _marks(c, sheet, side.marks)
-            _folds(c, sheet, side.folds)
+            _marks(c, sheet.height, side.marks)
+            _folds(c, sheet.height, side.folds)
             _cut_paths(c, sheet, side.cuts)
             self.marks[side] = code[start:]
 
@@ -258,7 +291,8 @@ def _pages(layout: Plan, paper: str) -> Iterator[tuple[PagePlan, tuple[float, fl
     label, width, height = PAPERS[paper]
     total = len(layout.pages)
     for number, page in enumerate(layout.pages, 1):
-        size = (height, width) if page.page and page.page.landscape else (width, height)
+        landscape = page.part.landscape if page.part else bool(page.page and page.page.landscape)
+        size = (height, width) if landscape else (width, height)
         yield (
             page,
             size,
@@ -293,6 +327,8 @@ def _full_pages(
         drawn = []
         if page.kind == "page" and page.page is not None:
             drawn.append((page.page.face, {"page": info}))
+        elif page.kind == "board" and page.page is not None and page.page.size:  # drawn whole, shown in part
+            drawn.append((page.page.face, {"page": {**info, "w": page.page.size[0], "h": page.page.size[1]}}))
         elif page.kind in ("cover", "duplex"):
             template = "cover.yaml.j2" if page.kind == "cover" else DUPLEX_CHECK
             drawn.append((Face(template, cover, page.kind), {"page": info}))
@@ -332,7 +368,7 @@ def component_pages(kit: Kit, imposition: Imposition) -> list[tuple[Page, tuple[
     """Return each full-page component (mat, record sheet) once, with its size and extra context."""
     seen: dict[str, tuple[Page, tuple[float, float], dict[str, Any]]] = {}
     for page, face, size, extra in page_faces(kit, imposition):
-        if page.kind == "page" and page.page is not None and face is page.page.face:
+        if page.kind in ("page", "board") and page.page is not None and face is page.page.face:
             seen.setdefault(face.key, (page.page, size, extra))
     return list(seen.values())
 
@@ -351,7 +387,7 @@ def _box(rect: Rect, page_height: float) -> tuple[float, float, float, float]:
     )
 
 
-def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
+def _folds(c: Canvas, height: float, folds: tuple[Mark, ...]) -> None:
     """Draw every fold line dashed, so it reads as a fold, not a cut."""
     if not folds:
         return
@@ -361,7 +397,7 @@ def _folds(c: Canvas, sheet: Sheet, folds: tuple[Mark, ...]) -> None:
     c.setLineWidth(MARK_WIDTH * PT_PER_MM)
     c.setDash([d * PT_PER_MM for d in FOLD_DASH])
     for m in folds:
-        c.line(m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM)
+        c.line(m.x1 * PT_PER_MM, (height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (height - m.y2) * PT_PER_MM)
     c.restoreState()
 
 
@@ -392,7 +428,7 @@ def _cut_paths(c: Canvas, sheet: Sheet, cuts: Sequence[tuple[str, Rect]]) -> Non
     c.restoreState()
 
 
-def _marks(c: Canvas, sheet: Sheet, marks: Sequence[Mark]) -> None:
+def _marks(c: Canvas, height: float, marks: Sequence[Mark]) -> None:
     """Draw every crop mark: a white halo, then a thin black line."""
     c.saveState()
     c.setLineCap(0)
@@ -400,9 +436,7 @@ def _marks(c: Canvas, sheet: Sheet, marks: Sequence[Mark]) -> None:
         c.setStrokeColor(colour)
         c.setLineWidth(width * PT_PER_MM)
         for m in marks:
-            c.line(
-                m.x1 * PT_PER_MM, (sheet.height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (sheet.height - m.y2) * PT_PER_MM
-            )
+            c.line(m.x1 * PT_PER_MM, (height - m.y1) * PT_PER_MM, m.x2 * PT_PER_MM, (height - m.y2) * PT_PER_MM)
     c.restoreState()
 
 

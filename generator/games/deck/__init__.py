@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,7 +10,7 @@ from ...contract import Header, LoadedGame, Pack, Ruleset
 from .model import DeckGame
 
 if TYPE_CHECKING:
-    from ...sdk import GameDir, Kit, Report
+    from ...sdk import GameDir, KeyPath, Kit, Report
 
 
 class DeckRuleset(Ruleset[DeckGame]):
@@ -29,6 +29,18 @@ class DeckRuleset(Ruleset[DeckGame]):
         from .kit import kit
 
         return kit(game, players)
+
+    def translatable(self, game: LoadedGame[DeckGame]) -> Sequence[tuple[str, KeyPath, str]]:
+        """Return every card's name and each field of prose (text with a space): what a translation rewrites."""
+        out: list[tuple[str, KeyPath, str]] = []
+        for deck in game.model.decks:
+            for card in deck.cards:
+                file, path = card.origin
+                for key in card.rich:
+                    value = card.fields.get(key)
+                    if isinstance(value, str) and (key == "name" or " " in value.strip()):
+                        out.append((file, (*path, key), value))
+        return out
 
     def pack(self) -> Pack:
         """Return where its schemas and templates are: this package's schemas/ (each game brings its own templates)."""

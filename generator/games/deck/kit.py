@@ -37,7 +37,7 @@ def kit(loaded: LoadedGame[DeckGame], players: int) -> Kit:
         face = Face(board.template, {"game": shared, "board": {"id": board.id, "name": board.name}}, board.id)
         for copy in range(1, board.copies + 1):
             name = board.name if board.copies == 1 else f"{board.name} {copy}"
-            result.pages.append(Page(f"{board.id}-{copy}", name, face, board.landscape))
+            result.pages.append(Page(f"{board.id}-{copy}", name, face, board.landscape, board.size))
     return result
 
 

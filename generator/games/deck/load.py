@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ...contract import Header
 from ...sdk import (
+    MAX_BOARD,
     CardSize,
     GameDir,
     KeyPath,
@@ -47,6 +48,7 @@ class Record:
     source: Source
     path: KeyPath
     table: bool  # from a CSV table: report cells by column name
+    file: str = "game.yaml"  # the card file it is in, as edits name it (a sheet: `book.xlsx!Sheet`)
 
     def loc(self, field: str | None = None) -> Location:
         """Return where `field` (or the card, when it lacks the field) is written."""
@@ -187,11 +189,18 @@ class _Loader:
         board_id: str = entry["id"] if isinstance(entry.get("id"), str) else ""
         name: str = entry["name"] if isinstance(entry.get("name"), str) else board_id
         copies = entry["copies"] if isinstance(entry.get("copies"), int) else 1
-        return Board(board_id, name, template, entry.get("orientation", "landscape") == "landscape", copies)
+        landscape = entry.get("orientation", "landscape") == "landscape"
+        size = None
+        if "size" in entry:
+            parsed = self._size(entry, path, MAX_BOARD)
+            if parsed is None:
+                return None
+            size = (parsed.w, parsed.h)
+        return Board(board_id, name, template, landscape, copies, size)
 
-    def _size(self, entry: dict[str, Any], path: KeyPath) -> CardSize | None:
+    def _size(self, entry: dict[str, Any], path: KeyPath, most: float | None = None) -> CardSize | None:
         try:
-            return parse_size(entry.get("size", "poker"))
+            return parse_size(entry.get("size", "poker"), *(() if most is None else (most,)))
         except SizeError as exc:
             where = path + ("size",)
             if exc.key and isinstance(entry.get("size"), dict) and exc.key in entry["size"]:
@@ -250,8 +259,9 @@ class _Loader:
         if relative.endswith(".csv"):
             if relative not in self.game.sources:
                 self.game.sources[relative] = tablesrc.load_file(file, self.game.shown(file), self.report)
+                self._edit(relative)
             table = self.game.sources[relative]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, relative) for i, row in enumerate(table.data)]
         if sheetsrc.is_spreadsheet(relative):
             name = sheet if isinstance(sheet, str) else None
             key = f"{relative}!{name}" if name else relative  # two decks may read two sheets of one workbook
@@ -260,11 +270,16 @@ class _Loader:
                 self.game.sources[key] = sheetsrc.load_file(
                     file, self.game.shown(file), self.report, sheet=name, asked_at=asked
                 )
+                self._edit(key)
             table = self.game.sources[key]
-            return [Record(row, table, (i,), True) for i, row in enumerate(table.data)]
+            return [Record(row, table, (i,), True, key) for i, row in enumerate(table.data)]
         source = self.game.load(relative, "deck-cards", self.report)
         rows = source.data if isinstance(source.data, list) else []
-        return [Record(c, source, (i,), False) for i, c in enumerate(rows) if isinstance(c, dict)]
+        return [Record(c, source, (i,), False, relative) for i, c in enumerate(rows) if isinstance(c, dict)]
+
+    def _edit(self, name: str) -> None:
+        """Set the values a caller edits in a table (a sweep's, the pseudo-locale's) before any check reads it."""
+        self.game.edit(name, self.report)
 
     def _columns(
         self,
@@ -383,6 +398,7 @@ class _Loader:
             fields,
             card_art(record.fields.get("art") or None, card_id),
             rich,
+            (record.file, record.path),
         )
 
     def _id(self, record: Record) -> str | None:

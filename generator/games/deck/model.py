@@ -28,6 +28,7 @@ class DeckCard:
     fields: dict[str, Any]  # every field as written (strings from CSV; YAML keeps its types)
     art: dict[str, Any]  # {src, fit, focus}, art/<id>.png when the card names none
     rich: dict[str, str] = field(default_factory=dict)  # text fields as markup, :icon: made <icon icon>
+    origin: tuple[str, tuple[str | int, ...]] = ("", ())  # (card file, key path of its row or mapping)
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Board:
     template: str
     landscape: bool
     copies: int
+    size: tuple[float, float] | None = None  # its own size (mm), split over pages when larger than one
 
 
 @dataclass(frozen=True)
