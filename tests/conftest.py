@@ -11,9 +11,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+# Hypothesis's per-example deadline is wall-clock time: on a busy machine a correct example can take 10× longer,
+# so no test here has one. CI replays the same examples every run (derandomize), so it never fails by luck.
+settings.register_profile("cardpress", deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("cardpress")
 
 
 def pytest_configure(config):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
-from deck_helpers import deck_project
+from deck_helpers import GAME_YAML, deck_project
 from fastjsonschema import JsonSchemaValueException
 from hostile import headlines
 
@@ -273,3 +273,35 @@ def test_nan_in_an_icon_is_refused_where_it_is(tmp_path):
         "cards/tiny/layouts/icons.yaml:5:22: error[S004] icons.coin.shapes[0].circle[1]: "
         "an icon's numbers must be finite, not NaN or infinity"
     )
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda p: p.write_bytes(b"bleed: 3\n# \xff\xfe\n"), "error[Y001] file is not UTF-8 text (invalid start byte at byte 11)"),
+        (lambda p: p.write_text("#" * 1_000_001), "error[Y003] file is 1000001 bytes; the limit is 1000000"),
+        (loop, "error[Y007] cannot read cards/tiny/layouts/front.yaml.j2: it is a loop of symbolic links"),
+    ],
+    ids=["latin1", "too-big", "loop"],
+)  # fmt: skip
+def test_a_deck_template_that_cannot_be_read_is_said_at_it_not_unknown(tmp_path, make, said):
+    project = deck_project(tmp_path)
+    make(project / "cards/tiny/layouts/front.yaml.j2")
+    result = validate(project)
+    assert result.returncode == 1
+    assert [h for h in headlines(result.stderr) if "error[" in h] == [f"cards/tiny/layouts/front.yaml.j2:1:1: {said}"]
+
+
+def test_a_colour_that_is_no_colour_is_said_in_our_words(tmp_path):
+    game_yaml = GAME_YAML.replace('style: {ink: "#222222"}', "style: {ink: red}")
+    front = (
+        '{% import "macros.j2" as m %}\nbleed: 3\nelements:\n'
+        "- {{ m.rect(-3, -3, face.w + 6, face.h + 6, fill=game.style.ink|lighten(0.5), bleed=true) }}\n"
+    )
+    project = deck_project(tmp_path, game_yaml=game_yaml, files={"layouts/front.yaml.j2": front})
+    result = validate(project)
+    assert result.returncode == 1
+    (error,) = [h for h in headlines(result.stderr) if "error[" in h]
+    assert error.startswith("cards/tiny/layouts/front.yaml.j2:4:")
+    assert "'red' is not a colour: colours are written #rrggbb, e.g. '#2a2622'" in error
+    assert "base 16" not in result.stderr

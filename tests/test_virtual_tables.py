@@ -14,7 +14,7 @@ from conftest import copy_project
 from PIL import Image
 
 from generator.export import runner, screentop, ttpg, tts
-from generator.export.common import laid_out
+from generator.export.common import laid_out, png, rasters, trimmed
 from generator.export.options import ExportOptions
 from generator.pipeline import Pipeline
 from generator.project.scaffold import new_game
@@ -139,3 +139,24 @@ def test_the_bundle_alone_writes_every_image_its_tts_object_names(project, tmp_p
     assert all(Path(url.removeprefix("file://")).is_file() for url in urls)
     readme = (folder / "tts" / "README.md").read_text(encoding="utf-8")
     assert (folder / "tts").as_uri() in readme
+
+
+def test_table_targets_rasterize_each_sheet_once_and_share_its_bytes(project, monkeypatch):
+    game = laid_out(Pipeline(project, "tiny"))
+    made: list[str] = []
+    sheet_image, back_image = tts.sheet_image, tts.back_image
+    monkeypatch.setattr(tts, "sheet_image", lambda g, d, s, side: made.append(side) or sheet_image(g, d, s, side))
+    monkeypatch.setattr(tts, "back_image", lambda g, d, s: made.append("back") or back_image(g, d, s))
+    saved = tts.files(game, ExportOptions())
+    package = ttpg.files(game, ExportOptions())
+    table = screentop.files(game, ExportOptions())
+    assert made == ["back", "front"]  # one sheet of fronts and the shared back, for all three targets
+    assert package["Textures/main-poker-1.png"] == table["main-poker/fronts-1.png"] == saved["main-poker-1.png"]
+    assert package["Textures/main-poker-back.png"] == table["main-poker/back.png"] == saved["main-poker-back.png"]
+    ((deck, (sheet,)),) = tts.plan(game.decks())
+    faces = [game.prepared(p.card, "front") for p in sheet.slots]
+    alone = [  # each face drawn on its own, as Screentop's per-card backs were
+        png(tts.fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell))
+        for face, image in zip(faces, rasters(game, faces, sheet.dpi))
+    ]
+    assert tts.cell_pngs(game, deck, sheet, "front") == alone  # a cell cut from the sheet is the same bytes

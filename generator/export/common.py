@@ -61,6 +61,7 @@ class Game:
     pipeline: Pipeline
     kit: Kit | None = None
     faces: dict[str, Prepared | None] = field(default_factory=dict)
+    images: dict[tuple[object, ...], bytes] = field(default_factory=dict)  # PNGs made once, shared by targets
 
     @property
     def report(self) -> Report:

@@ -10,7 +10,7 @@ sheets' grid: at most 10 × 7 cards, 4096 px a side, the last cell free), `back.
 from __future__ import annotations
 
 from . import tts
-from .common import Game, png, rasters, slug, trimmed
+from .common import Game, slug
 from .options import ExportOptions
 from .spreadsheet import csv_bytes
 from .target import FaceTarget
@@ -23,16 +23,13 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         folder = deck.slug
         shared = deck.shared_back()
         if shared:
-            out[f"{folder}/back.png"] = png(tts.back_image(game, deck, sheets[0]))
+            out[f"{folder}/back.png"] = tts.back_png(game, deck, sheets[0])
         table: list[list[object]] = [["sheet", "columns", "rows", "row", "column", "name", "count", "back", "card"]]
         for n, sheet in enumerate(sheets, 1):
-            out[f"{folder}/fronts-{n}.png"] = png(tts.sheet_image(game, deck, sheet, "front"))
-            backs = [game.prepared(p.card, "back") for p in sheet.slots] if not shared else []
-            for pair, face, image in zip(sheet.slots, backs, rasters(game, backs, sheet.dpi)):
-                name = f"backs/{pair.number:03d}-{slug(pair.card.id)}.png"
-                out[f"{folder}/{name}"] = png(
-                    tts.fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
-                )
+            out[f"{folder}/fronts-{n}.png"] = tts.sheet_png(game, deck, sheet, "front")
+            backs = tts.cell_pngs(game, deck, sheet, "back") if not shared else []  # the TTS back sheet's cells
+            for pair, data in zip(sheet.slots, backs):
+                out[f"{folder}/backs/{pair.number:03d}-{slug(pair.card.id)}.png"] = data
             for slot, pair in enumerate(sheet.slots):
                 back = "back.png" if shared else f"backs/{pair.number:03d}-{slug(pair.card.id)}.png"
                 row, column = slot // sheet.cols + 1, slot % sheet.cols + 1

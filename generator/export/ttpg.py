@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from . import tts
-from .common import Deck, Game, png
+from .common import Deck, Game
 from .options import ExportOptions
 from .target import FaceTarget
 
@@ -93,13 +93,13 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         shared = deck.shared_back()
         back_name = f"{deck.slug}-back.png"
         if shared:
-            out[f"Textures/{back_name}"] = png(tts.back_image(game, deck, sheets[0]))
+            out[f"Textures/{back_name}"] = tts.back_png(game, deck, sheets[0])
         for n, sheet in enumerate(sheets, 1):
             face_name = f"{deck.slug}-{n}.png"
-            out[f"Textures/{face_name}"] = png(tts.sheet_image(game, deck, sheet, "front"))
+            out[f"Textures/{face_name}"] = tts.sheet_png(game, deck, sheet, "front")
             if not shared:
                 back_name = f"{deck.slug}-{n}-backs.png"
-                out[f"Textures/{back_name}"] = png(tts.sheet_image(game, deck, sheet, "back"))
+                out[f"Textures/{back_name}"] = tts.sheet_png(game, deck, sheet, "back")
             name = f"{game.kit.title}: {deck.name}" + (f" ({n})" if len(sheets) > 1 else "")
             made = template(name, guid(game.id, deck.slug, n), face_name, back_name, not shared, sheet, deck)
             out[f"Templates/{deck.slug}-{n}.json"] = (json.dumps(made, indent=2, ensure_ascii=False) + "\n").encode()

@@ -10,6 +10,7 @@ BackIsHidden shows the deck's back for hidden cards. Faces are cut at the trim: 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -98,6 +99,44 @@ def back_image(game: Game, deck: Deck, sheet: Sheet) -> Image.Image:
     return fit_cell(trimmed(image, face.doc.bleed, deck.size, sheet.dpi), sheet.cell)
 
 
+def sheet_png(game: Game, deck: Deck, sheet: Sheet, side: str) -> bytes:
+    """Return the PNG of `sheet_image`, made once per laid-out game: every table target and the bundle share it."""
+    faces = tuple((p.card.front if side == "front" else p.card.back).key for p in sheet.slots)
+    key = ("sheet", side, deck.size, sheet.cols, sheet.rows, sheet.cell, sheet.dpi, faces)
+    if key not in game.images:
+        game.images[key] = png(sheet_image(game, deck, sheet, side))
+    return game.images[key]
+
+
+def back_png(game: Game, deck: Deck, sheet: Sheet) -> bytes:
+    """Return the PNG of `back_image`, made once per laid-out game."""
+    key = ("back", deck.size, sheet.cell, sheet.dpi, sheet.slots[0].card.back.key)
+    if key not in game.images:
+        game.images[key] = png(back_image(game, deck, sheet))
+    return game.images[key]
+
+
+def cell_pngs(game: Game, deck: Deck, sheet: Sheet, side: str) -> list[bytes]:
+    """Return a PNG of each slot's face, cut from the sheet's (shared) image: the pixels `sheet_image` pasted."""
+    from PIL import Image
+
+    w, h = sheet.cell
+    with Image.open(io.BytesIO(sheet_png(game, deck, sheet, side))) as whole:
+        return [
+            png(
+                whole.crop(
+                    (
+                        (slot % sheet.cols) * w,
+                        (slot // sheet.cols) * h,
+                        (slot % sheet.cols + 1) * w,
+                        (slot // sheet.cols + 1) * h,
+                    )
+                )
+            )
+            for slot in range(len(sheet.slots))
+        ]
+
+
 def fit_cell(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
     """Return the trimmed face at exactly the cell's pixels (rounding may leave it one pixel off)."""
     from PIL import Image
@@ -168,13 +207,13 @@ def files(game: Game, options: ExportOptions) -> dict[str, bytes]:
         entries, slot_of = {}, {}
         if shared:
             back_name = f"{deck.slug}-back.png"
-            out[back_name] = png(back_image(game, deck, sheets[0]))
+            out[back_name] = back_png(game, deck, sheets[0])
         for n, sheet in enumerate(sheets, 1):
             face_name = f"{deck.slug}-{n}.png"
-            out[face_name] = png(sheet_image(game, deck, sheet, "front"))
+            out[face_name] = sheet_png(game, deck, sheet, "front")
             if not shared:
                 back_name = f"{deck.slug}-{n}-backs.png"
-                out[back_name] = png(sheet_image(game, deck, sheet, "back"))
+                out[back_name] = sheet_png(game, deck, sheet, "back")
             entries[str(sheet.key)] = {
                 "FaceURL": url(options.url_prefix, face_name, where),
                 "BackURL": url(options.url_prefix, back_name, where),

@@ -121,8 +121,8 @@ def impose(kit: Kit, paper: str, options: PrintOptions | None = None) -> Imposit
 
 
 def plan(kit: Kit, sheets: Mapping[Run, Sheet], options: PrintOptions | None = None, paper: str = "a4") -> Plan:
-    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages, and the
-    tuck boxes' die lines.
+    """Lay out the page order: cover and its back, each deck's sheets (fronts then backs), full pages (a board
+    too big for the paper split over several), then the tuck boxes' die lines.
 
     `sheets` holds the grid of every (deck, card size) run, as `sheets_for` computes them. A gutterfold
     kit prints single-sided: no duplex check, one page per sheet, no blank backs.
@@ -272,11 +272,8 @@ def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | 
                 planned.append(PagePlan("board", label, page=page, part=piece))
                 if not fold:
                     planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=label), page=page, part=piece))
-            if pieces:
-                continue
-            planned.append(PagePlan("page", page.name, page=page))
-            if not fold:  # a blank back, of the page's own orientation, keeps the next page off this one's back
-                planned.append(PagePlan("blank", say(kit.words, BLANK_BACK, page=page.name), page=page))
+            if not pieces:
+                planned += _single_sided([page], fold, kit.words)
         count = f" × {len(pages)}" if len(pages) > 1 else ""
         title = pages[0].name.rstrip(" 0123456789") if len(pages) > 1 else pages[0].name
         detail = say(kit.words, ONE_EACH if len(pages) > 1 else SINGLE)

@@ -17,6 +17,7 @@ from .units import to_mm, to_pt
 
 _MM_KEYS = ("x", "y", "w", "h", "radius", "stroke_width", "cx", "cy", "rx", "ry", "dx", "dy")
 _PT_KEYS = ("size", "min_size")  # font sizes, for text only
+MIN_SCALE = 1e-5  # the least a path's viewbox may be scaled by (and 1/MIN_SCALE the most)
 MAX_NUMBER = 1e9  # no number in a layout (length, angle, opacity, viewbox) is anywhere near this
 MAX_LENGTH = 2000.0  # mm: larger than A0's long side; anything beyond is a runaway number
 MAX_FONT_SIZE = 500.0  # pt
@@ -301,6 +302,9 @@ def _normalize(kind: str, props: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"dash: dashes and gaps must be ≥ 0 and add up to at least {MIN_DASH:g} mm")
     if "viewbox" in out and (out["viewbox"][2] <= 0 or out["viewbox"][3] <= 0):
         raise ValueError("viewbox: its width and height must be more than 0")
+    if "viewbox" in out and not MIN_SCALE <= out.get("w", 1.0) / out["viewbox"][2] <= 1 / MIN_SCALE:
+        # A PDF reader (and ReportLab) cannot scale by 1e131: the path would be nothing or everything.
+        raise ValueError(f"viewbox: its width must be within {1 / MIN_SCALE:,.0f} times the element's width (w)")
     if kind == "pattern":
         _check_pattern(out)
     if kind == "path":

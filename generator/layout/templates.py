@@ -87,8 +87,14 @@ def _quote(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
 def mix(a: str, b: str, t: float) -> str:
     """Blend colour `a` towards `b` by fraction `t` (both #rrggbb)."""
+    for colour in (a, b):
+        if not isinstance(colour, str) or not _HEX.fullmatch(colour):
+            raise ValueError(f"{colour!r} is not a colour: colours are written #rrggbb, e.g. '#2a2622'")
     ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
     cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
@@ -184,6 +190,7 @@ class Templates:
         self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
         self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face
         self._sources: dict[str, tuple[str, Path] | None] = {}
+        self._refused: dict[str, TemplateRefused] = {}  # templates there but not readable, by name
         self._displays: dict[str, str] = {}
 
     def digest(self, name: str) -> str:
@@ -253,9 +260,22 @@ class Templates:
                 assert self.env.loader is not None  # set in __init__
                 text, filename, _ = self.env.loader.get_source(self.env, name)
                 self._sources[name] = (text, Path(filename or name))
-            except TemplateNotFound:  # TemplateRefused too: rendering reports why
+            except TemplateRefused as exc:  # rendering reports why; so does `refusal`
+                self._sources[name] = None
+                self._refused[name] = exc
+            except TemplateNotFound:
                 self._sources[name] = None
         return self._sources[name]
+
+    def refusal(self, name: str, report: Report, loc: Location | None = None) -> bool:
+        """Report why template `name` exists but cannot be read (too big, not UTF-8, a loop of links), located
+        at its file; return False when it is simply not there (or fine)."""
+        self.source_of(name)
+        refused = self._refused.get(name)
+        if refused is None:
+            return False
+        refused.refused.report(report, self.display(refused.filename), loc)
+        return True
 
     def render(
         self,

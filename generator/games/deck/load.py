@@ -215,6 +215,8 @@ class _Loader:
         name = name.strip()
         if self.templates.source_of(name) is not None:
             return name
+        if self.templates.refusal(name, self.report):  # there, but too big, not text or a loop: said at it
+            return None
         own = [f for f in self.templates.folders if f.name != "common"]  # cover and sheet furniture are no cards
         known = sorted({p.name for folder in own for p in folder.glob("*.j2") if not p.name.startswith("macros")})
         searched = ", ".join(self.templates.display(str(f)) for f in self.templates.folders)
