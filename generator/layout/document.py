@@ -62,13 +62,20 @@ class LayoutDoc:
 
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
+    return parse_data(text, template, face, size, report)[0]
+
+
+def parse_data(
+    text: str, template: str, face: str, size: tuple[float, float], report: Report
+) -> tuple[LayoutDoc | None, Any]:
+    """Parse a rendered layout document, returning it with the data it was built from (as `parse`)."""
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
     found = flow.read_items(text)
     data = found[0] if found else None
     if found is not None:
         doc = _reusing(found[0], found[1].get("elements"), template, face, size, text)
         if doc is not None:
-            return doc
+            return doc, data
     if data is None:
         try:
             data = _quick_load(text)
@@ -79,8 +86,31 @@ def parse(text: str, template: str, face: str, size: tuple[float, float], report
     if data is not None and _small(data) and schema.conforms("layout", data):
         doc = _build(data, template, face, size, yamlsrc.Source(template, text, data), Report())
         if doc is not None:
-            return doc
-    return _located(text, template, face, size, report)
+            return doc, data
+    located = _located(text, template, face, size, report)
+    return located, data if located is not None else None
+
+
+def replace_elements(
+    doc: LayoutDoc, template: str, face: str, data: dict[str, Any], items: dict[int, Any]
+) -> LayoutDoc | None:
+    """Return `doc` for another face with the top-level elements at the indices of `items` built from new data,
+    checked as `parse` checks a new element; None when one does not pass (a full parse then reports why)."""
+    elements = list(doc.elements)
+    if items:
+        top = {key: value for key, value in data.items() if key != "elements"}
+        if not schema.conforms("layout", {**top, "elements": list(items.values())}):
+            return None
+        if any(_bad_number(v) for item in items.values() for _, v in _numbers(item, ())):
+            return None
+        report = Report()
+        source = yamlsrc.Source(template, "", data)
+        for index, item in items.items():
+            element = _element(index, item, ("elements",), source, report)
+            if element is None or report.errors:
+                return None
+            elements[index] = element
+    return LayoutDoc(template, face, doc.width, doc.height, doc.bleed, tuple(elements))
 
 
 _SAFE = yaml.SafeLoader("")  # only its scalar constructors are used, never its stream
