@@ -20,7 +20,7 @@ from . import document, slots
 from .document import LayoutDoc
 from .slots import Path, Probe
 
-MAX_FAILURES = 3  # probes of one template that may fail before its faces are all rendered for real
+MAX_FAILURES = 3  # probes of one template that may fail before failing ones may be no more than a quarter
 MAX_PROGRAMS = 4096  # programs kept for one template; past this the memory starts again
 Key = tuple[Any, ...]
 Leaf = tuple[Path, Any]
@@ -44,6 +44,7 @@ class Family:
 
     structural: set[Path] = field(default_factory=set)
     programs: dict[Key, Program | None] = field(default_factory=dict)  # None: its faces are rendered for real
+    probes: int = 0
     failures: int = 0
 
 
@@ -68,7 +69,7 @@ class Programs:
     ) -> LayoutDoc | None:
         """Return the face's document bound from its template's program, or None to render it for real."""
         family = self.families.setdefault(template, Family())
-        if family.failures >= MAX_FAILURES:
+        if family.failures >= MAX_FAILURES and family.failures * 4 > family.probes:  # probing wastes renders
             return None
         leaves: list[Leaf] = []
         if not _flatten(context, (), leaves):
@@ -77,6 +78,7 @@ class Programs:
         key = _key(leaves, family.structural)
         if key not in family.programs:
             program = self._probe(context, leaves, family, render, display, face, size)
+            family.probes += 1
             if len(family.programs) >= MAX_PROGRAMS:
                 family.programs.clear()
             family.programs[_key(leaves, family.structural)] = program  # the structural places it found
