@@ -103,10 +103,9 @@ def test_a_value_the_template_tests_keys_the_programs(tmp_path: Path, root: Path
         bound, real, report = _both(templates, _card(f"n{i}", n=i % 6, tag="same"))
         assert bound == real and not report.items
     family = templates.programs.families[NAME]
-    # the name is joined with "!" (so it is structural: a program per name), the tag printed unquoted
-    structural = {("card", "n"), ("card", "colour"), ("card", "tag"), ("card", "name"), ("card", "rule")}
-    assert family.structural == structural  # and not the cost: it is only quoted
-    assert len(family.programs) == 12
+    # the tag is printed unquoted, the rule split and measured; the name is only quoted and joined with "!"
+    assert family.structural == {("card", "n"), ("card", "colour"), ("card", "tag"), ("card", "rule")}
+    assert len(family.programs) == 6  # one per n (the faces' other values are the same or only quoted)
 
 
 def test_a_slot_is_its_value_in_every_use_but_quoting(tmp_path: Path) -> None:
@@ -128,7 +127,8 @@ def test_a_slot_is_its_value_in_every_use_but_quoting(tmp_path: Path) -> None:
     assert quoted._cp_marker() == slots.marker(0) and other.quoted == {0} and other.structural == set()
     upper = slots.derive(quoted, "upper")
     assert (upper._cp_value, upper._cp_steps, other.structural) == ("ORE MILL", ("upper",), set())
-    assert slots.stepped("Gear & <Cog>", ("escape_markup", "upper")) == "GEAR &AMP; &LT;COG&GT;"
+    made = slots.recipe(slots.derive(upper, "escape_markup"))
+    assert slots.evaluate(made, {("card", "name"): "Gear & <Cog>"}) == "GEAR &amp; &lt;COG&gt;"
 
 
 @pytest.mark.parametrize(
@@ -147,17 +147,27 @@ def test_only_text_and_whole_numbers_that_round_trip_are_slotted(value: Any, ok:
     assert slots.slottable(value) is ok
 
 
-def test_a_marker_where_a_value_is_checked_is_rendered_for_real_and_probing_stops(
-    tmp_path: Path, root: Path, monkeypatch
-) -> None:
-    source = "elements:\n- {path: {d: {{ card.d|q }}, x: {{ card.x }}, y: 1, w: 10, h: 10, viewbox: [0, 0, 10, 10]}}\n"
+def test_a_slot_where_a_value_is_checked_is_checked_for_each_face(tmp_path: Path, root: Path) -> None:
+    source = "elements:\n- {path: {d: {{ card.d|q }}, x: 1, y: 1, w: 10, h: 10, viewbox: [0, 0, 10, 10]}}\n"
+    templates = _templates(tmp_path / "layouts", root, source)
+    for i in range(3):
+        bound, real, report = _both(templates, {"d": f"M0 0 L{i} 5 Z"})
+        assert bound is not None and bound == real and not report.items
+    bound, real, report = _both(templates, {"d": "M0 0 Q"})
+    assert bound is None and real is None and [d.code for d in report.items] == ["L004"]
+    assert len(templates.programs.families[NAME].programs) == 1
+
+
+def test_a_probe_that_fails_is_rendered_for_real_and_probing_stops(tmp_path: Path, root: Path, monkeypatch) -> None:
+    # tojson is handed a list holding a slot, which json cannot write: the probe fails, a real render does not
+    source = "elements:\n- {text: {x: {{ card.x }}, y: 1, w: 40, h: 10, text: {{ ([card.t]|tojson)|q }}}}\n"
     templates = _templates(tmp_path / "layouts", root, source)
     calls = _counting(templates, monkeypatch)
-    for i in range(6):  # x is printed unquoted: a program per x, had the path data been a place for a slot
-        bound, real, report = _both(templates, {"d": f"M0 0 L{i} 5 Z", "x": 1 + i % 2})
+    for i in range(12):  # x is printed unquoted: a program per x
+        bound, real, report = _both(templates, {"t": f"t{i}", "x": 1 + i % 8})
         assert bound is None and real is not None and not report.items
-    # one failed probe per x (the second face with x = 1 is not probed again), then none at all
-    assert calls == [True, False, True, False, False, False, False, False]
+    # a failed probe for each of the first three x, each face then rendered for real; then no more probes
+    assert calls == [True, False] * 3 + [False] * 9
 
 
 def test_a_value_that_does_not_bind_is_rendered_for_real_with_its_error(tmp_path: Path, root: Path) -> None:
@@ -227,8 +237,13 @@ def test_every_face_of_the_shipped_kits_binds_to_what_rendering_gives(root: Path
     for game in ("pocket-foundry", "micro-engine", "hedgerow"):
         assert Pipeline(root, game).render(["a4"]) is not None
     bound = {name: (sum(found), len(found)) for name, found in seen.items()}
-    assert bound["tuckbox.yaml.j2"] == (0, 7)  # each box's outline is path data: checked, so never a slot
-    assert sum(b for b, _ in bound.values()) == 281 and sum(n for _, n in bound.values()) == 291
+    assert bound["tuckbox.yaml.j2"] == (7, 7)  # each box's outline is path data, checked for each face
+    assert {name for name, (b, n) in bound.items() if b < n} == {
+        "aid-front.yaml.j2",
+        "aid-back.yaml.j2",
+        "tracker-front.yaml.j2",
+    }
+    assert sum(b for b, _ in bound.values()) == 288 and sum(n for _, n in bound.values()) == 291
 
 
 @pytest.fixture(scope="module")

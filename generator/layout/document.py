@@ -62,20 +62,13 @@ class LayoutDoc:
 
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
-    return parse_data(text, template, face, size, report)[0]
-
-
-def parse_data(
-    text: str, template: str, face: str, size: tuple[float, float], report: Report
-) -> tuple[LayoutDoc | None, Any]:
-    """Parse a rendered layout document, returning it with the data it was built from (as `parse`)."""
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
     found = flow.read_items(text)
     data = found[0] if found else None
     if found is not None:
         doc = _reusing(found[0], found[1].get("elements"), template, face, size, text)
         if doc is not None:
-            return doc, data
+            return doc
     if data is None:
         try:
             data = _quick_load(text)
@@ -86,9 +79,28 @@ def parse_data(
     if data is not None and _small(data) and schema.conforms("layout", data):
         doc = _build(data, template, face, size, yamlsrc.Source(template, text, data), Report())
         if doc is not None:
-            return doc, data
-    located = _located(text, template, face, size, report)
-    return located, data if located is not None else None
+            return doc
+    return _located(text, template, face, size, report)
+
+
+_DEFERRED = Element("deferred", {}, "")  # stands for an element a probe leaves to be built for each face
+
+
+def parse_probe(
+    text: str, template: str, face: str, size: tuple[float, float], deferred: Callable[[Any], bool]
+) -> tuple[LayoutDoc, dict[str, Any]] | None:
+    """Parse a probe's document (generator.layout.programs) the quick way, checking every element but those
+    `deferred` picks out (they hold slots: `replace_elements` builds them for each face); None on any trouble."""
+    found = flow.read_items(text)
+    if found is None:
+        return None
+    data, items = found
+    elements = data.get("elements")
+    if not isinstance(elements, list):
+        return None
+    later = frozenset(i for i, item in enumerate(elements) if deferred(item))
+    doc = _reusing(data, items.get("elements"), template, face, size, text, later)
+    return (doc, data) if doc is not None else None
 
 
 def replace_elements(
@@ -176,7 +188,13 @@ _KNOWN_SIZE = 16_384  # elements remembered; past this the memory starts again
 
 
 def _reusing(
-    data: dict[str, Any], items: list[str] | None, template: str, face: str, size: tuple[float, float], text: str
+    data: dict[str, Any],
+    items: list[str] | None,
+    template: str,
+    face: str,
+    size: tuple[float, float],
+    text: str,
+    later: frozenset[int] = frozenset(),
 ) -> LayoutDoc | None:
     """Build a document whose elements were mostly seen before, checking only the new ones; None when anything
     is new in a way that needs the full check (which then reports it).
@@ -194,7 +212,7 @@ def _reusing(
     built: list[Element | None] = []
     new: list[int] = []
     for index, item in enumerate(items):
-        known = _KNOWN.get((item, index))
+        known = _KNOWN.get((item, index)) if index not in later else (_DEFERRED, *_extent(elements[index], 2))
         if known is None:
             new.append(index)
             built.append(None)

@@ -33,7 +33,7 @@ class Program:
     doc: LayoutDoc
     data: dict[str, Any]  # the probe's parsed document
     places: tuple[tuple[int, tuple[tuple[tuple[str | int, ...], int], ...]], ...]  # element -> (where in it, slot)
-    slots: tuple[tuple[int, Path, tuple[str, ...]], ...]  # each slot used: its place in the context, pure filters
+    slots: tuple[tuple[int, slots.Recipe], ...]  # each slot used, and how a face's value for it is made
     size: int  # characters the probe rendered
     written: tuple[int, ...]  # the slot of every marker in the rendered text, for the real text's size
 
@@ -110,11 +110,8 @@ class Programs:
         family.structural |= probe.structural
         if text is None or report.items:
             return None
-        parsed = Report()
-        doc, data = document.parse_data(text, display, face, size, parsed)
-        if doc is None or parsed.items or type(data) is not dict:
-            return None
-        return _program(doc, data, text, probe)
+        found = document.parse_probe(text, display, face, size, _marked)
+        return _program(*found, text, probe) if found is not None else None
 
 
 def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
@@ -176,7 +173,7 @@ def _program(doc: LayoutDoc, data: dict[str, Any], text: str, probe: Probe) -> P
         if found:
             places.append((index, tuple(found)))
     used = sorted({i for _, found in places for _, i in found} | set(written))
-    table = tuple((i, probe.slots[i]._cp_path, probe.slots[i]._cp_steps) for i in used)
+    table = tuple((i, slots.recipe(probe.slots[i])) for i in used)
     return Program(doc, data, tuple(places), table, len(text), tuple(written))
 
 
@@ -223,9 +220,9 @@ def bind(
 ) -> LayoutDoc | None:
     """Return the program's document with a face's values in its slots; None when they do not bind."""
     bound: dict[int, Any] = {}
-    for index, path, steps in program.slots:
+    for index, made in program.slots:
         try:
-            value = slots.stepped(values[path], steps)
+            value = slots.evaluate(made, values)
         except (KeyError, AttributeError, TypeError, ValueError):
             return None
         if not slots.slottable(value):

@@ -35,7 +35,7 @@ MAX_SEQUENCE = 1_000_000  # size of any one value: characters of a string, items
 MAX_MADE = 20_000_000  # total size of the values one face may make (so many variables cannot add up)
 MAX_INT_BITS = 1024  # whole numbers past ~300 digits are not layout arithmetic
 MAX_SECONDS = 5.0  # CPU seconds one face's render may use
-SANDBOX_VERSION = 3  # part of compiled-template cache names: code compiled without these budgets is never reused
+SANDBOX_VERSION = 4  # part of compiled-template cache names: code compiled without these budgets is never reused
 _TICKS = 64  # counted operations between two looks at the clock
 
 
@@ -495,6 +495,21 @@ class _Compiler(CodeGenerator):
         super().visit_Template(node, frame)
         self.writeline(f"cp_pure = frozenset({pure!r})")  # read by SandboxEnv.call, to reuse their results
 
+    def visit_Concat(self, node: nodes.Concat, frame: Any) -> None:
+        # As Jinja compiles `~`, but the join it picks is handed to cp_concat with the parts, which keeps a
+        # probe's slots joined (the join itself would print them).
+        if frame.eval_ctx.volatile:
+            join = "(markup_join if context.eval_ctx.volatile else str_join)"
+        elif frame.eval_ctx.autoescape:
+            join = "markup_join"
+        else:
+            join = "str_join"
+        self.write(f"environment.cp_concat({join}, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
     def _output_const_repr(self, group: Any) -> str:
         return f"environment.cp_written({super()._output_const_repr(group)})"
 
@@ -553,6 +568,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         self.filters["cp_loop"] = _loop
         self.filters["cp_made"] = _made
         self.memo: dict[tuple[Any, ...], str] = {}  # results of pure shared macros (see _macro_key)
+        self.slot_aware: list[Any] = []  # functions a probe may pass slots to (they join them as text)
 
     @staticmethod
     def _finalize(value: Any) -> Any:
@@ -573,6 +589,16 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
             if budget.ticks <= 0:
                 budget.clock()
         return text
+
+    def cp_concat(self, join: Any, parts: tuple[Any, ...]) -> Any:
+        """Join the parts of a `~` as Jinja would; in a probe, text joined from slots stays a slot."""
+        budget = CURRENT.get()
+        if budget is not None and budget.extra and any(type(p) is Slot for p in parts):
+            found = slots.joined(parts)
+            if found is not None:
+                return found
+            parts = tuple(slots.real(p) for p in parts)
+        return join(parts)
 
     def concat(self, pieces: Any) -> str:
         """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
@@ -617,7 +643,8 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.tick()
-        if budget.extra and type(__obj) is not Macro:  # a probe: a macro passes slots on, a function reads them
+        if budget.extra and type(__obj) is not Macro and not any(__obj is f for f in __self.slot_aware):
+            # a probe: a macro passes slots on (and functions marked so), any other function reads them
             __obj = slots.real(__obj)
             args, kwargs = slots.reals(args, kwargs)
         key = _macro_key(__obj, args, kwargs) if type(__obj) is Macro else None

@@ -71,9 +71,9 @@ class Probe:
     structural: set[Path] = field(default_factory=set)  # places whose value the layout depends on
     quoted: set[int] = field(default_factory=set)  # slots that wrote a marker
 
-    def slot(self, path: Path, value: Any, steps: tuple[str, ...] = ()) -> Slot:
-        """Return a new slot for the value at `path` (after the pure filters `steps`)."""
-        made = Slot(path, value, self, len(self.slots), steps)
+    def slot(self, path: Path, value: Any, steps: tuple[str, ...] = (), parts: tuple[str | Slot, ...] = ()) -> Slot:
+        """Return a new slot for the value at `path` (or joined from `parts`), after the pure filters `steps`."""
+        made = Slot(path, value, self, len(self.slots), steps, parts)
         self.slots.append(made)
         return made
 
@@ -81,18 +81,32 @@ class Probe:
 class Slot:
     """A value standing in a probe render: quoted, it writes a marker; used any other way, it is the value."""
 
-    __slots__ = ("_cp_path", "_cp_value", "_cp_probe", "_cp_index", "_cp_steps")
+    __slots__ = ("_cp_path", "_cp_value", "_cp_probe", "_cp_index", "_cp_steps", "_cp_parts")
 
-    def __init__(self, path: Path, value: Any, probe: Probe, index: int, steps: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        path: Path,
+        value: Any,
+        probe: Probe,
+        index: int,
+        steps: tuple[str, ...],
+        parts: tuple[str | Slot, ...] = (),
+    ) -> None:
         self._cp_path = path
         self._cp_value = value
         self._cp_probe = probe
         self._cp_index = index
-        self._cp_steps = steps  # the pure filters applied to the context's value, in order
+        self._cp_steps = steps  # the pure filters applied to the context's value (or the joined parts), in order
+        self._cp_parts = parts  # for text joined from slots and literals: the pieces, in order
 
     def _cp_real(self) -> Any:
-        """Return the value, noting that the layout depends on it."""
-        self._cp_probe.structural.add(self._cp_path)
+        """Return the value, noting that the layout depends on it (on every slot it was joined from)."""
+        if self._cp_parts:
+            for part in self._cp_parts:
+                if type(part) is Slot:
+                    part._cp_real()
+        else:
+            self._cp_probe.structural.add(self._cp_path)
         return self._cp_value
 
     def _cp_marker(self) -> str:
@@ -191,11 +205,49 @@ def derive(slot: Slot, step: str) -> Any:
     value = STEPS[step](slot._cp_value)
     if not slottable(value) or len(slot._cp_probe.slots) >= MAX_SLOTS:
         return STEPS[step](slot._cp_real())
-    return slot._cp_probe.slot(slot._cp_path, value, slot._cp_steps + (step,))
+    return slot._cp_probe.slot(slot._cp_path, value, slot._cp_steps + (step,), slot._cp_parts)
 
 
-def stepped(value: Any, steps: tuple[str, ...]) -> Any:
-    """Return a face's value passed through the pure filters a slot went through."""
+def joined(parts: Any) -> Slot | None:
+    """Return a slot for text joined from slots and constants (`~`, a message's slots); None when it cannot
+    be one (a part that is markup or not a plain value, or joined text too long to slot)."""
+    pieces: list[str | Slot] = []
+    probe = None
+    for part in parts:
+        if type(part) is Slot:
+            probe = part._cp_probe
+            if part._cp_parts and not part._cp_steps:  # joined text inside joined text: one level
+                pieces.extend(part._cp_parts)
+            else:
+                pieces.append(part)
+        elif hasattr(part, "__html__"):
+            return None
+        else:
+            pieces.append(str(part))  # what joining does with a constant
+    value = "".join(str(p._cp_value) if isinstance(p, Slot) else p for p in pieces)
+    if probe is None or not slottable(value) or len(probe.slots) >= MAX_SLOTS:
+        return None
+    return probe.slot((), value, (), tuple(pieces))
+
+
+Recipe = tuple[Any, ...]  # ("leaf", path, steps) or ("join", parts, steps): how a face's value is made
+
+
+def recipe(slot: Slot) -> Recipe:
+    """Return how to make, for any face, the value a slot stands for."""
+    if slot._cp_parts:
+        parts = tuple(recipe(p) if type(p) is Slot else p for p in slot._cp_parts)
+        return ("join", parts, slot._cp_steps)
+    return ("leaf", slot._cp_path, slot._cp_steps)
+
+
+def evaluate(made: Recipe, values: dict[Path, Any]) -> Any:
+    """Return a face's value by a slot's recipe (raising KeyError, TypeError… when it cannot be made)."""
+    kind, what, steps = made
+    if kind == "join":
+        value: Any = "".join(p if type(p) is str else str(evaluate(p, values)) for p in what)
+    else:
+        value = values[what]
     for step in steps:
         value = STEPS[step](value)
     return value

@@ -196,10 +196,20 @@ class Templates:
         }
         for name, func in own.items():  # functions of real values: a probe's slots give theirs
             self.env.filters[name] = sandbox.resolving(func)
+
         # gettext's names, so Babel's Jinja extractor finds each printed label: _("machine"), with slots as
         # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
-        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
-        self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
+        def say(msgid: str, context: str, values: dict[str, Any]) -> Any:
+            if any(type(v) is slots.Slot for v in values.values()):  # a probe: the message joined from its slots
+                found = slots.joined(words.parts(msgid, context, **values))
+                if found is not None:
+                    return found
+                values = {name: slots.real(v) for name, v in values.items()}
+            return words.form(msgid, context, **values)
+
+        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **values: say(msgid, "", values)
+        self.env.globals["pgettext"] = lambda context, msgid, **values: say(msgid, context, values)
+        self.env.slot_aware.extend(self.env.globals[name] for name in ("_", "gettext", "pgettext"))
         self.programs = programs.Programs(MAX_OUTPUT)
         self._digests: dict[str, str] = {}
         self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
