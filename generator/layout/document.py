@@ -99,6 +99,8 @@ def parse_probe(
     if not isinstance(elements, list):
         return None
     later = frozenset(i for i, item in enumerate(elements) if deferred(item))
+    if any(_bad_number(v) for i in later for _, v in _numbers(elements[i], ())):  # its own numbers, checked once
+        return None
     doc = _reusing(data, items.get("elements"), template, face, size, text, later)
     return (doc, data) if doc is not None else None
 
@@ -107,13 +109,12 @@ def replace_elements(
     doc: LayoutDoc, template: str, face: str, data: dict[str, Any], items: dict[int, Any]
 ) -> LayoutDoc | None:
     """Return `doc` for another face with the top-level elements at the indices of `items` built from new data,
-    checked as `parse` checks a new element; None when one does not pass (a full parse then reports why)."""
+    checked as `parse` checks a new element, but for their numbers: those of a probe's deferred element are
+    checked by `parse_probe`, a face's own by `bad_number`. None when one does not pass (a parse says why)."""
     elements = list(doc.elements)
     if items:
         top = {key: value for key, value in data.items() if key != "elements"}
         if not schema.conforms("layout", {**top, "elements": list(items.values())}):
-            return None
-        if any(_bad_number(v) for item in items.values() for _, v in _numbers(item, ())):
             return None
         report = Report()
         source = yamlsrc.Source(template, "", data)
@@ -256,6 +257,11 @@ def _extent(value: Any, depth: int) -> tuple[int, int]:
         elif isinstance(item, list):
             stack.extend((v, at + 1) for v in item)
     return count, deepest
+
+
+def bad_number(value: Any) -> bool:
+    """Return True for a number a layout may not hold (a parse reports it, L004)."""
+    return type(value) in (int, float) and _bad_number(value)
 
 
 def _bad_number(value: int | float) -> bool:

@@ -225,7 +225,7 @@ def bind(
             value = slots.evaluate(made, values)
         except (KeyError, AttributeError, TypeError, ValueError):
             return None
-        if not slots.slottable(value):
+        if not slots.slottable(value) or document.bad_number(value):
             return None
         bound[index] = value
     if not program.places:
