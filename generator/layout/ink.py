@@ -47,11 +47,14 @@ def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:
     """Return True when (x, y) lies inside the polygons under the even-odd rule."""
     crossings = 0
     for polygon in polygons:
-        n = len(polygon)
-        for i in range(n):
-            (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
-            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+        if not polygon:
+            continue
+        x0, y0 = polygon[-1]  # every edge (start, end) once, the closing one first: a count needs no order
+        above = y0 > y
+        for x1, y1 in polygon:
+            if (y1 > y) != above and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
                 crossings += 1
+            x0, y0, above = x1, y1, y1 > y
     return crossings % 2 == 1
 
 

@@ -106,8 +106,9 @@ def _icons(el: Element, icons: IconSet) -> Iterator[Finding]:
 
 def _references(doc: LayoutDoc) -> Iterator[Finding]:
     """A text's `over` must name icons or images of the same face."""
-    targets = {el.props["id"]: el.kind for el in walk(doc.elements) if el.props.get("id")}
-    for el in walk(doc.elements):
+    every = list(walk(doc.elements))
+    targets = {el.props["id"]: el.kind for el in every if el.props.get("id")}
+    for el in every:
         for name in el.props.get("over", ()):
             if targets.get(name) not in ("icon", "image"):
                 what = f"is a {targets[name]}" if name in targets else "is not the id of any element on this face"

@@ -1,4 +1,5 @@
-"""Trace a prepared face: a Painter that records where every mark lands, for the layout lint."""
+"""Trace a prepared face: a Painter that records where every mark lands, for the layout lint, and the calls
+that made them, which the PDF replays: the lint reads the drawing the PDF is written from."""
 
 from __future__ import annotations
 
@@ -13,12 +14,21 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Prepared, draw
+from .draw import Op, Prepared, draw, walk_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
 Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, y' = b x + d y + f
 CURVE_STEPS = 8  # straight pieces per Bézier curve: fine enough to tell inside from outside
+
+
+def record(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
+    """Draw the face once: keep its painter calls in `prepared.ops`, which every later `draw` replays, and
+    return the marks those calls make, in drawing order, in face millimetres."""
+    tracer = Tracer(fonts)
+    walk_elements(prepared, tracer, fonts, icons)
+    prepared.ops = tuple(tracer.ops)
+    return tracer.marks
 
 
 def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
@@ -29,7 +39,8 @@ def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
 
 
 class Tracer:
-    """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm."""
+    """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm, and every
+    call it was given (`ops`, for draw.replay)."""
 
     def __init__(self, fonts: FontSet) -> None:
         self.fonts = fonts
@@ -40,11 +51,14 @@ class Tracer:
         self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
         self.counts: dict[int, int] = {}  # text element -> how many lines it has set so far
         self.marks: list[Mark] = []
+        self.ops: list[Op] = []
 
     def enter(self, el: Element) -> None:
+        self.ops.append(("enter", (el,)))
         self.drawing.append(el)
 
     def leave(self) -> None:
+        self.ops.append(("leave", ()))
         self.drawing.pop()
 
     def owner(self) -> Element:
@@ -52,25 +66,31 @@ class Tracer:
         return next(el for el in self.drawing if el.kind != "group")
 
     def save(self) -> None:
+        self.ops.append(("save", ()))
         self.saved.append((self.matrix, self.clip_box))
 
     def restore(self) -> None:
+        self.ops.append(("restore", ()))
         self.matrix, self.clip_box = self.saved.pop()
 
     def translate(self, dx: float, dy: float) -> None:
+        self.ops.append(("translate", (dx, dy)))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)
 
     def rotate(self, degrees: float) -> None:
+        self.ops.append(("rotate", (degrees,)))
         cos, sin = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * cos + c * sin, b * cos + d * sin, c * cos - a * sin, d * cos - b * sin, e, f)
 
     def scale(self, factor: float) -> None:
+        self.ops.append(("scale", (factor,)))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
 
     def clip(self, commands: tuple[Any, ...]) -> None:
+        self.ops.append(("clip", (commands,)))
         _, box, _ = _outline(commands, self.matrix)
         assert box is not None  # a clip path always has points
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
@@ -86,6 +106,7 @@ class Tracer:
         cap: str = "butt",
         opacity: float = 1.0,
     ) -> None:
+        self.ops.append(("path", (commands, fill, stroke, width, dash, cap, opacity)))
         polygons, box, convex = _outline(commands, self.matrix)
         if box is None:
             return
@@ -95,6 +116,7 @@ class Tracer:
             self._add(Mark(self.owner(), "stroke", box.grown(width * self._unit() / 2), stroke, opacity))
 
     def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
+        self.ops.append(("text", (x, y, text, font, size, colour, opacity)))
         owner = self.owner()
         width = self.fonts.width(text, font, size) / PT_PER_MM
         em = size / PT_PER_MM
@@ -115,6 +137,7 @@ class Tracer:
         )
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        self.ops.append(("image", (placed, opacity)))
         x, y, w, h = placed.box
         self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
 
