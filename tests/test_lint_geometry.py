@@ -83,6 +83,31 @@ def test_legible_reaches_4_5_to_1_on_any_backdrop_and_keeps_a_colour_that_alread
         assert shade == c
 
 
+@given(boxes(), boxes())
+def test_overlaps_says_whether_there_is_an_intersection(a, b):
+    assert a.overlaps(b) == (a.intersection(b) is not None) == b.overlaps(a)
+
+
+def _crossings(polygons, x, y) -> bool:
+    """The even-odd rule as the lint first wrote it, edge by edge with indices: `inside` must agree exactly."""
+    crossings = 0
+    for polygon in polygons:
+        n = len(polygon)
+        for i in range(n):
+            (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+@given(st.lists(st.lists(st.tuples(coord, coord), min_size=1, max_size=8), max_size=3), coord, coord)
+def test_inside_counts_crossings_as_the_indexed_loop_did(polygons, x, y):
+    shapes = tuple(tuple(p) for p in polygons)
+    assert inside(shapes, x, y) == _crossings(shapes, x, y)
+    for px, py in (p for polygon in shapes for p in polygon):  # on the corners themselves, too
+        assert inside(shapes, px, py) == _crossings(shapes, px, py)
+
+
 @given(boxes(), coord, coord)
 def test_a_rectangle_polygon_holds_exactly_the_points_inside_its_box(box, x, y):
     corners = ((box.left, box.top), (box.right, box.top), (box.right, box.bottom), (box.left, box.bottom))
