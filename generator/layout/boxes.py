@@ -64,10 +64,21 @@ class Box:
 
 def union(boxes: Iterable[Box]) -> Box:
     """Return the smallest box holding every box given (at least one)."""
-    items = list(boxes)
-    return Box(
-        min(b.left for b in items), min(b.top for b in items), max(b.right for b in items), max(b.bottom for b in items)
-    )
+    items = iter(boxes)
+    first = next(items, None)
+    if first is None:
+        raise ValueError("union() of no boxes")
+    left, top, right, bottom = first.left, first.top, first.right, first.bottom
+    for b in items:  # min() and max() written out: each keeps the first of equal values, as they do
+        if b.left < left:
+            left = b.left
+        if b.top < top:
+            top = b.top
+        if b.right > right:
+            right = b.right
+        if b.bottom > bottom:
+            bottom = b.bottom
+    return Box(left, top, right, bottom)
 
 
 def around(points: Iterable[tuple[float, float]]) -> Box:

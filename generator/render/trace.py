@@ -47,7 +47,7 @@ class Tracer:
         self.matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.clip_box: Box | None = None
         self.saved: list[tuple[Matrix, Box | None]] = []
-        self.drawing: list[Element] = []  # the elements being drawn, outermost first
+        self.drawing: list[Element | None] = []  # per element being drawn, the outermost non-group one so far
         self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
         self.counts: dict[int, int] = {}  # text element -> how many lines it has set so far
         self.marks: list[Mark] = []
@@ -55,7 +55,8 @@ class Tracer:
 
     def enter(self, el: Element) -> None:
         self.ops.append(("enter", (el,)))
-        self.drawing.append(el)
+        outer = self.drawing[-1] if self.drawing else None
+        self.drawing.append(outer if outer is not None or el.kind == "group" else el)
 
     def leave(self) -> None:
         self.ops.append(("leave", ()))
@@ -63,7 +64,9 @@ class Tracer:
 
     def owner(self) -> Element:
         """Return the element a mark belongs to: the outermost one being drawn that is not a group."""
-        return next(el for el in self.drawing if el.kind != "group")
+        owner = self.drawing[-1]
+        assert owner is not None  # groups draw only clips, never marks
+        return owner
 
     def save(self) -> None:
         self.ops.append(("save", ()))
@@ -131,7 +134,7 @@ class Tracer:
         if line is None:  # a new baseline: the next line number of this element
             line = self.lines[key] = self.counts.get(id(owner), 0)
             self.counts[id(owner)] = line + 1
-        box = around(map(self._map, corners))
+        box = self._around(corners)
         self._add(
             Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
         )
@@ -139,7 +142,7 @@ class Tracer:
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         self.ops.append(("image", (placed, opacity)))
         x, y, w, h = placed.box
-        self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
+        self._add(Mark(self.owner(), "image", self._around([(x, y), (x + w, y + h)]), None, opacity))
 
     def _add(self, mark: Mark) -> None:
         box = self._clipped(mark.box)
@@ -154,10 +157,10 @@ class Tracer:
         a, b, *_ = self.matrix
         return math.hypot(a, b)
 
-    def _map(self, point: tuple[float, float]) -> tuple[float, float]:
+    def _around(self, points: list[tuple[float, float]]) -> Box:
+        """Return the box around `points` mapped to face mm."""
         a, b, c, d, e, f = self.matrix
-        x, y = point
-        return a * x + c * y + e, b * x + d * y + f
+        return around([(a * x + c * y + e, b * x + d * y + f) for x, y in points])
 
 
 @lru_cache(maxsize=4096)  # the same frames, bands and icons come back on every card, at the same place
