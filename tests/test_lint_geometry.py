@@ -9,7 +9,8 @@ from lintkit import FONTS, ICONS, laid_out
 
 from generator.layout import contrast, legibility
 from generator.layout.boxes import Box, union
-from generator.layout.ink import inside, is_convex
+from generator.layout.document import Element
+from generator.layout.ink import Mark, inside, is_convex
 from generator.render.trace import trace
 
 coord = st.floats(min_value=-100, max_value=100, allow_nan=False)
@@ -106,6 +107,20 @@ def test_inside_counts_crossings_as_the_indexed_loop_did(polygons, x, y):
     assert inside(shapes, x, y) == _crossings(shapes, x, y)
     for px, py in (p for polygon in shapes for p in polygon):  # on the corners themselves, too
         assert inside(shapes, px, py) == _crossings(shapes, px, py)
+
+
+@given(boxes(), boxes(), st.lists(st.tuples(coord, coord), min_size=3, max_size=6), st.booleans(), st.booleans())
+def test_covers_box_is_covering_all_four_corners(own, box, points, outlined, convex):
+    outline = (tuple(points),) if outlined else ()
+    mark = Mark(Element("rect", {}, "elements[0]"), "fill", own, "#000000", outline=outline, convex=convex)
+    expected = all(mark.covers(x, y) for x, y in _corners(box)) if not outline or convex else False
+    assert mark.covers_box(box) == expected
+    inner = Box(own.left + own.width / 4, own.top + own.height / 4, own.right - own.width / 4, own.bottom)
+    assert mark.covers_box(inner) == (all(mark.covers(x, y) for x, y in _corners(inner)) and (convex or not outline))
+
+
+def _corners(box: Box) -> list[tuple[float, float]]:
+    return [(box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom)]
 
 
 @given(boxes(), coord, coord)

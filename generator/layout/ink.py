@@ -37,10 +37,23 @@ class Mark:
 
     def covers_box(self, box: Box) -> bool:
         """Return True when the mark surely paints all of `box` (False may still mean it does)."""
-        corners = ((box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom))
-        if not self.outline:
-            return all(self.box.contains(x, y) for x, y in corners)
-        return self.convex and all(self.covers(x, y) for x, y in corners)
+        if self.outline and not self.convex:
+            return False
+        own, left, top, right, bottom = self.box, box.left, box.top, box.right, box.bottom
+        if not (  # its box holds all four corners (the eight comparisons of Box.contains, without the calls)
+            own.left <= left <= own.right
+            and own.left <= right <= own.right
+            and own.top <= top <= own.bottom
+            and own.top <= bottom <= own.bottom
+        ):
+            return False
+        outline = self.outline
+        return not outline or (
+            inside(outline, left, top)
+            and inside(outline, right, top)
+            and inside(outline, left, bottom)
+            and inside(outline, right, bottom)
+        )
 
 
 def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:
