@@ -57,7 +57,17 @@ def _pieces(text: str) -> list[tuple[str, str | None]]:
 
 def fill(form: str, values: Mapping[str, object]) -> str:
     """Return `form` with each slot replaced by its value (no attribute access, no format specs)."""
-    return "".join(literal + ("" if name is None else str(values[name])) for literal, name in _pieces(form))
+    return "".join(map(str, fill_parts(form, values)))
+
+
+def fill_parts(form: str, values: Mapping[str, object]) -> list[object]:
+    """Return the pieces `fill` joins: the literal text and, between, each slot's value as it is."""
+    parts: list[object] = []
+    for literal, name in _pieces(form):
+        parts.append(literal)
+        if name is not None:
+            parts.append(values[name])
+    return parts
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,10 @@ class Catalogue:
     def form(self, msgid: str, context: str = "", /, **values: object) -> str:
         """Return a message filled with its slots' values."""
         return fill(self.text(msgid, context), values)
+
+    def parts(self, msgid: str, context: str = "", /, **values: object) -> list[object]:
+        """Return the pieces `form` joins (see fill_parts)."""
+        return fill_parts(self.text(msgid, context), values)
 
     def singular(self, n: int) -> bool:
         """Return True when `n` of something takes the singular: 1 in English, 0 and 1 in French (CLDR's rules)."""

@@ -83,6 +83,48 @@ def parse(text: str, template: str, face: str, size: tuple[float, float], report
     return _located(text, template, face, size, report)
 
 
+_DEFERRED = Element("deferred", {}, "")  # stands for an element a probe leaves to be built for each face
+
+
+def parse_probe(
+    text: str, template: str, face: str, size: tuple[float, float], deferred: Callable[[Any], bool]
+) -> tuple[LayoutDoc, dict[str, Any]] | None:
+    """Parse a probe's document (generator.layout.programs) the quick way, checking every element but those
+    `deferred` picks out (they hold slots: `replace_elements` builds them for each face); None on any trouble."""
+    found = flow.read_items(text)
+    if found is None:
+        return None
+    data, items = found
+    elements = data.get("elements")
+    if not isinstance(elements, list):
+        return None
+    later = frozenset(i for i, item in enumerate(elements) if deferred(item))
+    doc = _reusing(data, items.get("elements"), template, face, size, text, later)
+    return (doc, data) if doc is not None else None
+
+
+def replace_elements(
+    doc: LayoutDoc, template: str, face: str, data: dict[str, Any], items: dict[int, Any]
+) -> LayoutDoc | None:
+    """Return `doc` for another face with the top-level elements at the indices of `items` built from new data,
+    checked as `parse` checks a new element; None when one does not pass (a full parse then reports why)."""
+    elements = list(doc.elements)
+    if items:
+        top = {key: value for key, value in data.items() if key != "elements"}
+        if not schema.conforms("layout", {**top, "elements": list(items.values())}):
+            return None
+        if any(_bad_number(v) for item in items.values() for _, v in _numbers(item, ())):
+            return None
+        report = Report()
+        source = yamlsrc.Source(template, "", data)
+        for index, item in items.items():
+            element = _element(index, item, ("elements",), source, report)
+            if element is None or report.errors:
+                return None
+            elements[index] = element
+    return LayoutDoc(template, face, doc.width, doc.height, doc.bleed, tuple(elements))
+
+
 _SAFE = yaml.SafeLoader("")  # only its scalar constructors are used, never its stream
 _SCALAR_TAGS = frozenset(
     f"tag:yaml.org,2002:{kind}" for kind in ("null", "bool", "int", "float", "binary", "timestamp", "str")
@@ -146,7 +188,13 @@ _KNOWN_SIZE = 16_384  # elements remembered; past this the memory starts again
 
 
 def _reusing(
-    data: dict[str, Any], items: list[str] | None, template: str, face: str, size: tuple[float, float], text: str
+    data: dict[str, Any],
+    items: list[str] | None,
+    template: str,
+    face: str,
+    size: tuple[float, float],
+    text: str,
+    later: frozenset[int] = frozenset(),
 ) -> LayoutDoc | None:
     """Build a document whose elements were mostly seen before, checking only the new ones; None when anything
     is new in a way that needs the full check (which then reports it).
@@ -164,7 +212,7 @@ def _reusing(
     built: list[Element | None] = []
     new: list[int] = []
     for index, item in enumerate(items):
-        known = _KNOWN.get((item, index))
+        known = _KNOWN.get((item, index)) if index not in later else (_DEFERRED, *_extent(elements[index], 2))
         if known is None:
             new.append(index)
             built.append(None)

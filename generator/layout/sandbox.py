@@ -26,7 +26,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedFormatter
 from jinja2.utils import Namespace, generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
 
-from . import cpu
+from . import cpu, slots
+from .slots import Slot
 
 MAX_WRITTEN = 16_000_000  # characters all template code may write for one face, macro bodies and captures included
 MAX_STEPS = 200_000  # loop iterations one face may run, every loop counted, nested ones included
@@ -34,7 +35,7 @@ MAX_SEQUENCE = 1_000_000  # size of any one value: characters of a string, items
 MAX_MADE = 20_000_000  # total size of the values one face may make (so many variables cannot add up)
 MAX_INT_BITS = 1024  # whole numbers past ~300 digits are not layout arithmetic
 MAX_SECONDS = 5.0  # CPU seconds one face's render may use
-SANDBOX_VERSION = 3  # part of compiled-template cache names: code compiled without these budgets is never reused
+SANDBOX_VERSION = 4  # part of compiled-template cache names: code compiled without these budgets is never reused
 _TICKS = 64  # counted operations between two looks at the clock
 
 
@@ -62,6 +63,7 @@ class Budget:
         self.made = 0
         self.memo: dict[int, tuple[Any, int]] = {}  # big containers measured already (see weight)
         self.ticks = _TICKS
+        self.extra = 0  # in a probe render: the most characters a slot's marker may stand for beyond its own
 
     def tick(self) -> None:
         """Count one operation; look at the clock every TICKS of them (it is the hot path of every render)."""
@@ -92,6 +94,8 @@ class Budget:
         kind = type(value)
         if kind is str:  # most values: no walk needed
             size = len(value)
+            if self.extra and slots.MARK in value:
+                size += value.count(slots.MARK) * self.extra
         elif kind in _SCALARS:
             size = 1 if kind is not int else 1 + value.bit_length() // 32
         else:
@@ -139,11 +143,17 @@ def weight(value: Any, limit: int = MAX_SEQUENCE, memo: dict[int, tuple[Any, int
     weights of containers measured before (by id, with the container, so an id is never reused).
     """
     total, stack, inside = 0, [value], set()
+    budget = CURRENT.get()
+    extra = budget.extra if budget is not None else 0  # a probe's markers weigh what they may stand for
     while stack:
         item = stack.pop()
         kind = type(item)  # type(), not isinstance(): a Namespace answers __class__ slowly
         if kind is str or kind is bytes:
             total += len(item)
+            if extra and kind is str and slots.MARK in item:
+                total += item.count(slots.MARK) * extra
+        elif kind is Slot:
+            total += slots.MARKER_SIZE + slots.EXTRA
         elif kind is int:
             total += 1 + item.bit_length() // 32
         elif kind in _SCALARS:
@@ -347,16 +357,40 @@ def _guard_filter(name: str, func: Any) -> Any:
 
     skip = 1 if _PassArg.from_obj(func) else 0  # context or environment comes first
     check = _CHECKS.get(name)
+    step = name in slots.STEPS
 
     @wraps(func)
     def guarded(*args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.tick()
+        if budget.extra:  # a probe: a pure step keeps its slot, anything else reads the value
+            if step and len(args) == skip + 1 and not kwargs and type(args[skip]) is Slot:
+                return slots.derive(args[skip], name)
+            args, kwargs = slots.reals(args, kwargs)
         if check is not None and len(args) > skip:
             check(*args[skip:], **kwargs)
         return budget.make(func(*args, **kwargs), f"|{name} result")
 
     return guarded
+
+
+def resolving(func: Any) -> Any:
+    """Wrap a test or filter so that, in a probe, it reads the values its slots stand for."""
+
+    @wraps(func)
+    def resolved(*args: Any, **kwargs: Any) -> Any:
+        args, kwargs = slots.reals(args, kwargs)
+        return func(*args, **kwargs)
+
+    return resolved
+
+
+def _marked(pieces: Any) -> int:
+    """Return the most characters a probe's markers in `pieces` may stand for beyond their own."""
+    budget = CURRENT.get()
+    if budget is None or not budget.extra:
+        return 0
+    return int(sum(p.count(slots.MARK) for p in pieces) * budget.extra)
 
 
 def _join(func: Any) -> Any:
@@ -461,6 +495,21 @@ class _Compiler(CodeGenerator):
         super().visit_Template(node, frame)
         self.writeline(f"cp_pure = frozenset({pure!r})")  # read by SandboxEnv.call, to reuse their results
 
+    def visit_Concat(self, node: nodes.Concat, frame: Any) -> None:
+        # As Jinja compiles `~`, but the join it picks is handed to cp_concat with the parts, which keeps a
+        # probe's slots joined (the join itself would print them).
+        if frame.eval_ctx.volatile:
+            join = "(markup_join if context.eval_ctx.volatile else str_join)"
+        elif frame.eval_ctx.autoescape:
+            join = "markup_join"
+        else:
+            join = "str_join"
+        self.write(f"environment.cp_concat({join}, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write("))")
+
     def _output_const_repr(self, group: Any) -> str:
         return f"environment.cp_written({super()._output_const_repr(group)})"
 
@@ -513,9 +562,13 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         self.globals["lipsum"] = _lipsum
         for name, func in list(self.filters.items()):
             self.filters[name] = _guard_filter(name, _join(func) if name == "join" else func)
+        for name, func in list(self.tests.items()):
+            if name not in slots.BLIND_TESTS:
+                self.tests[name] = resolving(func)
         self.filters["cp_loop"] = _loop
         self.filters["cp_made"] = _made
         self.memo: dict[tuple[Any, ...], str] = {}  # results of pure shared macros (see _macro_key)
+        self.slot_aware: list[Any] = []  # functions a probe may pass slots to (they join them as text)
 
     @staticmethod
     def _finalize(value: Any) -> Any:
@@ -528,6 +581,8 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         budget = CURRENT.get()  # Budget.write, inlined: this runs for every piece of every face
         if budget is not None:
             budget.written += len(text)
+            if budget.extra and slots.MARK in text:
+                budget.written += text.count(slots.MARK) * budget.extra
             if budget.written > MAX_WRITTEN:
                 budget.write(0)
             budget.ticks -= 1
@@ -535,15 +590,25 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
                 budget.clock()
         return text
 
+    def cp_concat(self, join: Any, parts: tuple[Any, ...]) -> Any:
+        """Join the parts of a `~` as Jinja would; in a probe, text joined from slots stays a slot."""
+        budget = CURRENT.get()
+        if budget is not None and budget.extra and any(type(p) is Slot for p in parts):
+            found = slots.joined(parts)
+            if found is not None:
+                return found
+            parts = tuple(slots.real(p) for p in parts)
+        return join(parts)
+
     def concat(self, pieces: Any) -> str:
         """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
         if type(pieces) is list:  # a macro's or block's buffer: measure it in one go
-            if sum(map(len, pieces)) > MAX_SEQUENCE:
+            if sum(map(len, pieces)) + _marked(pieces) > MAX_SEQUENCE:
                 raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
             return "".join(pieces)
         parts, size = [], 0
         for piece in pieces:
-            size += len(piece)
+            size += len(piece) + _marked((piece,))
             if size > MAX_SEQUENCE:
                 raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
             parts.append(piece)
@@ -552,6 +617,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
     def call_binop(self, context: Any, operator_name: str, left: Any, right: Any) -> Any:
         budget = _budget()
         budget.tick()
+        left, right = slots.real(left), slots.real(right)
         if operator_name == "**":
             big = isinstance(left, int) and isinstance(right, int) and right > 0 and abs(left) > 1
             if big and left.bit_length() * right > MAX_INT_BITS:
@@ -577,6 +643,10 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.tick()
+        if budget.extra and type(__obj) is not Macro and not any(__obj is f for f in __self.slot_aware):
+            # a probe: a macro passes slots on (and functions marked so), any other function reads them
+            __obj = slots.real(__obj)
+            args, kwargs = slots.reals(args, kwargs)
         key = _macro_key(__obj, args, kwargs) if type(__obj) is Macro else None
         if key is not None:
             known = __self.memo.get(key)
@@ -591,6 +661,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         return result
 
     def getattr(self, obj: Any, attribute: str) -> Any:
+        obj = slots.real(obj)
         if isinstance(obj, dict) and attribute in obj:  # card.values is the card's field, not dict.values
             return obj[attribute]
         return super().getattr(obj, attribute)
@@ -600,7 +671,7 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         # counted loops and calls; only a slice copies, so only a slice counts.
         if type(argument) is slice:
             _budget().tick()
-        return super().getitem(obj, argument)
+        return super().getitem(slots.real(obj), slots.real(argument))
 
     def wrap_str_format(self, value: Any) -> Any:
         """str.format and format_map, with padding and precision counted before they allocate."""

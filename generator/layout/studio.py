@@ -219,10 +219,12 @@ class Studio:
         context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
         result, complete = None, True
         deps: list[tuple[str, str | None]] = []
-        text = self.templates.render(face.template, context, face.key, report)
+        # Bound from the template's program when it can be, else rendered and parsed for real.
+        bound = self.templates.lay_out(face.template, context, face.key, (width, height))
+        text = self.templates.render(face.template, context, face.key, report) if bound is None else ""
         if text is not None:
             try:
-                result = self._lay_out(face, key, context, text, (width, height), safe, report, deps)
+                result = self._lay_out(face, key, context, text, bound, (width, height), safe, report, deps)
             except cpu.OverBudget as exc:  # located at the element being worked on, when there is one
                 result, complete = None, False
                 element = getattr(exc, "element", None)
@@ -240,16 +242,18 @@ class Studio:
         key: str,
         context: dict[str, Any],
         text: str,
+        doc: document.LayoutDoc | None,
         size: tuple[float, float],
         safe: float | None,
         report: Report,
         deps: list[tuple[str, str | None]],
     ) -> Prepared | None:
-        """Parse, set, place art in, trace and lint a rendered face, each stage on its CPU budget."""
+        """Parse (unless bound already), set, place art in, trace and lint a face, each stage on its CPU budget."""
         with self.meter.stage("parse"):
-            parsed = Report()
-            doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
-            report.extend(self._in_template(face, context, text, parsed.items))
+            if doc is None:
+                parsed = Report()
+                doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
+                report.extend(self._in_template(face, context, text, parsed.items))
             if doc is not None and self.variant == lowink.VARIANT:
                 doc = lowink.apply(doc)
         if doc is None:

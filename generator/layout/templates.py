@@ -32,7 +32,8 @@ from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
-from . import contrast, cpu, markup, sandbox
+from . import contrast, cpu, markup, programs, sandbox, slots
+from .document import LayoutDoc
 from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
@@ -82,9 +83,18 @@ class _Loader(FileSystemLoader):
 
 def _quote(value: Any) -> str:
     """Quote any value as a YAML (JSON) scalar, so card text can never break the document."""
+    if type(value) is slots.Slot:  # a probe: the marker each face's own value replaces
+        return json.dumps(value._cp_marker(), ensure_ascii=False)
     if isinstance(value, Undefined):
         value._fail_with_undefined_error()  # name the missing variable, not a JSON error
     return json.dumps(value, ensure_ascii=False)
+
+
+def _escape_markup(value: Any) -> Any:
+    """Escape plain text for markup; a probe's slot passes through, escaped for each face."""
+    if type(value) is slots.Slot:
+        return slots.derive(value, "escape_markup")
+    return markup.escape(value)
 
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -176,16 +186,31 @@ class Templates:
             keep_trailing_newline=True,
         )
         self.env.filters["q"] = _quote
-        self.env.filters["escape_markup"] = markup.escape
-        self.env.filters["lighten"] = lambda c, t: mix(c, "#ffffff", t)
-        self.env.filters["darken"] = lambda c, t: mix(c, "#000000", t)
-        self.env.filters["mix"] = mix
-        self.env.filters["legible"] = contrast.legible
+        self.env.filters["escape_markup"] = _escape_markup
+        own = {
+            "lighten": lambda c, t: mix(c, "#ffffff", t),
+            "darken": lambda c, t: mix(c, "#000000", t),
+            "mix": mix,
+            "legible": contrast.legible,
+            "decimal": words.decimal,  # 63.5, or 63,5 in French
+        }
+        for name, func in own.items():  # functions of real values: a probe's slots give theirs
+            self.env.filters[name] = sandbox.resolving(func)
+
         # gettext's names, so Babel's Jinja extractor finds each printed label: _("machine"), with slots as
         # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
-        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **slots: words.form(msgid, "", **slots)
-        self.env.globals["pgettext"] = lambda context, msgid, **slots: words.form(msgid, context, **slots)
-        self.env.filters["decimal"] = words.decimal  # 63.5, or 63,5 in French
+        def say(msgid: str, context: str, values: dict[str, Any]) -> Any:
+            if any(type(v) is slots.Slot for v in values.values()):  # a probe: the message joined from its slots
+                found = slots.joined(words.parts(msgid, context, **values))
+                if found is not None:
+                    return found
+                values = {name: slots.real(v) for name, v in values.items()}
+            return words.form(msgid, context, **values)
+
+        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **values: say(msgid, "", values)
+        self.env.globals["pgettext"] = lambda context, msgid, **values: say(msgid, context, values)
+        self.env.slot_aware.extend(self.env.globals[name] for name in ("_", "gettext", "pgettext"))
+        self.programs = programs.Programs(MAX_OUTPUT)
         self._digests: dict[str, str] = {}
         self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
         self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face
@@ -284,6 +309,7 @@ class Templates:
         face: str,
         report: Report,
         origins: list[tuple[int, str, int]] | None = None,
+        probe: slots.Probe | None = None,
     ) -> str | None:
         """Render template `name` for `face`; report template problems with their template line.
 
@@ -300,6 +326,8 @@ class Templates:
         else:
             late = f"layout templates used more than {total:g} s of CPU time in all"
             budget = sandbox.Budget(start + left, late)
+        if probe is not None:  # its markers are budgeted as the longest values they may stand for
+            budget.extra = slots.EXTRA
         token = sandbox.CURRENT.set(budget)
         try:
             if left <= 0:
@@ -310,7 +338,7 @@ class Templates:
             for chunk in pieces:
                 if origins is not None:
                     origins.append((size, *_origin(pieces)))
-                size += len(chunk)
+                size += len(chunk) + (chunk.count(slots.MARK) * budget.extra if budget.extra else 0)
                 if size > MAX_OUTPUT:
                     raise sandbox.exceeded(f"template output passed {MAX_OUTPUT} characters")
                 chunks.append(chunk)
@@ -363,6 +391,22 @@ class Templates:
             sandbox.CURRENT.reset(token)
             self.spent += cpu.clock() - start
         return None
+
+    def lay_out(self, name: str, context: dict[str, Any], face: str, size: tuple[float, float]) -> LayoutDoc | None:
+        """Return the face's document bound from template `name`'s program (generator.layout.programs), or None
+        when the face must be rendered and parsed for real."""
+        found = self.source_of(name)
+        if found is None:
+            return None
+
+        def render(slotted: dict[str, Any], report: Report, probe: slots.Probe) -> str | None:
+            timeouts = self.timeouts  # a probe cut short says nothing about the face: it is rendered again
+            try:
+                return self.render(name, slotted, face, report, probe=probe)
+            finally:
+                self.timeouts = timeouts
+
+        return self.programs.lay_out(name, context, face, size, self.display(str(found[1])), render)
 
     def first_line(self, name: str) -> Location | None:
         """Return the first line of template `name`, for a problem no template line can be blamed for."""

@@ -1,0 +1,256 @@
+"""Layout programs: each template rendered once per shape of its faces' data, every face's values bound in.
+
+Faces of one template mostly differ only in the text they print. A program is the layout document one
+probe render made with each value of the face's context standing as a slot (generator.layout.slots): the
+places where a slot's marker landed are where each face's own value goes. A face whose value the template
+did more with than quote (tested it, compared it, printed it unquoted) is structural there: programs are
+kept per template by every structural value, so a face binds into a program only when the template would
+have done exactly the same with it. Bound elements are checked as a parse checks them; anything a program
+cannot vouch for (a probe that failed, a value that does not bind) is rendered for real, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Report
+from . import document, slots
+from .document import LayoutDoc
+from .slots import Path, Probe
+
+MAX_FAILURES = 3  # probes of one template that may fail before failing ones may be no more than a quarter
+MAX_PROGRAMS = 4096  # programs kept for one template; past this the memory starts again
+Key = tuple[Any, ...]
+Leaf = tuple[Path, Any]
+
+
+@dataclass(frozen=True)
+class Program:
+    """One probe's document and where each face's values go in it."""
+
+    doc: LayoutDoc
+    data: dict[str, Any]  # the probe's parsed document
+    places: tuple[tuple[int, tuple[tuple[tuple[str | int, ...], int], ...]], ...]  # element -> (where in it, slot)
+    slots: tuple[tuple[int, slots.Recipe], ...]  # each slot used, and how a face's value for it is made
+    size: int  # characters the probe rendered
+    written: tuple[int, ...]  # the slot of every marker in the rendered text, for the real text's size
+
+
+@dataclass
+class Family:
+    """The programs of one template, by the structural values of their faces."""
+
+    structural: set[Path] = field(default_factory=set)
+    programs: dict[Key, Program | None] = field(default_factory=dict)  # None: its faces are rendered for real
+    probes: int = 0
+    failures: int = 0
+
+
+Render = Callable[[dict[str, Any], Report, Probe], str | None]  # a probe render of the template
+
+
+class Programs:
+    """The layout programs of one Templates object (one build of one game)."""
+
+    def __init__(self, max_output: int) -> None:
+        self.families: dict[str, Family] = {}
+        self.max_output = max_output  # characters a face's rendered document may have
+
+    def lay_out(
+        self,
+        template: str,
+        context: dict[str, Any],
+        face: str,
+        size: tuple[float, float],
+        display: str,
+        render: Render,
+    ) -> LayoutDoc | None:
+        """Return the face's document bound from its template's program, or None to render it for real."""
+        family = self.families.setdefault(template, Family())
+        if family.failures >= MAX_FAILURES and family.failures * 4 > family.probes:  # probing wastes renders
+            return None
+        leaves: list[Leaf] = []
+        if not _flatten(context, (), leaves):
+            return None
+        values = dict(leaves)
+        key = _key(leaves, family.structural)
+        if key not in family.programs:
+            program = self._probe(context, leaves, family, render, display, face, size)
+            family.probes += 1
+            if len(family.programs) >= MAX_PROGRAMS:
+                family.programs.clear()
+            family.programs[_key(leaves, family.structural)] = program  # the structural places it found
+            if program is None:
+                family.failures += 1
+                return None
+            return bind(program, values, display, face, size, self.max_output)
+        found = family.programs[key]
+        return bind(found, values, display, face, size, self.max_output) if found is not None else None
+
+    def _probe(
+        self,
+        context: dict[str, Any],
+        leaves: list[Leaf],
+        family: Family,
+        render: Render,
+        display: str,
+        face: str,
+        size: tuple[float, float],
+    ) -> Program | None:
+        """Render the template once with slots for the face's values; None when the result cannot be a program."""
+        probe = Probe()
+        for path, value in leaves:
+            if path not in family.structural and slots.slottable(value) and len(probe.slots) < slots.MAX_SLOTS:
+                probe.slot(path, value)
+        slotted = _with_slots(context, {s._cp_path: s for s in probe.slots}, ())
+        report = Report()
+        text = render(slotted, report, probe)
+        family.structural |= probe.structural
+        if text is None or report.items:
+            return None
+        found = document.parse_probe(text, display, face, size, _marked)
+        return _program(*found, text, probe) if found is not None else None
+
+
+def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
+    """Collect every leaf of a context with its place; False when a leaf cannot be part of a key."""
+    kind = type(value)
+    if kind is dict:
+        for name, item in value.items():
+            if type(name) is not str or not _flatten(item, path + (name,), out):
+                return False
+    elif kind is list:
+        for index, item in enumerate(value):
+            if not _flatten(item, path + (index,), out):
+                return False
+    elif kind in (str, int, bool, type(None)):
+        out.append((path, value))
+    elif kind is float:
+        out.append((path, value))  # keyed by its text below: 0.0 and -0.0 are written differently
+    else:
+        return False
+    return True
+
+
+def _key(leaves: list[Leaf], structural: set[Path]) -> Key:
+    """Return what a face's program is kept under: its shape, and the values of its structural places."""
+    return tuple(
+        (path, type(value).__name__, repr(value) if path in structural or not slots.slottable(value) else None)
+        for path, value in leaves
+    )
+
+
+def _with_slots(value: Any, slotted: dict[Path, slots.Slot], path: Path) -> Any:
+    """Return a copy of the context with each slotted leaf replaced by its slot."""
+    if type(value) is dict:
+        return {name: _with_slots(item, slotted, path + (name,)) for name, item in value.items()}
+    if type(value) is list:
+        return [_with_slots(item, slotted, path + (index,)) for index, item in enumerate(value)]
+    return slotted.get(path, value)
+
+
+def _program(doc: LayoutDoc, data: dict[str, Any], text: str, probe: Probe) -> Program | None:
+    """Find where the probe's markers landed; None when one is anywhere but a whole value inside an element."""
+    written = []
+    at = text.find(slots.MARK)
+    while at >= 0:
+        index = _marker_index(text[at : at + 3], probe)
+        if index is None:
+            return None
+        written.append(index)
+        at = text.find(slots.MARK, at + 3)
+    if text.count(slots.END) != len(written):
+        return None
+    if any(_marked(v) or _marked(k) for k, v in data.items() if k != "elements"):
+        return None
+    places = []
+    for index, item in enumerate(data["elements"]):
+        found: list[tuple[tuple[str | int, ...], int]] = []
+        if not _places(item, (), probe, found):
+            return None
+        if found:
+            places.append((index, tuple(found)))
+    used = sorted({i for _, found in places for _, i in found} | set(written))
+    table = tuple((i, slots.recipe(probe.slots[i])) for i in used)
+    return Program(doc, data, tuple(places), table, len(text), tuple(written))
+
+
+def _marker_index(text: str, probe: Probe) -> int | None:
+    """Return the slot a marker names, or None when `text` is not a marker of this probe."""
+    if len(text) != 3 or text[0] != slots.MARK or text[2] != slots.END:
+        return None
+    index = ord(text[1]) - slots.FIRST
+    return index if 0 <= index < len(probe.slots) else None
+
+
+def _marked(value: Any) -> bool:
+    """Return True when a marker is anywhere in `value` (its keys included)."""
+    if type(value) is str:
+        return slots.MARK in value or slots.END in value
+    if type(value) is dict:
+        return any(_marked(k) or _marked(v) for k, v in value.items())
+    if type(value) is list:
+        return any(_marked(v) for v in value)
+    return False
+
+
+def _places(
+    value: Any, where: tuple[str | int, ...], probe: Probe, found: list[tuple[tuple[str | int, ...], int]]
+) -> bool:
+    """Collect the whole-value markers in an element; False when a marker is part of a value or a key."""
+    if type(value) is str:
+        if slots.MARK not in value and slots.END not in value:
+            return True
+        index = _marker_index(value, probe)
+        if index is None:
+            return False
+        found.append((where, index))
+        return True
+    if type(value) is dict:
+        return all(not _marked(k) and _places(v, where + (k,), probe, found) for k, v in value.items())
+    if type(value) is list:
+        return all(_places(v, where + (i,), probe, found) for i, v in enumerate(value))
+    return True
+
+
+def bind(
+    program: Program, values: dict[Path, Any], display: str, face: str, size: tuple[float, float], max_output: int
+) -> LayoutDoc | None:
+    """Return the program's document with a face's values in its slots; None when they do not bind."""
+    bound: dict[int, Any] = {}
+    for index, made in program.slots:
+        try:
+            value = slots.evaluate(made, values)
+        except (KeyError, AttributeError, TypeError, ValueError):
+            return None
+        if not slots.slottable(value):
+            return None
+        bound[index] = value
+    if not program.places:
+        return document.replace_elements(program.doc, display, face, program.data, {})
+    written = program.size + sum(slots.quoted_size(bound[i]) - slots.MARKER_SIZE for i in program.written)
+    if written > max_output:
+        return None
+    items = {index: _filled(program.data["elements"][index], found, bound) for index, found in program.places}
+    return document.replace_elements(program.doc, display, face, program.data, items)
+
+
+def _filled(item: Any, found: tuple[tuple[tuple[str | int, ...], int], ...], bound: dict[int, Any]) -> Any:
+    """Return a copy of an element's data with each slot's value at its place."""
+    copy = _copied(item)
+    for where, index in found:
+        holder = copy
+        for step in where[:-1]:
+            holder = holder[step]
+        holder[where[-1]] = bound[index]
+    return copy
+
+
+def _copied(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copied(v) for v in value]
+    return value
