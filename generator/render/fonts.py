@@ -141,6 +141,8 @@ def _undrawable(text: str, chain: tuple[str, ...]) -> str:
 @lru_cache(maxsize=65536)
 def _segments(text: str, font: str, fonts: FontSet) -> tuple[tuple[str, str], ...]:
     glyphs = _glyphs(font)
+    if text and glyphs.issuperset(map(ord, text)):  # the font draws every character: one run, as the loop makes
+        return ((text, font),)
     out: list[tuple[str, str]] = []
     for ch in text:
         use = font
