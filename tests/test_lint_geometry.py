@@ -9,7 +9,8 @@ from lintkit import FONTS, ICONS, laid_out
 
 from generator.layout import contrast, legibility
 from generator.layout.boxes import Box, union
-from generator.layout.ink import inside, is_convex
+from generator.layout.document import Element
+from generator.layout.ink import Mark, inside, is_convex
 from generator.render.trace import trace
 
 coord = st.floats(min_value=-100, max_value=100, allow_nan=False)
@@ -81,6 +82,45 @@ def test_legible_reaches_4_5_to_1_on_any_backdrop_and_keeps_a_colour_that_alread
     assert contrast.ratio(contrast.rgb(shade), contrast.rgb(on)) >= 4.5
     if contrast.ratio(contrast.rgb(c), contrast.rgb(on)) >= 4.5:
         assert shade == c
+
+
+@given(boxes(), boxes())
+def test_overlaps_says_whether_there_is_an_intersection(a, b):
+    assert a.overlaps(b) == (a.intersection(b) is not None) == b.overlaps(a)
+
+
+def _crossings(polygons, x, y) -> bool:
+    """The even-odd rule as the lint first wrote it, edge by edge with indices: `inside` must agree exactly."""
+    crossings = 0
+    for polygon in polygons:
+        n = len(polygon)
+        for i in range(n):
+            (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                crossings += 1
+    return crossings % 2 == 1
+
+
+@given(st.lists(st.lists(st.tuples(coord, coord), min_size=1, max_size=8), max_size=3), coord, coord)
+def test_inside_counts_crossings_as_the_indexed_loop_did(polygons, x, y):
+    shapes = tuple(tuple(p) for p in polygons)
+    assert inside(shapes, x, y) == _crossings(shapes, x, y)
+    for px, py in (p for polygon in shapes for p in polygon):  # on the corners themselves, too
+        assert inside(shapes, px, py) == _crossings(shapes, px, py)
+
+
+@given(boxes(), boxes(), st.lists(st.tuples(coord, coord), min_size=3, max_size=6), st.booleans(), st.booleans())
+def test_covers_box_is_covering_all_four_corners(own, box, points, outlined, convex):
+    outline = (tuple(points),) if outlined else ()
+    mark = Mark(Element("rect", {}, "elements[0]"), "fill", own, "#000000", outline=outline, convex=convex)
+    expected = all(mark.covers(x, y) for x, y in _corners(box)) if not outline or convex else False
+    assert mark.covers_box(box) == expected
+    inner = Box(own.left + own.width / 4, own.top + own.height / 4, own.right - own.width / 4, own.bottom)
+    assert mark.covers_box(inner) == (all(mark.covers(x, y) for x, y in _corners(inner)) and (convex or not outline))
+
+
+def _corners(box: Box) -> list[tuple[float, float]]:
+    return [(box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom)]
 
 
 @given(boxes(), coord, coord)

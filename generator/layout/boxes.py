@@ -32,11 +32,26 @@ class Box:
 
     def intersection(self, other: Box) -> Box | None:
         """Return the box both cover, or None when they do not overlap by a positive area."""
-        left, top = max(self.left, other.left), max(self.top, other.top)
-        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
-        if right <= left or bottom <= top:
+        # max() and min() written out (the lint asks this thousands of times a face): each keeps its first
+        # argument unless the second is strictly greater (smaller), as they do
+        left = other.left if other.left > self.left else self.left
+        right = other.right if other.right < self.right else self.right
+        if right <= left:
+            return None
+        top = other.top if other.top > self.top else self.top
+        bottom = other.bottom if other.bottom < self.bottom else self.bottom
+        if bottom <= top:
             return None
         return Box(left, top, right, bottom)
+
+    def overlaps(self, other: Box) -> bool:
+        """Return True when `intersection` would return a box (without making it)."""
+        left = other.left if other.left > self.left else self.left
+        right = other.right if other.right < self.right else self.right
+        if right <= left:
+            return False
+        top = other.top if other.top > self.top else self.top
+        return not (other.bottom if other.bottom < self.bottom else self.bottom) <= top
 
     def contains(self, x: float, y: float) -> bool:
         """Return True when the point lies inside the box or on its edge."""
@@ -49,10 +64,21 @@ class Box:
 
 def union(boxes: Iterable[Box]) -> Box:
     """Return the smallest box holding every box given (at least one)."""
-    items = list(boxes)
-    return Box(
-        min(b.left for b in items), min(b.top for b in items), max(b.right for b in items), max(b.bottom for b in items)
-    )
+    items = iter(boxes)
+    first = next(items, None)
+    if first is None:
+        raise ValueError("union() of no boxes")
+    left, top, right, bottom = first.left, first.top, first.right, first.bottom
+    for b in items:  # min() and max() written out: each keeps the first of equal values, as they do
+        if b.left < left:
+            left = b.left
+        if b.top < top:
+            top = b.top
+        if b.right > right:
+            right = b.right
+        if b.bottom > bottom:
+            bottom = b.bottom
+    return Box(left, top, right, bottom)
 
 
 def around(points: Iterable[tuple[float, float]]) -> Box:

@@ -37,21 +37,37 @@ class Mark:
 
     def covers_box(self, box: Box) -> bool:
         """Return True when the mark surely paints all of `box` (False may still mean it does)."""
-        corners = ((box.left, box.top), (box.right, box.top), (box.left, box.bottom), (box.right, box.bottom))
-        if not self.outline:
-            return all(self.box.contains(x, y) for x, y in corners)
-        return self.convex and all(self.covers(x, y) for x, y in corners)
+        if self.outline and not self.convex:
+            return False
+        own, left, top, right, bottom = self.box, box.left, box.top, box.right, box.bottom
+        if not (  # its box holds all four corners (the eight comparisons of Box.contains, without the calls)
+            own.left <= left <= own.right
+            and own.left <= right <= own.right
+            and own.top <= top <= own.bottom
+            and own.top <= bottom <= own.bottom
+        ):
+            return False
+        outline = self.outline
+        return not outline or (
+            inside(outline, left, top)
+            and inside(outline, right, top)
+            and inside(outline, left, bottom)
+            and inside(outline, right, bottom)
+        )
 
 
 def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:
     """Return True when (x, y) lies inside the polygons under the even-odd rule."""
     crossings = 0
     for polygon in polygons:
-        n = len(polygon)
-        for i in range(n):
-            (x0, y0), (x1, y1) = polygon[i], polygon[(i + 1) % n]
-            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+        if not polygon:
+            continue
+        x0, y0 = polygon[-1]  # every edge (start, end) once, the closing one first: a count needs no order
+        above = y0 > y
+        for x1, y1 in polygon:
+            if (y1 > y) != above and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
                 crossings += 1
+            x0, y0, above = x1, y1, y1 > y
     return crossings % 2 == 1
 
 

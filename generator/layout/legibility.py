@@ -89,20 +89,19 @@ def collisions(ink: list[Mark]) -> Iterator[Finding]:
     covers = [(n, m) for n, m in enumerate(ink) if m.paint == "fill" and m.opacity >= 1 and m.element.kind in SHAPES]
     order = [n for n, _ in covers]
     for i, (el, lines, extent) in enumerate(texts):
+        cpu.tick(len(texts) - i + len(solids))  # the pairs this text is tried in
         for other, other_lines, other_extent in texts[i + 1 :]:
-            cpu.tick()
-            hit = largest_overlap(lines, other_lines) if extent.intersection(other_extent) else None
+            hit = largest_overlap(lines, other_lines) if extent.overlaps(other_extent) else None
             if hit:
                 yield _overlap(el, f"{ref(el)} and {ref(other)} overlap", hit)
         owned = set(el.props.get("over", ()))
         for other, marks in solids:
-            cpu.tick()
             if other.props.get("id") not in owned:
                 hit = _painted(lines, marks)
                 if hit:
                     yield _overlap(el, f"{ref(el)} overlaps {kind_ref(other)}", hit)
         later = [m for _, m in covers[bisect.bisect_right(order, last[id(el)]) :]]
-        for other, marks in _by_element(later).values():
+        for other, marks in _by_element(later).values() if later else ():
             hit = _painted(lines, marks)
             if hit:
                 yield _overlap(
@@ -237,7 +236,7 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
         if mark.paint != "text" or mark.colour is None:
             continue
         cpu.tick(len(painted) // 16 + 1)
-        behind = [m for m in painted if m.element is not mark.element and m.box.intersection(mark.box)]
+        behind = [m for m in painted if m.element is not mark.element and m.box.overlaps(mark.box)]
         owned = set(mark.element.props.get("over", ()))
         colliding = {  # where an icon or image the text does not own lies under it, L110 has said it all
             id(m) for m in behind if m.element.kind in ("icon", "image") and m.element.props.get("id") not in owned

@@ -87,27 +87,29 @@ def _safe_zone(doc: LayoutDoc, safe: float) -> Iterator[Finding]:
 
 
 def _icons(el: Element, icons: IconSet) -> Iterator[Finding]:
-    def unknown(what: str) -> Finding:
-        return Finding(el, "L012", f"{el.name}: {what}")
-
     if el.kind == "icon" and icons.get(el.props["name"]) is None:
-        yield unknown(f"unknown icon '{el.props['name']}'")
+        yield _unknown(el, f"unknown icon '{el.props['name']}'")
     if el.kind == "pattern" and icons.get(el.props["icon"]) is None:
-        yield unknown(f"unknown icon '{el.props['icon']}'")
+        yield _unknown(el, f"unknown icon '{el.props['icon']}'")
     if el.kind == "image" and el.props.get("glyph") and icons.get(el.props["glyph"]) is None:
-        yield unknown(f"unknown glyph '{el.props['glyph']}' for the stand-in art")
+        yield _unknown(el, f"unknown glyph '{el.props['glyph']}' for the stand-in art")
     if el.kind == "text" and "rich" in el.props:
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:
-                yield unknown(f"unknown icon '{name}' in text")
+                yield _unknown(el, f"unknown icon '{name}' in text")
     for child in el.children:
         yield from _icons(child, icons)
 
 
+def _unknown(el: Element, what: str) -> Finding:
+    return Finding(el, "L012", f"{el.name}: {what}")
+
+
 def _references(doc: LayoutDoc) -> Iterator[Finding]:
     """A text's `over` must name icons or images of the same face."""
-    targets = {el.props["id"]: el.kind for el in walk(doc.elements) if el.props.get("id")}
-    for el in walk(doc.elements):
+    every = list(walk(doc.elements))
+    targets = {el.props["id"]: el.kind for el in every if el.props.get("id")}
+    for el in every:
         for name in el.props.get("over", ()):
             if targets.get(name) not in ("icon", "image"):
                 what = f"is a {targets[name]}" if name in targets else "is not the id of any element on this face"

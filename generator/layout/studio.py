@@ -17,7 +17,7 @@ from ..project import cache as disk
 from ..project.folders import GameDir
 from ..render.draw import Prepared, prepare
 from ..render.fonts import FontSet, load_fonts
-from ..render.trace import trace
+from ..render.trace import record
 from ..source.digest import file_digest, files_digest, text_digest
 from ..source.yamlsrc import Source
 from . import cpu, document, lint, lowink
@@ -269,7 +269,7 @@ class Studio:
             if dep:
                 deps.append(dep)
         with self.meter.stage("drawing"):
-            ink = trace(result, self.fonts, self.icons)
+            ink = record(result, self.fonts, self.icons)
         with self.meter.stage("lint"):
             found = list(lint.check(doc, self.icons, safe, ink, self.limits))
         for finding in found:

@@ -18,6 +18,7 @@ from .fonts import FontSet, glyph_message
 from .text import TextLayout, set_text
 
 BLACK = "#000000"
+Op = tuple[str, tuple[Any, ...]]  # one painter call of a drawn face: the method's name and its arguments
 
 
 class Painter(Protocol):
@@ -51,6 +52,9 @@ class Painter(Protocol):
         """Finish the element `enter` started."""
 
 
+_State = tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str, tuple[Op, ...] | None]  # pickled
+
+
 @dataclass
 class Prepared:
     """A layout document with its text already set, ready to draw any number of times."""
@@ -59,6 +63,7 @@ class Prepared:
     texts: dict[int, TextLayout] = field(default_factory=dict)  # by id(element)
     images: dict[int, Placed] = field(default_factory=dict)  # by id(element); see generator.art.place
     digest: str = ""  # of every input that decides how it looks: names its proof in caches
+    ops: tuple[Op, ...] | None = None  # the painter calls that draw it, recorded once (trace.record); None: walk it
 
     def fonts(self) -> set[str]:
         """Return the names of the fonts its text is set in."""
@@ -66,15 +71,16 @@ class Prepared:
             piece.font for layout in self.texts.values() for line in layout.lines for piece in line.pieces if piece.font
         }
 
-    def __getstate__(self) -> tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str]:
-        """Key texts and images by their element's place in the document: ids do not survive a pickle."""
+    def __getstate__(self) -> _State:
+        """Key texts and images by their element's place in the document: ids do not survive a pickle (the
+        elements the recorded calls name are pickled with the document, so they stay the same objects)."""
         place = {id(el): n for n, el in enumerate(walk(self.doc.elements))}
         texts = {place[k]: v for k, v in self.texts.items()}
-        return self.doc, texts, {place[k]: v for k, v in self.images.items()}, self.digest
+        return self.doc, texts, {place[k]: v for k, v in self.images.items()}, self.digest, self.ops
 
-    def __setstate__(self, state: tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str]) -> None:
+    def __setstate__(self, state: _State) -> None:
         """Restore what `__getstate__` kept, keyed by the ids of the restored elements."""
-        self.doc, texts, images, self.digest = state
+        self.doc, texts, images, self.digest, self.ops = state
         elements = list(walk(self.doc.elements))
         self.texts = {id(elements[n]): v for n, v in texts.items()}
         self.images = {id(elements[n]): v for n, v in images.items()}
@@ -191,8 +197,32 @@ def _text_box(el: Element) -> tuple[float, float]:
 
 
 def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet) -> None:
-    """Draw a prepared layout document with its trim box's top-left at the painter's origin."""
+    """Draw a prepared layout document with its trim box's top-left at the painter's origin: replay the calls
+    recorded when it was traced (what the lint read), or walk its elements when it was never traced."""
+    if prepared.ops is None:
+        walk_elements(prepared, painter, fonts, icon_set)
+    else:
+        replay(prepared.ops, painter)
+
+
+def walk_elements(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet) -> None:
+    """Draw a prepared layout document by walking its elements (what `draw` replays once recorded)."""
     _draw_elements(prepared.doc.elements, prepared, painter, fonts, icon_set)
+
+
+def replay(ops: tuple[Op, ...], painter: Painter) -> None:
+    """Make the recorded painter calls `ops` on `painter`, in order."""
+    calls = {name: getattr(painter, name) for name in _CALLS}
+    path = painter.path
+    for name, args in ops:
+        if name == "path":
+            commands, fill, stroke, width, dash, cap, opacity = args
+            path(commands, fill=fill, stroke=stroke, width=width, dash=dash, cap=cap, opacity=opacity)
+        else:
+            calls[name](*args)
+
+
+_CALLS = ("save", "restore", "translate", "rotate", "scale", "clip", "text", "image", "enter", "leave")
 
 
 def _draw_elements(

@@ -79,7 +79,10 @@ class FontSet:
 
     def width(self, text: str, font: str, size: float) -> float:
         """Return the advance width of `text` in points, fallback characters included."""
-        return sum(_width(t, f) for t, f in self.segments(text, font)) * size
+        segments = self.segments(text, font)
+        if len(segments) == 1:  # all in one font (the sum of one width is that width, bit for bit)
+            return _width(*segments[0]) * size
+        return sum(_width(t, f) for t, f in segments) * size
 
     def undrawable(self, text: str, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
         """Return the characters of `text` that neither the family's font nor any fallback can draw.
@@ -88,7 +91,8 @@ class FontSet:
         """
         font = self.resolve(family, bold, italic)
         glyphs = _glyphs(font)
-        if all(ord(ch) in glyphs or invisible(ch) for ch in text):
+        lacking = set(map(ord, text)).difference(glyphs)
+        if not lacking or all(invisible(chr(code)) for code in lacking):
             return ""  # the text's own font draws it all: the fallback fonts need not even be read
         return _undrawable(text, (font, *self.fallback_for(font)))
 
@@ -137,6 +141,8 @@ def _undrawable(text: str, chain: tuple[str, ...]) -> str:
 @lru_cache(maxsize=65536)
 def _segments(text: str, font: str, fonts: FontSet) -> tuple[tuple[str, str], ...]:
     glyphs = _glyphs(font)
+    if text and glyphs.issuperset(map(ord, text)):  # the font draws every character: one run, as the loop makes
+        return ((text, font),)
     out: list[tuple[str, str]] = []
     for ch in text:
         use = font

@@ -84,7 +84,7 @@ def set_text(
     return best
 
 
-@dataclass
+@dataclass(frozen=True)  # shared between texts through the word memo: never changed once made
 class _Atom:
     kind: str  # "word", "space", "glue" (a space that must not break), "icon", "break"
     width: float = 0.0
@@ -95,36 +95,54 @@ class _Atom:
     icon: str | None = None
 
 
+_BREAK = _Atom("break")
+WORDS = 16384  # words kept measured (each with its font, size and colour): the rules text of a whole kit
+
+
 def _atoms(runs: list[Run], fonts: FontSet, family: str | None, size: float) -> list[_Atom]:
     out: list[_Atom] = []
     for run in runs:
         if run.newline:
-            out.append(_Atom("break"))
+            out.append(_BREAK)
             continue
-        run_size = size * run.style.scale
+        style = run.style
+        run_size = size * style.scale
         if run.icon:
             out.append(
-                _Atom("icon", run_size * (ICON_EM + ICON_GAP), size=run_size, colour=run.style.colour, icon=run.icon)
+                _Atom("icon", run_size * (ICON_EM + ICON_GAP), size=run_size, colour=style.colour, icon=run.icon)
             )
             continue
-        font = fonts.resolve(family, run.style.bold, run.style.italic)
+        font = fonts.resolve(family, style.bold, style.italic)
+        space = _space(fonts, font, run_size, style.colour, style.nobreak)
         for i, word in enumerate(run.text.split(" ")):
             if i:
-                kind = "glue" if run.style.nobreak else "space"
-                out.append(_Atom(kind, fonts.width(" ", font, run_size), " ", font, run_size, run.style.colour))
-            for n, unit in enumerate(_units(word) if word and not run.style.nobreak else (word,)):
-                if n:  # a place to break inside a word of CJK text, which has no spaces (UAX #14)
-                    out.append(_Atom("space", 0.0, "", font, run_size, run.style.colour))
-                for text, face in fonts.segments(unit, font) if unit else ():
-                    width = fonts.width(text, face, run_size)
-                    out.append(_Atom("word", width, text, face, run_size, run.style.colour))
+                out.append(space)
+            out.extend(_word(fonts, word, font, run_size, style.colour, style.nobreak))
     return out
+
+
+@lru_cache(maxsize=WORDS)  # the same words in the same font recur on card after card, set once
+def _word(fonts: FontSet, word: str, font: str, size: float, colour: str | None, nobreak: bool) -> tuple[_Atom, ...]:
+    """Return the atoms of one word (no spaces in it): its breakable units, each in the fonts that draw it."""
+    out: list[_Atom] = []
+    for n, unit in enumerate(_units(word) if word and not nobreak else (word,)):
+        if n:  # a place to break inside a word of CJK text, which has no spaces (UAX #14)
+            out.append(_Atom("space", 0.0, "", font, size, colour))
+        for text, face in fonts.segments(unit, font) if unit else ():
+            out.append(_Atom("word", fonts.width(text, face, size), text, face, size, colour))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _space(fonts: FontSet, font: str, size: float, colour: str | None, nobreak: bool) -> _Atom:
+    """Return the atom of a space between two words of a run (glue where the run must not break)."""
+    return _Atom("glue" if nobreak else "space", fonts.width(" ", font, size), " ", font, size, colour)
 
 
 @lru_cache(maxsize=16384)
 def _units(word: str) -> tuple[str, ...]:
     """Split a word holding wide (CJK) characters where a line may break; leave other words whole."""
-    if all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):
+    if word.isascii() or all(unicodedata.east_asian_width(ch) not in ("W", "F") for ch in word):  # ASCII is narrow
         return (word,)
     from uniseg.linebreak import line_break_units  # 40 ms to import: only when a text holds CJK
 
@@ -171,8 +189,8 @@ def _set(
         while j < len(atoms) and atoms[j].kind in ("word", "icon", "glue"):
             j += 1
         box = atoms[i:j]
-        box_width = line_width(box)
-        if lines[-1] and used + line_width(pending) + box_width > width + 1e-6:
+        box_width = box[0].width if j == i + 1 else line_width(box)  # one atom: its width, as the sum gives
+        if lines[-1] and (used + line_width(pending) if pending else used) + box_width > width + 1e-6:
             lines.append([])
             pending, used = [], 0.0
         if box_width > width + 1e-6 and overflow is None:
@@ -199,21 +217,27 @@ def _set(
 def _line(atoms: list[_Atom]) -> Line:
     """Merge neighbouring text in the same font into one piece, so a line draws in few strings."""
     pieces: list[Piece] = []
-    x = 0.0
+    x = start = width = 0.0
+    first: _Atom | None = None  # the first atom of the text piece being merged (None: none is)
+    texts: list[str] = []
+
+    def merged(first: _Atom) -> Piece:
+        return Piece(start, width, first.size, first.colour, "".join(texts), first.font)
+
     for atom in atoms:
         if atom.kind == "icon":
+            if first is not None:
+                pieces.append(merged(first))
+                first = None
             pieces.append(Piece(x, atom.width, atom.size, atom.colour, icon=atom.icon))
+        elif first is not None and (first.font, first.size, first.colour) == (atom.font, atom.size, atom.colour):
+            width += atom.width  # atom by atom, in order: the sum the pieces always had, bit for bit
+            texts.append(atom.text)
         else:
-            last = pieces[-1] if pieces else None
-            if (
-                last
-                and last.icon is None
-                and (last.font, last.size, last.colour) == (atom.font, atom.size, atom.colour)
-            ):
-                pieces[-1] = Piece(
-                    last.x, last.width + atom.width, last.size, last.colour, last.text + atom.text, last.font
-                )
-            else:
-                pieces.append(Piece(x, atom.width, atom.size, atom.colour, atom.text, atom.font))
+            if first is not None:
+                pieces.append(merged(first))
+            first, start, width, texts = atom, x, atom.width, [atom.text]
         x += atom.width
+    if first is not None:
+        pieces.append(merged(first))
     return Line(tuple(pieces), x)

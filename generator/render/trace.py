@@ -1,4 +1,5 @@
-"""Trace a prepared face: a Painter that records where every mark lands, for the layout lint."""
+"""Trace a prepared face: a Painter that records where every mark lands, for the layout lint, and the calls
+that made them, which the PDF replays: the lint reads the drawing the PDF is written from."""
 
 from __future__ import annotations
 
@@ -13,12 +14,21 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Prepared, draw
+from .draw import Op, Prepared, draw, walk_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
 Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, y' = b x + d y + f
 CURVE_STEPS = 8  # straight pieces per Bézier curve: fine enough to tell inside from outside
+
+
+def record(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
+    """Draw the face once: keep its painter calls in `prepared.ops`, which every later `draw` replays, and
+    return the marks those calls make, in drawing order, in face millimetres."""
+    tracer = Tracer(fonts)
+    walk_elements(prepared, tracer, fonts, icons)
+    prepared.ops = tuple(tracer.ops)
+    return tracer.marks
 
 
 def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
@@ -29,48 +39,61 @@ def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
 
 
 class Tracer:
-    """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm."""
+    """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm, and every
+    call it was given (`ops`, for draw.replay)."""
 
     def __init__(self, fonts: FontSet) -> None:
         self.fonts = fonts
         self.matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.clip_box: Box | None = None
         self.saved: list[tuple[Matrix, Box | None]] = []
-        self.drawing: list[Element] = []  # the elements being drawn, outermost first
+        self.drawing: list[Element | None] = []  # per element being drawn, the outermost non-group one so far
         self.lines: dict[tuple[int, float], int] = {}  # (text element, baseline) -> its line number
         self.counts: dict[int, int] = {}  # text element -> how many lines it has set so far
         self.marks: list[Mark] = []
+        self.ops: list[Op] = []
 
     def enter(self, el: Element) -> None:
-        self.drawing.append(el)
+        self.ops.append(("enter", (el,)))
+        outer = self.drawing[-1] if self.drawing else None
+        self.drawing.append(outer if outer is not None or el.kind == "group" else el)
 
     def leave(self) -> None:
+        self.ops.append(("leave", ()))
         self.drawing.pop()
 
     def owner(self) -> Element:
         """Return the element a mark belongs to: the outermost one being drawn that is not a group."""
-        return next(el for el in self.drawing if el.kind != "group")
+        owner = self.drawing[-1]
+        assert owner is not None  # groups draw only clips, never marks
+        return owner
 
     def save(self) -> None:
+        self.ops.append(("save", ()))
         self.saved.append((self.matrix, self.clip_box))
 
     def restore(self) -> None:
+        self.ops.append(("restore", ()))
         self.matrix, self.clip_box = self.saved.pop()
 
     def translate(self, dx: float, dy: float) -> None:
+        self.ops.append(("translate", (dx, dy)))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a, b, c, d, a * dx + c * dy + e, b * dx + d * dy + f)
 
     def rotate(self, degrees: float) -> None:
+        self.ops.append(("rotate", (degrees,)))
         cos, sin = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * cos + c * sin, b * cos + d * sin, c * cos - a * sin, d * cos - b * sin, e, f)
 
     def scale(self, factor: float) -> None:
+        self.ops.append(("scale", (factor,)))
         a, b, c, d, e, f = self.matrix
         self.matrix = (a * factor, b * factor, c * factor, d * factor, e, f)
 
     def clip(self, commands: tuple[Any, ...]) -> None:
+        self.ops.append(("clip", (commands,)))
         _, box, _ = _outline(commands, self.matrix)
         assert box is not None  # a clip path always has points
         self.clip_box = self._clipped(box) or Box(box.left, box.top, box.left, box.top)
@@ -86,6 +109,7 @@ class Tracer:
         cap: str = "butt",
         opacity: float = 1.0,
     ) -> None:
+        self.ops.append(("path", (commands, fill, stroke, width, dash, cap, opacity)))
         polygons, box, convex = _outline(commands, self.matrix)
         if box is None:
             return
@@ -95,6 +119,7 @@ class Tracer:
             self._add(Mark(self.owner(), "stroke", box.grown(width * self._unit() / 2), stroke, opacity))
 
     def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
+        self.ops.append(("text", (x, y, text, font, size, colour, opacity)))
         owner = self.owner()
         width = self.fonts.width(text, font, size) / PT_PER_MM
         em = size / PT_PER_MM
@@ -109,14 +134,15 @@ class Tracer:
         if line is None:  # a new baseline: the next line number of this element
             line = self.lines[key] = self.counts.get(id(owner), 0)
             self.counts[id(owner)] = line + 1
-        box = around(map(self._map, corners))
+        box = self._around(corners)
         self._add(
             Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
         )
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
+        self.ops.append(("image", (placed, opacity)))
         x, y, w, h = placed.box
-        self._add(Mark(self.owner(), "image", around(map(self._map, [(x, y), (x + w, y + h)])), None, opacity))
+        self._add(Mark(self.owner(), "image", self._around([(x, y), (x + w, y + h)]), None, opacity))
 
     def _add(self, mark: Mark) -> None:
         box = self._clipped(mark.box)
@@ -131,10 +157,10 @@ class Tracer:
         a, b, *_ = self.matrix
         return math.hypot(a, b)
 
-    def _map(self, point: tuple[float, float]) -> tuple[float, float]:
+    def _around(self, points: list[tuple[float, float]]) -> Box:
+        """Return the box around `points` mapped to face mm."""
         a, b, c, d, e, f = self.matrix
-        x, y = point
-        return a * x + c * y + e, b * x + d * y + f
+        return around([(a * x + c * y + e, b * x + d * y + f) for x, y in points])
 
 
 @lru_cache(maxsize=4096)  # the same frames, bands and icons come back on every card, at the same place
