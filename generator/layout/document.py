@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -103,6 +104,31 @@ def parse_probe(
         return None
     doc = _reusing(data, items.get("elements"), template, face, size, text, later)
     return (doc, data) if doc is not None else None
+
+
+_CONVERTED = frozenset((*_MM_KEYS, *_PT_KEYS, "points", "dash", "viewbox", "d", "elements"))  # parse rewrites
+_ELEMENT_KEYWORDS = frozenset({"description", "type", "additionalProperties", "required", "oneOf", "properties"})
+_TEXT_KEYWORDS = frozenset({"description", "type", "minLength", "maxLength"})
+
+
+@functools.cache
+def free_check(kind: str, key: str) -> Callable[[Any], bool] | None:
+    """Return a test equal to the layout schema's for the value of `key` in a `kind` element whose other keys
+    pass it, when that test is so simple (text of some length that parse keeps as it is); else None.
+
+    An element's value is checked by its own property's schema alone when nothing else in the element's
+    definition looks at values: `oneOf` branches that only require keys, no conditionals.
+    """
+    definition = schema.contents("layout")["$defs"].get(kind)
+    if key in _CONVERTED or not isinstance(definition, dict) or set(definition) - _ELEMENT_KEYWORDS:
+        return None
+    if any(set(branch) != {"required"} for branch in definition.get("oneOf", ())):
+        return None
+    rule = definition.get("properties", {}).get(key)
+    if not isinstance(rule, dict) or set(rule) - _TEXT_KEYWORDS or rule.get("type") != "string":
+        return None
+    least, most = rule.get("minLength", 0), rule.get("maxLength", math.inf)
+    return lambda value: type(value) is str and least <= len(value) <= most
 
 
 def replace_elements(

@@ -12,12 +12,12 @@ cannot vouch for (a probe that failed, a value that does not bind) is rendered f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..diagnostics import Report
 from . import document, slots
-from .document import LayoutDoc
+from .document import Element, LayoutDoc
 from .slots import Path, Probe
 
 MAX_FAILURES = 3  # probes of one template that may fail before failing ones may be no more than a quarter
@@ -36,6 +36,9 @@ class Program:
     slots: tuple[tuple[int, slots.Recipe], ...]  # each slot used, and how a face's value for it is made
     size: int  # characters the probe rendered
     written: tuple[int, ...]  # the slot of every marker in the rendered text, for the real text's size
+    # elements whose slots the schema checks one by one, so only they need checking (document.free_check)
+    quick: dict[int, tuple[tuple[str, int, Callable[[Any], bool]], ...]]
+    built: dict[int, Element] = field(default_factory=dict)  # each quick element as a face's check built it
 
 
 @dataclass
@@ -174,7 +177,23 @@ def _program(doc: LayoutDoc, data: dict[str, Any], text: str, probe: Probe) -> P
             places.append((index, tuple(found)))
     used = sorted({i for _, found in places for _, i in found} | set(written))
     table = tuple((i, slots.recipe(probe.slots[i])) for i in used)
-    return Program(doc, data, tuple(places), table, len(text), tuple(written))
+    return Program(doc, data, tuple(places), table, len(text), tuple(written), _quick(data, places))
+
+
+def _quick(data: dict[str, Any], places: list[tuple[int, tuple[tuple[tuple[str | int, ...], int], ...]]]) -> Any:
+    """Return the elements whose every slot is a property the schema checks by itself, with those checks."""
+    quick = {}
+    for index, found in places:
+        item = data["elements"][index]
+        kind = next(iter(item)) if isinstance(item, dict) and len(item) == 1 else None
+        if not isinstance(kind, str):  # not an element at all: the schema says so when a face binds
+            continue
+        checks = [
+            (w[1], i, document.free_check(kind, str(w[1]))) if len(w) == 2 and w[0] == kind else None for w, i in found
+        ]
+        if all(c is not None and c[2] is not None for c in checks):
+            quick[index] = tuple(checks)
+    return quick
 
 
 def _marker_index(text: str, probe: Probe) -> int | None:
@@ -233,8 +252,24 @@ def bind(
     written = program.size + sum(slots.quoted_size(bound[i]) - slots.MARKER_SIZE for i in program.written)
     if written > max_output:
         return None
-    items = {index: _filled(program.data["elements"][index], found, bound) for index, found in program.places}
-    return document.replace_elements(program.doc, display, face, program.data, items)
+    items, quick = {}, {}
+    for index, found in program.places:
+        checks, known = program.quick.get(index), program.built.get(index)
+        if checks is not None and known is not None and all(check(bound[i]) for _, i, check in checks):
+            quick[index] = replace(known, props={**known.props, **{key: bound[i] for key, i, _ in checks}})
+        else:
+            items[index] = _filled(program.data["elements"][index], found, bound)
+    doc = document.replace_elements(program.doc, display, face, program.data, items)
+    if doc is None:
+        return None
+    for index in items.keys() & program.quick.keys():
+        program.built[index] = doc.elements[index]
+    if not quick:
+        return doc
+    elements = list(doc.elements)
+    for index, element in quick.items():
+        elements[index] = element
+    return replace(doc, elements=tuple(elements))
 
 
 def _filled(item: Any, found: tuple[tuple[tuple[str | int, ...], int], ...], bound: dict[int, Any]) -> Any:
