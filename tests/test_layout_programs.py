@@ -264,3 +264,30 @@ def test_any_text_bound_into_a_shared_program_is_what_rendering_gives(quoted: Te
     bound, real, report = _both(quoted, card)
     assert (bound, report.items) == (real, []) if type(card["cost"]) is str else bound is real is None
     assert len(quoted.programs.families[NAME].programs) <= 4  # a colour, and the cost's type: text or a number
+
+
+def test_only_text_properties_the_schema_checks_alone_are_checked_alone() -> None:
+    text, font = document.free_check("text", "text"), document.free_check("text", "font")
+    assert text is not None and font is not None
+    assert (text("x" * 5000), text("x" * 5001), text(5), font("x" * 40), font("x" * 41)) == (
+        True,
+        False,
+        False,
+        True,
+        False,
+    )
+    # lengths are converted, colours and ids follow a pattern, alignments an enum: each is checked in full
+    assert [document.free_check("text", key) for key in ("x", "size", "colour", "id", "align")] == [None] * 5
+    assert document.free_check("nothing", "text") is None
+
+
+def test_a_value_its_property_refuses_is_refused_after_others_were_checked_alone(tmp_path: Path, root: Path) -> None:
+    source = "elements:\n- {text: {x: 5, y: 5, w: 50, h: 8, text: {{ card.t|q }}, font: {{ card.f|q }}}}\n"
+    templates = _templates(tmp_path / "layouts", root, source)
+    for i in range(3):  # the first builds the element in full; the others only test their two values
+        bound, real, report = _both(templates, {"t": f"t{i}", "f": "body"})
+        assert bound is not None and bound == real and not report.items
+    program = next(iter(templates.programs.families[NAME].programs.values()))
+    assert program is not None and list(program.quick) == [0] and list(program.built) == [0]
+    bound, real, report = _both(templates, {"t": "t", "f": "f" * 41})
+    assert bound is None and real is None and [d.code for d in report.items] == ["L004"]  # too long
