@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from .impose.boxes import BoxSet
 
 
+# What json.dumps(value, sort_keys=True, default=str) writes, without building an encoder for every call.
+CONTEXT_JSON = json.JSONEncoder(sort_keys=True, default=str)
+
+
 @dataclass(frozen=True)
 class Face:
     """One printed side: a layout template and its context. Equal faces are drawn once."""
@@ -31,7 +35,7 @@ class Face:
     @property
     def identity(self) -> tuple[Any, ...]:
         """Return what makes two faces print identically (template and data, not the key)."""
-        return (self.template, json.dumps(self.context, sort_keys=True, default=str))
+        return (self.template, CONTEXT_JSON.encode(self.context))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import hashlib
 import pickle
 import re
 from dataclasses import dataclass, field, replace
@@ -12,13 +12,13 @@ from typing import Any
 from .. import resources
 from ..art.place import ArtDesk
 from ..diagnostics import Diagnostic, Location, Report
-from ..kit import Face
+from ..kit import CONTEXT_JSON, Face
 from ..project import cache as disk
 from ..project.folders import GameDir
 from ..render.draw import Prepared, prepare
 from ..render.fonts import FontSet, load_fonts
 from ..render.trace import record
-from ..source.digest import file_digest, files_digest, text_digest
+from ..source.digest import file_digest, files_digest, text_digest, text_hash
 from ..source.yamlsrc import Source
 from . import cpu, document, lint, lowink
 from .icons import IconSet, load_icons
@@ -137,6 +137,7 @@ class Studio:
     said: dict[str, tuple[Diagnostic, ...]] = field(default_factory=dict)  # face key -> its diagnostics
     sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
     meter: cpu.Meter = field(default_factory=cpu.Meter)  # the CPU time each stage has used over this kit
+    _key_memo: tuple[tuple[Any, ...], hashlib._Hash] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def for_game(
@@ -185,16 +186,20 @@ class Studio:
 
     def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
         """Return the digest of what a render reads, art files aside (they are checked after)."""
-        variant = (self.variant,) if self.variant else ()  # the default keeps the digests it always had
         return text_digest(
-            *variant,
-            self.inputs,
-            self.art.policy,
-            repr(self.limits),
             self.templates.digest(face.template),
             face.identity[1],
-            json.dumps([width, height, safe, extra or {}], sort_keys=True, default=str),
+            CONTEXT_JSON.encode([width, height, safe, extra or {}]),
+            start=self._key_start(),
         )
+
+    def _key_start(self) -> hashlib._Hash:
+        """Return the hash of what every face's key begins with, taken again only when one of those changes."""
+        settings = (self.variant, self.inputs, self.art.policy, self.limits)
+        if self._key_memo is None or self._key_memo[0] != settings:
+            variant = (self.variant,) if self.variant else ()  # the default keeps the digests it always had
+            self._key_memo = (settings, text_hash(*variant, self.inputs, self.art.policy, repr(self.limits)))
+        return self._key_memo[1]
 
     def render(
         self,

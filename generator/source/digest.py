@@ -45,9 +45,15 @@ def files_digest(paths: Iterable[Path]) -> str:
     return h.hexdigest()
 
 
-def text_digest(*parts: str) -> str:
-    """Return the SHA-256 of some strings, kept apart so that ('ab', 'c') differs from ('a', 'bc')."""
-    h = hashlib.sha256()
+def text_digest(*parts: str, start: hashlib._Hash | None = None) -> str:
+    """Return the SHA-256 of some strings, kept apart so that ('ab', 'c') differs from ('a', 'bc'); with `start`
+    (a `text_hash` of the first parts), the digest of those parts and then these."""
+    return text_hash(*parts, start=start).hexdigest()
+
+
+def text_hash(*parts: str, start: hashlib._Hash | None = None) -> hashlib._Hash:
+    """Return the running hash `text_digest` finishes: one taken once for parts many digests begin with."""
+    h = hashlib.sha256() if start is None else start.copy()
     for part in parts:
         h.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    return h.hexdigest()
+    return h
