@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..art.place import Placed
 from ..layout import cpu
@@ -15,9 +15,10 @@ from ..layout.icons import IconSet
 from ..layout.markup import MarkupError, Run, Style, parse
 from ..layout.units import PT_PER_MM
 from .fonts import FontSet, glyph_message
-from .text import TextLayout, set_text
+from .text import Line, Piece, TextLayout, set_text
 
 BLACK = "#000000"
+_T = TypeVar("_T")
 Op = tuple[str, tuple[Any, ...]]  # one painter call of a drawn face: the method's name and its arguments
 
 
@@ -52,7 +53,9 @@ class Painter(Protocol):
         """Finish the element `enter` started."""
 
 
-_State = tuple[LayoutDoc, dict[int, TextLayout], dict[int, Placed], str, tuple[Op, ...] | None]  # pickled
+_PieceState = tuple[float, float, float, str | None, str, str, str | None]  # a Piece's fields, in order
+_TextState = tuple[tuple[tuple[tuple[_PieceState, ...], float], ...], float, float, float, float, str | None]
+_State = tuple[LayoutDoc, dict[int, _TextState], dict[int, Placed], str, tuple[Op, ...] | None]  # pickled
 
 
 @dataclass
@@ -75,15 +78,60 @@ class Prepared:
         """Key texts and images by their element's place in the document: ids do not survive a pickle (the
         elements the recorded calls name are pickled with the document, so they stay the same objects)."""
         place = {id(el): n for n, el in enumerate(walk(self.doc.elements))}
-        texts = {place[k]: v for k, v in self.texts.items()}
+        texts = {place[k]: _text_state(v) for k, v in self.texts.items()}
         return self.doc, texts, {place[k]: v for k, v in self.images.items()}, self.digest, self.ops
 
     def __setstate__(self, state: _State) -> None:
         """Restore what `__getstate__` kept, keyed by the ids of the restored elements."""
         self.doc, texts, images, self.digest, self.ops = state
         elements = list(walk(self.doc.elements))
-        self.texts = {id(elements[n]): v for n, v in texts.items()}
+        self.texts = {id(elements[n]): _text_from(v) for n, v in texts.items()}
         self.images = {id(elements[n]): v for n, v in images.items()}
+
+
+# Set text goes into a pickle as tuples: a dataclass instance costs pickle several times what its fields do.
+def _text_state(t: TextLayout) -> _TextState:
+    """Return a set text's fields as nested tuples (`_text_from` builds it again)."""
+    lines = tuple(
+        (tuple([(p.x, p.width, p.size, p.colour, p.text, p.font, p.icon) for p in line.pieces]), line.width)
+        for line in t.lines
+    )
+    return lines, t.size, t.line_height, t.ascent, t.height, t.overflow
+
+
+def _text_from(state: _TextState) -> TextLayout:
+    """Return the set text `_text_state` kept, built as unpickling builds a dataclass: its fields set directly."""
+    lines, size, line_height, ascent, height, overflow = state
+    return _built(
+        TextLayout,
+        {
+            "lines": tuple(
+                [
+                    _built(Line, {"pieces": tuple([_piece(p) for p in pieces]), "width": width})
+                    for pieces, width in lines
+                ]
+            ),
+            "size": size,
+            "line_height": line_height,
+            "ascent": ascent,
+            "height": height,
+            "overflow": overflow,
+        },
+    )
+
+
+def _piece(values: _PieceState) -> Piece:
+    x, width, size, colour, text, font, icon = values
+    return _built(
+        Piece, {"x": x, "width": width, "size": size, "colour": colour, "text": text, "font": font, "icon": icon}
+    )
+
+
+def _built(cls: type[_T], state: dict[str, Any]) -> _T:
+    """Return an instance of a frozen dataclass with `state` as its fields, without its (slower) __init__."""
+    made = object.__new__(cls)
+    made.__dict__.update(state)
+    return made
 
 
 @dataclass(frozen=True)
