@@ -241,13 +241,15 @@ def recipe(slot: Slot) -> Recipe:
     return ("leaf", slot._cp_path, slot._cp_steps)
 
 
-def evaluate(made: Recipe, values: dict[Path, Any]) -> Any:
-    """Return a face's value by a slot's recipe (raising KeyError, TypeError… when it cannot be made)."""
+def evaluate(made: Recipe, context: Any) -> Any:
+    """Return a face's value by a slot's recipe (raising KeyError, IndexError, TypeError… when it cannot be)."""
     kind, what, steps = made
     if kind == "join":
-        value: Any = "".join(p if type(p) is str else str(evaluate(p, values)) for p in what)
+        value: Any = "".join(p if type(p) is str else str(evaluate(p, context)) for p in what)
     else:
-        value = values[what]
+        value = context
+        for step in what:  # the leaf at its place in the face's context
+            value = value[step]
     for step in steps:
         value = STEPS[step](value)
     return value
