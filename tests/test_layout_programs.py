@@ -128,7 +128,7 @@ def test_a_slot_is_its_value_in_every_use_but_quoting(tmp_path: Path) -> None:
     upper = slots.derive(quoted, "upper")
     assert (upper._cp_value, upper._cp_steps, other.structural) == ("ORE MILL", ("upper",), set())
     made = slots.recipe(slots.derive(upper, "escape_markup"))
-    assert slots.evaluate(made, {("card", "name"): "Gear & <Cog>"}) == "GEAR &amp; &lt;COG&gt;"
+    assert slots.evaluate(made, {"card": {"name": "Gear & <Cog>"}}) == "GEAR &amp; &lt;COG&gt;"
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from .boxes import Box
@@ -58,17 +59,37 @@ class Mark:
 
 def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:
     """Return True when (x, y) lies inside the polygons under the even-odd rule."""
-    crossings = 0
+    crossings = _row(polygons, y)
+    return (len(crossings) - bisect.bisect_right(crossings, x)) % 2 == 1  # edges crossed right of x
+
+
+MAX_ROWS = 65_536  # rows kept; past this the memory starts again
+_ROWS: dict[tuple[int, float], tuple[tuple[Polygon, ...], tuple[float, ...]]] = {}  # by id, with the polygons
+
+
+def _row(polygons: tuple[Polygon, ...], y: float) -> tuple[float, ...]:
+    """Return, sorted, where the polygons' edges cross the line at height y, each edge once (the half-open
+    rule: an edge counts when one end is above y and the other is not). The same rows come back for every
+    text line and sample at one height, and the shapes faces share are the same objects: kept."""
+    key = (id(polygons), y)
+    kept = _ROWS.get(key)
+    if kept is not None and kept[0] is polygons:
+        return kept[1]
+    found = []
     for polygon in polygons:
         if not polygon:
             continue
         x0, y0 = polygon[-1]  # every edge (start, end) once, the closing one first: a count needs no order
         above = y0 > y
         for x1, y1 in polygon:
-            if (y1 > y) != above and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-                crossings += 1
+            if (y1 > y) != above:
+                found.append(x0 + (y - y0) * (x1 - x0) / (y1 - y0))
             x0, y0, above = x1, y1, y1 > y
-    return crossings % 2 == 1
+    crossings = tuple(sorted(found))
+    if len(_ROWS) >= MAX_ROWS:
+        _ROWS.clear()
+    _ROWS[key] = (polygons, crossings)
+    return crossings
 
 
 def is_convex(polygon: Polygon) -> bool:

@@ -12,7 +12,7 @@ cannot vouch for (a probe that failed, a value that does not bind) is rendered f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Report
@@ -60,6 +60,7 @@ class Programs:
     def __init__(self, max_output: int) -> None:
         self.families: dict[str, Family] = {}
         self.max_output = max_output  # characters a face's rendered document may have
+        self._parts: dict[int, tuple[Any, Family, int, Any]] = {}  # by id: a context entry's part of a key
 
     def lay_out(
         self,
@@ -74,23 +75,49 @@ class Programs:
         family = self.families.setdefault(template, Family())
         if family.failures >= MAX_FAILURES and family.failures * 4 > family.probes:  # probing wastes renders
             return None
-        leaves: list[Leaf] = []
-        if not _flatten(context, (), leaves):
+        key = self._key(context, family)
+        if key is None:
             return None
-        values = dict(leaves)
-        key = _key(leaves, family.structural)
         if key not in family.programs:
+            leaves: list[Leaf] = []
+            _flatten(context, (), leaves)
             program = self._probe(context, leaves, family, render, display, face, size)
             family.probes += 1
             if len(family.programs) >= MAX_PROGRAMS:
                 family.programs.clear()
-            family.programs[_key(leaves, family.structural)] = program  # the structural places it found
+            stored = self._key(context, family)  # with the structural places it found
+            if stored is not None:
+                family.programs[stored] = program
             if program is None:
                 family.failures += 1
                 return None
-            return bind(program, values, display, face, size, self.max_output)
+            return bind(program, context, display, face, size, self.max_output)
         found = family.programs[key]
-        return bind(found, values, display, face, size, self.max_output) if found is not None else None
+        return bind(found, context, display, face, size, self.max_output) if found is not None else None
+
+    def _key(self, context: dict[str, Any], family: Family) -> Key | None:
+        """Return what a face's program is kept under: its shape, and the values of its structural places;
+        None when a leaf cannot be part of a key. The part of a shared mapping (the game's, on every face) is
+        worked out once: a build does not change its context while it lays faces out."""
+        parts = []
+        for name, value in context.items():
+            if type(name) is not str:
+                return None
+            shared = type(value) in (dict, list)
+            memo = self._parts.get(id(value)) if shared else None
+            if memo is not None and memo[0] is value and memo[1] is family and memo[2] == len(family.structural):
+                parts.append(memo[3])
+                continue
+            leaves: list[Leaf] = []
+            if not _flatten(value, (name,), leaves):
+                return None
+            part = (name, _key(leaves, family.structural))
+            if shared:
+                if len(self._parts) >= MAX_PROGRAMS * 4:
+                    self._parts.clear()
+                self._parts[id(value)] = (value, family, len(family.structural), part)  # kept: ids stay unique
+            parts.append(part)
+        return tuple(parts)
 
     def _probe(
         self,
@@ -235,41 +262,47 @@ def _places(
 
 
 def bind(
-    program: Program, values: dict[Path, Any], display: str, face: str, size: tuple[float, float], max_output: int
+    program: Program, context: dict[str, Any], display: str, face: str, size: tuple[float, float], max_output: int
 ) -> LayoutDoc | None:
     """Return the program's document with a face's values in its slots; None when they do not bind."""
     bound: dict[int, Any] = {}
     for index, made in program.slots:
         try:
-            value = slots.evaluate(made, values)
-        except (KeyError, AttributeError, TypeError, ValueError):
+            value = slots.evaluate(made, context)
+        except (KeyError, IndexError, AttributeError, TypeError, ValueError):
             return None
-        if not slots.slottable(value) or document.bad_number(value):
+        if (made[0] != "leaf" or made[2]) and not slots.slottable(value):  # a leaf's own was, for its key
+            return None
+        if document.bad_number(value):
             return None
         bound[index] = value
-    if not program.places:
-        return document.replace_elements(program.doc, display, face, program.data, {})
-    written = program.size + sum(slots.quoted_size(bound[i]) - slots.MARKER_SIZE for i in program.written)
-    if written > max_output:
-        return None
+    extra = sum(2 * len(str(bound[i])) + 2 - slots.MARKER_SIZE for i in program.written)  # at most (escapes)
+    if program.size + extra > max_output:
+        written = sum(slots.quoted_size(bound[i]) - slots.MARKER_SIZE for i in program.written)
+        if program.size + written > max_output:
+            return None
     items, quick = {}, {}
     for index, found in program.places:
         checks, known = program.quick.get(index), program.built.get(index)
         if checks is not None and known is not None and all(check(bound[i]) for _, i, check in checks):
-            quick[index] = replace(known, props={**known.props, **{key: bound[i] for key, i, _ in checks}})
+            props = {**known.props}
+            for key, i, _ in checks:
+                props[key] = bound[i]
+            quick[index] = Element(known.kind, props, known.path, known.children)
         else:
             items[index] = _filled(program.data["elements"][index], found, bound)
-    doc = document.replace_elements(program.doc, display, face, program.data, items)
-    if doc is None:
-        return None
-    for index in items.keys() & program.quick.keys():
-        program.built[index] = doc.elements[index]
-    if not quick:
-        return doc
-    elements = list(doc.elements)
+    if items:
+        doc = document.replace_elements(program.doc, display, face, program.data, items)
+        if doc is None:
+            return None
+        for index in items.keys() & program.quick.keys():
+            program.built[index] = doc.elements[index]
+        elements = list(doc.elements)
+    else:
+        elements = list(program.doc.elements)
     for index, element in quick.items():
         elements[index] = element
-    return replace(doc, elements=tuple(elements))
+    return LayoutDoc(display, face, program.doc.width, program.doc.height, program.doc.bleed, tuple(elements))
 
 
 def _filled(item: Any, found: tuple[tuple[tuple[str | int, ...], int], ...], bound: dict[int, Any]) -> Any:

@@ -24,10 +24,10 @@ END = "\ue001"
 FIRST = 0xE100  # the character of slot 0
 MAX_SLOTS = 0xF800 - FIRST  # slots one probe may hold (the private-use area ends at U+F8FF)
 MAX_TEXT = 4096  # characters: longer values are not slotted (their size is budgeted as they are)
-# YAML refuses these characters in a document (yaml.reader.Reader.NON_PRINTABLE): such a value must be
-# rendered for real, so that the document says so where it is.
-_UNPRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_PRIVATE = re.compile("[\ue000-\uf8ff]")
+# What a slot's text may not hold, in one search: what YAML refuses in a document (yaml.reader.Reader's
+# NON_PRINTABLE: such a value is rendered for real, so the document says so where it is), and the private-use
+# characters markers are made of (U+E000 to U+F8FF).
+_REFUSED = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\uf900-\ufffd\U00010000-\U0010ffff]")
 
 Path = tuple[str | int, ...]
 
@@ -46,7 +46,7 @@ def slottable(value: Any) -> bool:
     kind = type(value)
     if kind is int:
         return bool(abs(value) < 10**15)
-    return kind is str and len(value) <= MAX_TEXT and not _UNPRINTABLE.search(value) and not _PRIVATE.search(value)
+    return kind is str and len(value) <= MAX_TEXT and not _REFUSED.search(value)
 
 
 def marker(index: int) -> str:
@@ -241,13 +241,15 @@ def recipe(slot: Slot) -> Recipe:
     return ("leaf", slot._cp_path, slot._cp_steps)
 
 
-def evaluate(made: Recipe, values: dict[Path, Any]) -> Any:
-    """Return a face's value by a slot's recipe (raising KeyError, TypeError… when it cannot be made)."""
+def evaluate(made: Recipe, context: Any) -> Any:
+    """Return a face's value by a slot's recipe (raising KeyError, IndexError, TypeError… when it cannot be)."""
     kind, what, steps = made
     if kind == "join":
-        value: Any = "".join(p if type(p) is str else str(evaluate(p, values)) for p in what)
+        value: Any = "".join(p if type(p) is str else str(evaluate(p, context)) for p in what)
     else:
-        value = values[what]
+        value = context
+        for step in what:  # the leaf at its place in the face's context
+            value = value[step]
     for step in steps:
         value = STEPS[step](value)
     return value

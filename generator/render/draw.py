@@ -255,7 +255,7 @@ def draw(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 
 def walk_elements(prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet) -> None:
     """Draw a prepared layout document by walking its elements (what `draw` replays once recorded)."""
-    _draw_elements(prepared.doc.elements, prepared, painter, fonts, icon_set)
+    draw_elements(prepared.doc.elements, prepared, painter, fonts, icon_set)
 
 
 def replay(ops: tuple[Op, ...], painter: Painter) -> None:
@@ -273,9 +273,10 @@ def replay(ops: tuple[Op, ...], painter: Painter) -> None:
 _CALLS = ("save", "restore", "translate", "rotate", "scale", "clip", "text", "image", "enter", "leave")
 
 
-def _draw_elements(
+def draw_elements(
     elements: tuple[Element, ...], prepared: Prepared, painter: Painter, fonts: FontSet, icon_set: IconSet
 ) -> None:
+    """Draw some of a prepared document's elements, each between the painter's `enter` and `leave`."""
     cpu.tick(len(elements))
     for el in elements:
         painter.enter(el)
@@ -336,7 +337,7 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
         if p.get("clip"):
             w, h = (p["h"], p["w"]) if p.get("rotate", 0) in (90, 270) else (p["w"], p["h"])
             painter.clip(shapes.rounded_rect(0, 0, w, h, 0))
-        _draw_elements(el.children, prepared, painter, fonts, icon_set)
+        draw_elements(el.children, prepared, painter, fonts, icon_set)
         painter.restore()
     elif kind == "image":
         placed = prepared.images.get(id(el))
@@ -344,7 +345,7 @@ def _draw(el: Element, prepared: Prepared, painter: Painter, fonts: FontSet, ico
             painter.save()
             painter.clip(shapes.rounded_rect(*placed.box, placed.radius))
             if placed.art is None:
-                _draw_elements(placed.placeholder, prepared, painter, fonts, icon_set)
+                draw_elements(placed.placeholder, prepared, painter, fonts, icon_set)
             else:
                 painter.image(placed, opacity)
             painter.restore()

@@ -14,7 +14,7 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Op, Prepared, draw, walk_elements
+from .draw import Op, Prepared, draw, draw_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
@@ -22,11 +22,32 @@ Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, 
 CURVE_STEPS = 8  # straight pieces per Bézier curve: fine enough to tell inside from outside
 
 
+SHAPES = frozenset({"rect", "ellipse", "polygon", "line", "path"})  # drawn from their own properties alone
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+MAX_DRAWN = 16_384  # shapes whose calls and marks are kept; past this the memory starts again
+_DRAWN: dict[int, tuple[Element, tuple[Op, ...], tuple[Mark, ...]]] = {}  # by id, with the element itself
+
+
 def record(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
     """Draw the face once: keep its painter calls in `prepared.ops`, which every later `draw` replays, and
-    return the marks those calls make, in drawing order, in face millimetres."""
+    return the marks those calls make, in drawing order, in face millimetres.
+
+    A top-level shape is drawn from its properties alone, so the same element object (faces bound from one
+    layout program share their unchanged elements) gives the same calls and marks: they are kept."""
     tracer = Tracer(fonts)
-    walk_elements(prepared, tracer, fonts, icons)
+    for el in prepared.doc.elements:
+        at_rest = tracer.matrix == _IDENTITY and tracer.clip_box is None and not tracer.saved
+        kept = _DRAWN.get(id(el)) if el.kind in SHAPES and at_rest else None
+        if kept is not None and kept[0] is el:
+            tracer.ops.extend(kept[1])
+            tracer.marks.extend(kept[2])
+            continue
+        ops, marks = len(tracer.ops), len(tracer.marks)
+        draw_elements((el,), prepared, tracer, fonts, icons)
+        if el.kind in SHAPES and at_rest:
+            if len(_DRAWN) >= MAX_DRAWN:
+                _DRAWN.clear()
+            _DRAWN[id(el)] = (el, tuple(tracer.ops[ops:]), tuple(tracer.marks[marks:]))
     prepared.ops = tuple(tracer.ops)
     return tracer.marks
 
