@@ -220,7 +220,7 @@ def joined(parts: Any) -> Slot | None:
                 pieces.extend(part._cp_parts)
             else:
                 pieces.append(part)
-        elif hasattr(part, "__html__"):
+        elif getattr(part, "__html__", None) is not None:  # markup joins escaped: left to Jinja
             return None
         else:
             pieces.append(str(part))  # what joining does with a constant
