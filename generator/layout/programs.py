@@ -111,7 +111,7 @@ class Programs:
             leaves: list[Leaf] = []
             if not _flatten(value, (name,), leaves):
                 return None
-            part = (name, _key(leaves, family.structural))
+            part = (name, _leaves_key(leaves, family.structural))
             if shared:
                 if len(self._parts) >= MAX_PROGRAMS * 4:
                     self._parts.clear()
@@ -155,17 +155,16 @@ def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
         for index, item in enumerate(value):
             if not _flatten(item, path + (index,), out):
                 return False
-    elif kind in (str, int, bool, type(None)):
+    elif kind in (str, int, bool, float, type(None)):  # a float is keyed by its text: 0.0 and -0.0 differ
         out.append((path, value))
-    elif kind is float:
-        out.append((path, value))  # keyed by its text below: 0.0 and -0.0 are written differently
     else:
         return False
     return True
 
 
-def _key(leaves: list[Leaf], structural: set[Path]) -> Key:
-    """Return what a face's program is kept under: its shape, and the values of its structural places."""
+def _leaves_key(leaves: list[Leaf], structural: set[Path]) -> Key:
+    """Return the part of a key for some leaves: their places and types, and the values of structural places
+    and of leaves no slot may stand for."""
     return tuple(
         (path, type(value).__name__, repr(value) if path in structural or not slots.slottable(value) else None)
         for path, value in leaves

@@ -94,8 +94,8 @@ class Budget:
         kind = type(value)
         if kind is str:  # most values: no walk needed
             size = len(value)
-            if self.extra and slots.MARK in value:
-                size += value.count(slots.MARK) * self.extra
+            if self.extra:
+                size += slots.beyond(value, self.extra)
         elif kind in _SCALARS:
             size = 1 if kind is not int else 1 + value.bit_length() // 32
         else:
@@ -150,8 +150,8 @@ def weight(value: Any, limit: int = MAX_SEQUENCE, memo: dict[int, tuple[Any, int
         kind = type(item)  # type(), not isinstance(): a Namespace answers __class__ slowly
         if kind is str or kind is bytes:
             total += len(item)
-            if extra and kind is str and slots.MARK in item:
-                total += item.count(slots.MARK) * extra
+            if extra and kind is str:
+                total += slots.beyond(item, extra)
         elif kind is Slot:
             total += slots.MARKER_SIZE + slots.EXTRA
         elif kind is int:
@@ -385,12 +385,12 @@ def resolving(func: Any) -> Any:
     return resolved
 
 
-def _marked(pieces: Any) -> int:
+def _beyond(pieces: Any) -> int:
     """Return the most characters a probe's markers in `pieces` may stand for beyond their own."""
     budget = CURRENT.get()
     if budget is None or not budget.extra:
         return 0
-    return int(sum(p.count(slots.MARK) for p in pieces) * budget.extra)
+    return sum(slots.beyond(p, budget.extra) for p in pieces)
 
 
 def _join(func: Any) -> Any:
@@ -581,8 +581,8 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
         budget = CURRENT.get()  # Budget.write, inlined: this runs for every piece of every face
         if budget is not None:
             budget.written += len(text)
-            if budget.extra and slots.MARK in text:
-                budget.written += text.count(slots.MARK) * budget.extra
+            if budget.extra:
+                budget.written += slots.beyond(text, budget.extra)
             if budget.written > MAX_WRITTEN:
                 budget.write(0)
             budget.ticks -= 1
@@ -603,12 +603,12 @@ class SandboxEnv(ImmutableSandboxedEnvironment):
     def concat(self, pieces: Any) -> str:
         """Join captured output (macro bodies, `set` blocks, blocks), refusing it past the value limit."""
         if type(pieces) is list:  # a macro's or block's buffer: measure it in one go
-            if sum(map(len, pieces)) + _marked(pieces) > MAX_SEQUENCE:
+            if sum(map(len, pieces)) + _beyond(pieces) > MAX_SEQUENCE:
                 raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
             return "".join(pieces)
         parts, size = [], 0
         for piece in pieces:
-            size += len(piece) + _marked((piece,))
+            size += len(piece) + _beyond((piece,))
             if size > MAX_SEQUENCE:
                 raise exceeded(f"captured output too large: more than {MAX_SEQUENCE} characters")
             parts.append(piece)

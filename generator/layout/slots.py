@@ -63,6 +63,11 @@ MARKER_SIZE = quoted_size(marker(0))  # every marker quotes to the same length
 EXTRA = quoted_size("\\" * MAX_TEXT) - MARKER_SIZE  # the most a real value may write beyond its marker
 
 
+def beyond(text: str, extra: int) -> int:
+    """Return the most characters the markers in a probe's `text` may stand for beyond their own, at `extra` each."""
+    return text.count(MARK) * extra
+
+
 @dataclass
 class Probe:
     """The slots of one probe render and what the render did with them."""

@@ -338,7 +338,7 @@ class Templates:
             for chunk in pieces:
                 if origins is not None:
                     origins.append((size, *_origin(pieces)))
-                size += len(chunk) + (chunk.count(slots.MARK) * budget.extra if budget.extra else 0)
+                size += len(chunk) + (slots.beyond(chunk, budget.extra) if budget.extra else 0)
                 if size > MAX_OUTPUT:
                     raise sandbox.exceeded(f"template output passed {MAX_OUTPUT} characters")
                 chunks.append(chunk)

@@ -69,7 +69,6 @@ def _extended(schema: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> dic
 
 
 @functools.cache
-@functools.cache
 def contents(name: str) -> dict[str, Any]:
     """Return the core's schema `<name>`, as written (that file alone: loading every schema costs more)."""
     text = resources.files("generator.source").joinpath("schemas", f"{name}.yaml").read_text(encoding="utf-8")
@@ -77,6 +76,7 @@ def contents(name: str) -> dict[str, Any]:
     return found
 
 
+@functools.cache
 def load_schema(name: str) -> Draft202012Validator:
     """Return a compiled validator for the schema whose `$id` is `cardpress:<name>`."""
     from jsonschema import Draft202012Validator
