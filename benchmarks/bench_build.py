@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from scale import instructions, run_once  # the same whole-process measurements as the scale benchmark
+from scale import forget, instructions, run_once  # the same whole-process measurements as the scale benchmark
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 7
@@ -152,7 +151,7 @@ def main() -> None:
         cpu_seconds(plain)
         if "--instructions" in sys.argv:  # steady on a busy machine
             rebuilt_count = instructions(build, ROOT, cache)  # the warm-up kept every face: a true rebuild
-            shutil.rmtree(cache / "faces", ignore_errors=True)
+            forget(cache)
             first_count = instructions(build, ROOT, cache)
             theirs = instructions(plain, ROOT, cache)
             print(f"Pocket Foundry A4 kit, instructions of one run under callgrind ({count} canvas calls):")
@@ -161,7 +160,7 @@ def main() -> None:
             return
         first, rebuilt, floor = [], [], []
         for _ in range(RUNS):  # in turn, so a drift in the machine's speed touches all three alike
-            shutil.rmtree(out / "cache" / "faces", ignore_errors=True)
+            forget(out / "cache")
             first.append(cpu_seconds(build))
             rebuilt.append(cpu_seconds(build))
             floor.append(cpu_seconds(plain))

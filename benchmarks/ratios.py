@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from scale import forget  # what a first build makes afresh
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -79,9 +80,10 @@ def count(cache: Path, *args: str) -> int:
 
 
 def first_and_rebuilt(cache: Path, project: Path, game: str) -> tuple[int, int]:
-    """Count a first build (no laid-out faces kept; compiled templates and schemas warm) and a rebuild."""
+    """Count a first build (no laid-out faces or rules findings kept; compiled templates and schemas warm) and a
+    rebuild."""
     count(cache, "build", str(project), game)  # the warm-up: bytecode, compiled templates and schemas
-    shutil.rmtree(cache / "faces", ignore_errors=True)
+    forget(cache)
     first = count(cache, "build", str(project), game)
     return first, count(cache, "build", str(project), game)
 

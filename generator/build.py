@@ -9,6 +9,7 @@ from pathlib import Path
 from .diagnostics import CardpressError, Report
 from .layout.studio import keep_faces
 from .pipeline import Pipeline, resolve_games
+from .project import rulings
 from .project.output import write_all
 
 
@@ -61,6 +62,7 @@ def build(
         files.update({kit_path(out, gid, paper): data for paper, data in pdfs.items()})
         result.built.append(gid)
     keep_faces()
+    rulings.trim()
     try:
         result.written = write_all(files, root=out)
     except CardpressError as exc:

@@ -25,6 +25,7 @@ from .impose.sizes import size_conflicts
 from .kit import Card, Face, Kit, Page, Rules
 from .layout import lint
 from .layout.studio import RenderCache, Studio, page_safe
+from .project import rulings
 from .project.folders import GameDir
 from .project.locate import list_games
 from .render.draw import Prepared
@@ -155,7 +156,7 @@ class Pipeline:
         game = self.load()
         if game is not None and self.rules and game.ruleset.offers(Capability.RULES):
             since = len(self.report.items)
-            game.ruleset.check_rules(game, self.report)
+            rulings.check_rules(game, self.report, self.edits)
             edition.advise_rulebook(game.dir, self.report, since)
         if game is not None:
             edition.check_strays(game.dir, self.report)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-import traceback
 from pathlib import Path
 from typing import Any, Optional
 
@@ -228,6 +227,8 @@ def main() -> None:
         typer.echo(
             "cardpress: internal error (this is a bug in cardpress, not in your files); please report it:", err=True
         )
+        import traceback  # only a bug in cardpress prints one
+
         traceback.print_exc()
         sys.exit(70)
     sys.exit(code if isinstance(code, int) else 0)

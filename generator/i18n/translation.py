@@ -12,9 +12,6 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from babel.messages.extract import extract
-from jinja2.ext import babel_extract
-
 from .. import resources
 from ..diagnostics import Report
 from ..impose.plan import MESSAGES as PLAN_MESSAGES
@@ -51,6 +48,9 @@ def base_messages(game: GameDir, ruleset: Ruleset[Any]) -> list[Message]:
 
 def template_messages(game: GameDir) -> list[Message]:
     """Return the labels the templates on the game's layout path print, first template of each name only."""
+    from babel.messages.extract import extract  # only a translated game reads its templates' labels
+    from jinja2.ext import babel_extract
+
     roots = [game.root, *resources.installed(game.ruleset_layouts)]
     seen: set[str] = set()
     out: list[Message] = []

@@ -13,6 +13,10 @@ long- or short-edge duplex flip and a turn to landscape every page reads upright
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..kit import Kit
 
 LONG, SHORT = "long", "short"
 
@@ -24,6 +28,11 @@ class Slot:
     page: int | None
     half: str  # "top" or "bottom" of the portrait side
     turn: int  # +90: the page's top faces the side's left edge; -90: its right edge
+
+
+def folds(kit: Kit, duplex: str) -> bool:
+    """Return True when the kit prints its rules as a folded booklet (it needs both sides of the paper)."""
+    return kit.rules is not None and kit.rules.booklet and duplex != "gutterfold"
 
 
 def padded(pages: int) -> int:

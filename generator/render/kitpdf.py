@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -13,6 +13,7 @@ from reportlab.pdfbase.pdfdoc import PDFObject, PDFResourceDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
+from ..impose.booklet import folds
 from ..impose.plan import Imposition, PagePlan, Plan, card_runs
 from ..impose.sheets import PAPERS, Mark, PrintOptions, Rect, Sheet, Side, footer
 from ..impose.sizes import POKER
@@ -23,7 +24,9 @@ from ..layout.units import PT_PER_MM
 from .draw import Prepared, draw
 from .fonts import FontSet
 from .painters import PdfPainter
-from .rulespages import RulesBook, draw_sheet_side, folds, rules_book, rules_sides
+
+if TYPE_CHECKING:
+    from .rulespages import RulesBook
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
@@ -68,7 +71,10 @@ def write(
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", options.viewer_duplex)
     writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
-    writer.rules = rules_book(kit, paper, options.duplex, fonts, icons)
+    if kit.rules is not None:  # typesetting needs platypus: imported only for a kit with rules pages
+        from .rulespages import rules_book
+
+        writer.rules = rules_book(kit, paper, options.duplex, fonts, icons)
     writer.run()
     canvas.save()
     return buffer.getvalue()
@@ -122,6 +128,8 @@ class _Writer:
             self.c.showPage()
 
     def _rules(self, page: PagePlan, size: tuple[float, float]) -> None:
+        from .rulespages import draw_sheet_side, rules_sides
+
         book = self.rules
         assert book is not None  # the plan has rules pages only when the rulebook set into some
         sides = rules_sides(self.kit, book, self.options.duplex)

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html import escape as _html_escape
 from pathlib import Path
 from typing import Any, Literal
-from xml.sax.saxutils import escape
 
 from reportlab import rl_config
 from reportlab.lib.colors import HexColor
@@ -30,6 +30,7 @@ from reportlab.platypus.flowables import HRFlowable
 
 from .. import __version__
 from ..impose import booklet
+from ..impose.booklet import folds
 from ..kit import Kit, Rules, TextIcon
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
@@ -39,10 +40,15 @@ from .fonts import FontSet
 from .painters import PdfPainter
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
-_SRC = escape(BLANK, {'"': "&quot;"})  # as a markup attribute
+_SRC = _html_escape(BLANK).replace("&#x27;", "'")  # as a markup attribute
 GREY = "#6b6560"  # the kit furniture's grey: running heads are quieter than the text
 ICON_SIZE = 0.95  # of the font size: an inline icon's square, as on the cards
 _FE0F = "\ufe0f"  # emoji presentation selector: `♨️` is `♨`
+
+
+def escape(text: str) -> str:
+    """Return `text` with &, < and > written as markup entities (xml.sax's escape, without its urllib import)."""
+    return _html_escape(text, quote=False)
 
 
 @dataclass(frozen=True)
@@ -418,11 +424,6 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
         return None
     fmt = BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
     return typeset(kit.rules, fmt, kit.title, kit.context.get("style", {}), kit.text_icons, fonts, icons)
-
-
-def folds(kit: Kit, duplex: str) -> bool:
-    """Return True when the kit prints its rules as a folded booklet (it needs both sides of the paper)."""
-    return kit.rules is not None and kit.rules.booklet and duplex != "gutterfold"
 
 
 def rules_sides(kit: Kit, book: RulesBook, duplex: str) -> list[tuple[booklet.Slot, booklet.Slot]]:

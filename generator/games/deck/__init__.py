@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...contract import Header, LoadedGame, Pack, Ruleset
-from .model import DeckGame
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, KeyPath, Kit, Report
+    from .model import DeckGame
 
 
-class DeckRuleset(Ruleset[DeckGame]):
+class DeckRuleset(Ruleset["DeckGame"]):
     """Any card game: decks of cards whose fields reach the templates, each deck with its size and backs."""
 
     name = "deck"

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from ...contract import Capability, GameCommand, Header, LoadedGame, Pack, Ruleset
 from ...sdk import shipped
-from .model import MicroEngine
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, Kit, Report
+    from .model import MicroEngine
     from .simulation import MicroEngineSim
 
 
-class MicroEngineRuleset(Ruleset[MicroEngine]):
+class MicroEngineRuleset(Ruleset["MicroEngine"]):
     """Micro-Engine: chains of Parts joined by matching connections, Upgrades, Calibrations and Patents."""
 
     name = "micro-engine"

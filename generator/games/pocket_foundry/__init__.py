@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from ...contract import Capability, GameCommand, Header, LoadedGame, Pack, Ruleset
 from ...sdk import shipped
-from .model import PocketFoundry
 
 if TYPE_CHECKING:
     from ...sdk import GameDir, KeyPath, Kit, Message, Report
+    from .model import PocketFoundry
     from .simulation import PocketFoundrySim
 
 
-class PocketFoundryRuleset(Ruleset[PocketFoundry]):
+class PocketFoundryRuleset(Ruleset["PocketFoundry"]):
     """Pocket Foundry: a market of machines built into four-slot rows and run left to right for twelve laps."""
 
     name = "pocket-foundry"
