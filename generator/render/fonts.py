@@ -51,12 +51,21 @@ class FontSet:
         return found
 
     def _resolve(self, family: str | None, bold: bool, italic: bool) -> str:
+        name = self._name(family, bold, italic)
+        return _register(name, self.files[name])
+
+    def _name(self, family: str | None, bold: bool, italic: bool) -> str:
+        """Return the font a family and style step down to, without reading its file."""
         styles = self.families.get(family or self.default) or self.families[self.default]
         wanted = "bold-italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
         for style in (wanted, "bold" if bold else "italic", "regular"):
             if style in styles:
-                return _register(styles[style], self.files[styles[style]])
-        return _register(styles["regular"], self.files[styles["regular"]])
+                return styles[style]
+        return styles["regular"]
+
+    def glyphs(self, font: str) -> frozenset[int]:
+        """Return the characters `font` draws, reading its file the first time any of them is asked for."""
+        return _glyphs(_register(font, self.files[font]))
 
     def register(self, fonts: set[str]) -> None:
         """Register fonts by name before drawing text that was set in an earlier run (a cached layout)."""
@@ -64,12 +73,13 @@ class FontSet:
             _register(name, self.files[name])
 
     def fallback_for(self, font: str) -> tuple[str, ...]:
-        """Return the fallback fonts, in order, in the same weight as `font` (where a family has it)."""
+        """Return the fallback fonts, in order, in the same weight as `font` (where a family has it). Their
+        files are read only when a character is looked for in them (`glyphs`): most text needs none, or the first."""
         chain = self._chains.get(font)
         if chain is None:
             bold = font in self.bold
             chain = self._chains[font] = tuple(
-                f for f in dict.fromkeys(self.resolve(family, bold=bold) for family in self.fallback) if f != font
+                f for f in dict.fromkeys(self._name(family, bold, False) for family in self.fallback) if f != font
             )
         return chain
 
@@ -94,7 +104,7 @@ class FontSet:
         lacking = set(map(ord, text)).difference(glyphs)
         if not lacking or all(invisible(chr(code)) for code in lacking):
             return ""  # the text's own font draws it all: the fallback fonts need not even be read
-        return _undrawable(text, (font, *self.fallback_for(font)))
+        return _undrawable(text, (font, *self.fallback_for(font)), self)
 
     def tried(self, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
         """Return the font files tried for a character, in order: 'Lato-Regular.ttf, DejaVuSans.ttf, …'."""
@@ -127,12 +137,11 @@ def invisible(ch: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def _undrawable(text: str, chain: tuple[str, ...]) -> str:
-    covers = [_glyphs(font) for font in chain]
+def _undrawable(text: str, chain: tuple[str, ...], fonts: FontSet) -> str:
     out: dict[str, None] = {}
     for ch in text:
         code = ord(ch)
-        if any(code in glyphs for glyphs in covers) or invisible(ch):
+        if any(code in fonts.glyphs(font) for font in chain) or invisible(ch):  # each file read only if needed
             continue
         out[ch] = None
     return "".join(out)
@@ -147,7 +156,7 @@ def _segments(text: str, font: str, fonts: FontSet) -> tuple[tuple[str, str], ..
     for ch in text:
         use = font
         if ord(ch) not in glyphs and ch not in " \n":  # only now are the fallback fonts read and registered
-            use = next((spare for spare in fonts.fallback_for(font) if ord(ch) in _glyphs(spare)), "")
+            use = next((spare for spare in fonts.fallback_for(font) if ord(ch) in fonts.glyphs(spare)), "")
             if not use:
                 if invisible(ch):
                     continue  # no font has it and it draws nothing: leave it out rather than draw a box
