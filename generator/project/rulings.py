@@ -26,20 +26,25 @@ def check_rules(game: LoadedGame[Any], report: Report, edits: object = None) -> 
     """Hold the loaded game to its rules, or say again what the check said of the very same files and code."""
     shelf = cache.shelf("rules")
     key = _key(game, edits) if shelf is not None else ""
-    stored = shelf.get(key) if shelf is not None else None
-    if stored is not None:
-        try:
-            found = pickle.loads(stored)
-        except Exception:  # a torn or foreign entry is a miss
-            found = None
-        if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
-            report.extend(found)
-            shelf.used.add(key)  # type: ignore[union-attr]  # shelf is not None when something was stored
-            return
+    found = _findings(shelf.get(key)) if shelf is not None else None
+    if found is not None:
+        report.extend(found)
+        return
     since = len(report.items)
     game.ruleset.check_rules(game, report)
     if shelf is not None:
         shelf.put(key, pickle.dumps(report.items[since:], protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _findings(stored: bytes | None) -> list[Diagnostic] | None:
+    """Return the findings an entry holds, or None for a missing, torn or foreign one (a miss)."""
+    if stored is None:
+        return None
+    try:
+        found = pickle.loads(stored)  # written by cardpress into the user's own cache, never by a project
+    except Exception:
+        return None
+    return found if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found) else None
 
 
 def _key(game: LoadedGame[Any], edits: object) -> str:

@@ -40,7 +40,7 @@ from .fonts import FontSet
 from .painters import PdfPainter
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
-_SRC = _html_escape(BLANK).replace("&#x27;", "'")  # as a markup attribute
+_SRC = _html_escape(BLANK, quote=False).replace('"', "&quot;")  # as a markup attribute
 GREY = "#6b6560"  # the kit furniture's grey: running heads are quieter than the text
 ICON_SIZE = 0.95  # of the font size: an inline icon's square, as on the cards
 _FE0F = "\ufe0f"  # emoji presentation selector: `♨️` is `♨`
