@@ -12,10 +12,12 @@ import hashlib
 import os
 import pickle
 import stat
+from pathlib import Path
 from typing import Any
 
 from ..contract import LoadedGame
 from ..diagnostics import Diagnostic, Report
+from ..source.digest import file_digest
 from . import cache
 
 LIMIT = 8 * 2**20  # bytes of findings kept: each entry is one state of one game's files
@@ -61,18 +63,18 @@ def _key(game: LoadedGame[Any], edits: object) -> str:
 
 
 def _stamp(path: str) -> str:
-    """Return what stands for a file in the key: its contents' digest, or for a link where it leads (never
-    read through), and for a file too big to load its size and time (the loaders refuse it anyway)."""
+    """Return what stands for a file in the key: its contents' digest (memoized by stamp, as for art), or for
+    a link where it leads (never read through), and for a file too big to load its size and time (the
+    loaders refuse it anyway)."""
     try:
         st = os.lstat(path)
         if stat.S_ISLNK(st.st_mode):
             return "link:" + os.readlink(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED:
-            return f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}"
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read(MAX_HASHED + 1)).hexdigest()
     except OSError as exc:
         return f"unreadable:{exc.errno}"
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED:
+        return f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}"
+    return file_digest(Path(path)) or "unreadable"
 
 
 def trim() -> None:
