@@ -99,33 +99,66 @@ def test_changes_elsewhere_do_not_rebuild(session, project):
     assert not inside.affected_by([project / "cards/pocket-foundry/output/pocket-foundry/proofs/mat.png"])
 
 
+def watching(session: Session, project: Path, seen: list, stop: threading.Event, **options) -> threading.Thread:
+    """Start the watcher on `session` in a thread; return once its first build (made listening) is done."""
+    thread = threading.Thread(
+        target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop), kwargs=options
+    )
+    thread.start()
+    until(lambda: len(seen) >= 1)
+    return thread
+
+
+def until(condition, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def test_the_watcher_sees_an_edit_then_writes_the_pdfs_once_edits_pause(project):
     session = started(project, pdfs=True)
     pdf = project / "output/pocket-foundry/pocket-foundry-a4.pdf"
     before = pdf.read_bytes()
     seen: list = []
     stop = threading.Event()
-    thread = threading.Thread(
-        target=watch.run, args=([session], project, lambda s, o: seen.append(o), stop), kwargs={"quiet_ms": 300}
-    )
-    thread.start()
+    thread = watching(session, project, seen, stop, quiet_ms=300)
     try:
-        time.sleep(0.5)  # let the watcher start listening
         edit(project, MACHINES, 'colour: "#2f6690"', 'colour: "#902f66"')
-        deadline = time.monotonic() + 20
-        while len(seen) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        until(lambda: len(seen) >= 3)
     finally:
         stop.set()
         thread.join(10)
     assert not thread.is_alive()
-    rebuilt, written = seen[:2]
+    first, rebuilt, written = seen[:3]
+    assert first.ok and first.rendered == []  # the project was built already: the watcher's build renders nothing
     assert rebuilt.ok and rebuilt.rendered == ["small-press-1/front", "small-press-2/front"]
     assert "pdfs" not in rebuilt.seconds  # the proof did not wait for the kit
     assert written.ok and written.written == [pdf] and pdf.read_bytes() != before
     assert watch.describe(session, written).endswith(
         f"pocket-foundry: kit PDFs written in {written.seconds['pdfs']:.2f} s"
     )
+
+
+def test_an_edit_made_the_moment_the_first_build_ends_is_not_missed(project):
+    """The watcher listens before the first build starts, so no edit falls between "up to date" and listening."""
+    session = Session(project, "pocket-foundry", project / "output", dpi=60, papers=["a4"])
+    seen: list = []
+    stop = threading.Event()
+
+    def listener(s, outcome):
+        seen.append(outcome)
+        if len(seen) == 1:  # inside the first build's report, before the loop goes back to listening
+            edit(project, MACHINES, 'colour: "#2f6690"', 'colour: "#90662f"')
+
+    thread = threading.Thread(target=watch.run, args=([session], project, listener, stop))
+    thread.start()
+    try:
+        until(lambda: len(seen) >= 2)
+    finally:
+        stop.set()
+        thread.join(10)
+    assert len(seen[0].rendered) >= 21
+    assert seen[1].rendered == ["small-press-1/front", "small-press-2/front"]
 
 
 def test_superseded_renders_are_forgotten(session, project):

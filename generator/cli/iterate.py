@@ -132,8 +132,7 @@ def watch(
     listener = Reporter()
     typer.echo(f"watching {', '.join(shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
-        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
+        watcher.run(sessions, base, listener)  # builds once listening; returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     typer.echo("stopped")
@@ -171,8 +170,7 @@ def serve(
     server.start()  # the page shows progress from the very first build
     typer.echo(f"serving {server.url} (Ctrl-C stops)")
     try:
-        watcher.rebuild_once(sessions, [base], listener, pdfs=False)
-        watcher.run(sessions, base, listener)  # returns on Ctrl-C while waiting
+        watcher.run(sessions, base, listener)  # builds once listening; returns on Ctrl-C while waiting
     except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
         pass
     finally:

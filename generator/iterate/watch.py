@@ -13,6 +13,7 @@ from .session import Outcome, Session
 
 Listener = Callable[[Session, Outcome], None]
 QUIET_MS = 700  # no change for this long: write the PDFs the last rebuilds left due
+TICK_MS = 50  # the watcher answers at least this often, so the quiet period is measured here
 
 
 MAX_FOLDERS = 4096  # folders watched at most: each costs the system an inotify watch
@@ -68,10 +69,11 @@ def run(
     debounce_ms: int = 80,
     quiet_ms: int = QUIET_MS,
 ) -> None:
-    """Rebuild on every change under the watched folders until `stop_event` is set (or Ctrl-C).
+    """Build every session, then rebuild on every change under the watched folders until `stop_event` is set.
 
-    Proofs are redrawn at once; the kit PDFs are rewritten once no change has come for `quiet_ms`,
-    so a burst of edits costs one PDF write, and no proof waits for one.
+    Each build of the whole project starts only once the watcher listens, so an edit made while it runs
+    (or just after it says "up to date") is never missed. Proofs are redrawn at once; the kit PDFs are
+    rewritten once no change has come for `quiet_ms`, so a burst of edits costs one PDF write.
     """
     import logging
 
@@ -82,25 +84,33 @@ def run(
     while not stop.is_set():
         # each real folder on its own, not recursively: the watcher would follow links to folders
         watching = folders(root)
+        armed = False
+        last_change = time.monotonic()
         for changes in watchfiles.watch(
             *watching,
             stop_event=stop,
             debounce=debounce_ms,
             step=20,
             raise_interrupt=False,
-            rust_timeout=quiet_ms,
+            rust_timeout=TICK_MS,
             yield_on_timeout=True,
             recursive=False,
         ):
-            if not changes:
-                write_due_pdfs(sessions, listener)
+            if not armed:  # the watcher listens from its first answer on: what came before, a full build sees
+                armed = True
+                rebuild_once(sessions, [root], listener, pdfs=False)
                 continue
+            if not changes:
+                if time.monotonic() - last_change >= quiet_ms / 1000:
+                    write_due_pdfs(sessions, listener)
+                continue
+            last_change = time.monotonic()
             changed = sorted({Path(path) for _, path in changes})
             if any(p.suffix.lower() == ".ttf" for p in changed):
                 restart()  # ReportLab keeps a registered font for the life of the process
             rebuild_once(sessions, changed, listener, pdfs=False)
             if folders(root) != watching:
-                break  # a folder came or went: watch the new set
+                break  # a folder came or went: watch the new set (and build in full, as edits may fall between)
         else:
             return  # stopped, or Ctrl-C
 
