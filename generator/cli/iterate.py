@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -131,10 +132,8 @@ def watch(
     sessions = _sessions(base, game, out, dpi, overlay, paper, pdf, players, missing_art)
     listener = Reporter()
     typer.echo(f"watching {', '.join(shown(p) + '/' for p in watcher.watched(base))} (Ctrl-C stops)")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C mid-rebuild: outputs are written atomically
         watcher.run(sessions, base, listener)  # builds once listening; returns on Ctrl-C while waiting
-    except KeyboardInterrupt:  # Ctrl-C in the middle of a rebuild: outputs are written atomically
-        pass
     typer.echo("stopped")
 
 
