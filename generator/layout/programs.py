@@ -24,6 +24,7 @@ MAX_FAILURES = 3  # probes of one template that may fail before failing ones may
 MAX_PROGRAMS = 4096  # programs kept for one template; past this the memory starts again
 Key = tuple[Any, ...]
 Leaf = tuple[Path, Any]
+SCALARS = frozenset((str, int, bool, float, type(None)))  # what a leaf may be
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,12 @@ class Programs:
             if memo is not None and memo[0] is value and memo[1] is family and memo[2] == len(family.structural):
                 parts.append(memo[3])
                 continue
-            leaves: list[Leaf] = []
-            if not _flatten(value, (name,), leaves):
-                return None
-            part = (name, _leaves_key(leaves, family.structural))
+            part = _flat_part(name, value, family.structural) if type(value) is dict else None
+            if part is None:
+                leaves: list[Leaf] = []
+                if not _flatten(value, (name,), leaves):
+                    return None
+                part = (name, _leaves_key(leaves, family.structural))
             if shared:
                 if len(self._parts) >= MAX_PROGRAMS * 4:
                     self._parts.clear()
@@ -160,6 +163,21 @@ def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
     else:
         return False
     return True
+
+
+def _flat_part(name: str, value: dict[str, Any], structural: set[Path]) -> Key | None:
+    """Return the part of a key for a mapping of text keys to plain values (a card row, most often), as
+    `_leaves_key` tells their leaves apart but without a path built for each; None for any other mapping."""
+    if not all(type(k) is str and type(v) in SCALARS for k, v in value.items()):
+        return None
+    slottable = slots.slottable
+    return (
+        name,
+        tuple(
+            (k, type(v).__name__, repr(v) if (name, k) in structural or not slottable(v) else None)
+            for k, v in value.items()
+        ),
+    )
 
 
 def _leaves_key(leaves: list[Leaf], structural: set[Path]) -> Key:
