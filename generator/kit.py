@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import Location
@@ -32,7 +33,7 @@ class Face:
     context: dict[str, Any]
     key: str  # unique and stable, e.g. "feed-belt-1/front"; also names the proof image
 
-    @property
+    @cached_property  # asked for several times a face; a face's context does not change once it is made
     def identity(self) -> tuple[Any, ...]:
         """Return what makes two faces print identically (template and data, not the key)."""
         return (self.template, CONTEXT_JSON.encode(self.context))
