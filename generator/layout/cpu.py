@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 from .document import Element
@@ -98,21 +96,30 @@ class Meter:
             return Allowance(name, max(left, 0.0), kit=True) if left > 0 else _spent(name, self.kit_seconds)
         return Allowance(name, self.face_seconds, kit=False)
 
-    @contextmanager
-    def stage(self, name: str) -> Iterator[Allowance]:
+    def stage(self, name: str) -> Stage:
         """Run one stage of one face on its allowance, checked on the way out too; count what it used."""
-        allowance = self.allowance(name)
+        return Stage(self, name)
+
+
+class Stage:
+    """What `Meter.stage` returns: a context for one stage of one face (a class: four of them a face)."""
+
+    def __init__(self, meter: Meter, name: str) -> None:
+        self.meter, self.name = meter, name
+
+    def __enter__(self) -> Allowance:
+        allowance = self.allowance = self.meter.allowance(self.name)
         if allowance.until < allowance.start:
-            raise OverBudget(name, allowance.seconds, allowance.kit)
-        token = _CURRENT.set(allowance)
-        try:
-            yield allowance
-        finally:
-            _CURRENT.reset(token)
-            end = clock()
-            self.spent[name] += end - allowance.start
-        if end > allowance.until:
-            raise OverBudget(name, allowance.seconds, allowance.kit)
+            raise OverBudget(self.name, allowance.seconds, allowance.kit)
+        self.token = _CURRENT.set(allowance)
+        return allowance
+
+    def __exit__(self, *exc: object) -> None:
+        _CURRENT.reset(self.token)
+        allowance, end = self.allowance, clock()
+        self.meter.spent[self.name] += end - allowance.start
+        if end > allowance.until and exc[0] is None:  # an error on the way out is told, not hidden by this one
+            raise OverBudget(self.name, allowance.seconds, allowance.kit)
 
 
 def _spent(name: str, seconds: float) -> Allowance:
