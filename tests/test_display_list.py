@@ -4,6 +4,7 @@ the marks the lint reads and the PDF cannot disagree. Checked on every face of e
 from __future__ import annotations
 
 import io
+import marshal
 import pickle
 from typing import Any
 
@@ -13,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout.document import walk
 from generator.pipeline import Pipeline
-from generator.render.draw import Prepared, draw, replay, walk_elements
+from generator.render.draw import Prepared, draw, from_plain, replay, to_plain, walk_elements
 from generator.render.fonts import FontSet
 from generator.render.painters import PdfPainter
 from generator.render.trace import Tracer, record, trace
@@ -100,6 +101,30 @@ def test_a_pickled_face_keeps_its_list_naming_its_own_elements(game: tuple[Any, 
         assert _pdf_code(back, studio.fonts, studio.icons, walked=False) == _pdf_code(
             prepared, studio.fonts, studio.icons, walked=False
         ), key
+
+
+def test_a_face_kept_as_plain_values_draws_the_same_pdf(game: tuple[Any, dict[str, Prepared]]) -> None:
+    """The disk cache keeps a face without art as plain values (marshal); back, it draws exactly as before."""
+    studio, faces = game
+    plain = 0
+    for key, prepared in faces.items():
+        state = to_plain(prepared)
+        if prepared.images:
+            assert state is None, key  # art goes by pickle
+            continue
+        assert state is not None, key
+        back = from_plain(marshal.loads(marshal.dumps(state)))
+        plain += 1
+        assert back.doc == prepared.doc and back.digest == prepared.digest and back.images == {}, key
+        before = [prepared.texts.get(id(el)) for el in walk(prepared.doc.elements)]
+        assert [back.texts.get(id(el)) for el in walk(back.doc.elements)] == before, key
+        assert back.ops is not None and len(back.ops) == len(prepared.ops or ()), key
+        own = {id(el) for el in walk(back.doc.elements)}
+        assert all(id(args[0]) in own for name, args in back.ops if name == "enter"), key
+        assert _pdf_code(back, studio.fonts, studio.icons, walked=False) == _pdf_code(
+            prepared, studio.fonts, studio.icons, walked=False
+        ), key
+    assert plain > 0
 
 
 def test_record_keeps_the_calls_and_returns_the_marks_of_one_walk(game: tuple[Any, dict[str, Prepared]]) -> None:

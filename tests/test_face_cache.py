@@ -12,6 +12,7 @@ import pytest
 from conftest import run_cli
 
 from generator.build import kit_path
+from generator.layout import studio
 from generator.layout.document import walk
 from generator.pipeline import Pipeline
 from generator.project import cache
@@ -101,6 +102,14 @@ def test_a_torn_entry_is_a_miss_not_a_failure(project: Path, cache_dir: Path) ->
     shelf.db.execute("UPDATE entries SET value = ? WHERE key = ?", (pickle.dumps({"not": "a render"}), second))
     warm_pdf, _, rendered = _build(project)
     assert warm_pdf == cold_pdf and len(rendered) == 2
+
+
+def test_a_face_without_art_is_kept_as_plain_values_and_one_with_art_as_a_pickle(
+    project: Path, cache_dir: Path
+) -> None:
+    _build(project)
+    kinds = {value[:1] for _, value in _entries(cache_dir)}
+    assert kinds == {studio.PLAIN, studio.PICKLED}  # Pocket Foundry's cards place art; its pages do not
 
 
 def test_a_file_that_is_no_database_is_no_cache(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import marshal
 import pickle
 import re
 from dataclasses import dataclass, field, replace
@@ -15,7 +16,7 @@ from ..diagnostics import Diagnostic, Location, Report
 from ..kit import CONTEXT_JSON, Face
 from ..project import cache as disk
 from ..project.folders import GameDir
-from ..render.draw import Prepared, prepare
+from ..render.draw import Prepared, from_plain, prepare, to_plain
 from ..render.fonts import FontSet, load_fonts
 from ..render.trace import record
 from ..source.digest import file_digest, files_digest, text_digest, text_hash
@@ -86,7 +87,7 @@ class RenderCache:
         self._used.add(key)
         self._items[key] = rendered
         if self.shelf is not None:
-            self.shelf.put(self._disk_key(key), pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL))
+            self.shelf.put(self._disk_key(key), _entry(rendered))
 
     def prune(self) -> None:
         """Forget every render not asked for since the last prune."""
@@ -106,13 +107,38 @@ class RenderCache:
         if data is None:
             return None
         try:
-            found = pickle.loads(data)  # written by cardpress into the user's own cache, never by a project
+            found = _read_entry(data)  # written by cardpress into the user's own cache, never by a project
         except Exception:  # a torn, foreign or outdated entry: lay the face out again
             return None
         if not isinstance(found, Rendered):
             return None
         self._items[key] = found
         return found
+
+
+PLAIN, PICKLED = b"M", b"P"  # how a disk entry is written: its first byte
+
+
+def _entry(rendered: Rendered) -> bytes:
+    """Return a render as a disk entry: plain values by marshal when it can be (most faces), else a pickle."""
+    plain = to_plain(rendered.prepared) if rendered.prepared is not None and not rendered.diagnostics else None
+    if plain is not None:
+        try:
+            return PLAIN + marshal.dumps((plain, rendered.deps))
+        except ValueError:  # a property marshal cannot write: the pickle can
+            pass
+    return PICKLED + pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_entry(data: bytes) -> Rendered:
+    """Return the render a disk entry holds (raises on one that is torn or foreign)."""
+    if data[:1] == PLAIN:
+        plain, deps = marshal.loads(data[1:])
+        return Rendered(from_plain(plain), (), deps)
+    found = pickle.loads(data[1:]) if data[:1] == PICKLED else None
+    if not isinstance(found, Rendered):
+        raise ValueError("not a render")
+    return found
 
 
 @dataclass

@@ -89,6 +89,67 @@ class Prepared:
         self.images = {id(elements[n]): v for n, v in images.items()}
 
 
+# A face kept on disk as plain values (tuples, dicts, text, numbers): `marshal` writes and reads those several
+# times faster than pickle writes the objects, and most faces hold nothing else (art goes by pickle).
+_ElementState = tuple[str, dict[str, Any], str, tuple[Any, ...]]
+
+
+def to_plain(prepared: Prepared) -> tuple[Any, ...] | None:
+    """Return a prepared face as plain values that `from_plain` builds again; None when it places art."""
+    if prepared.images:
+        return None
+    doc = prepared.doc
+    place = {id(el): n for n, el in enumerate(walk(doc.elements))}
+    ops = None
+    if prepared.ops is not None:
+        ops = []
+        for name, args in prepared.ops:
+            if name == "enter":  # the one call that names an element: by its place in the document
+                at = place.get(id(args[0]))
+                if at is None:
+                    return None
+                args = (at,)
+            ops.append((name, args))
+    texts = {place[k]: _text_state(v) for k, v in prepared.texts.items()}
+    elements = tuple([_element_state(el) for el in doc.elements])
+    return doc.template, doc.face, doc.width, doc.height, doc.bleed, elements, texts, prepared.digest, ops
+
+
+def from_plain(state: tuple[Any, ...]) -> Prepared:
+    """Return the prepared face `to_plain` kept."""
+    template, face, width, height, bleed, elements, texts, digest, ops = state
+    made: list[Element] = []  # in the order of walk(): each element before its children
+    doc = _built(
+        LayoutDoc,
+        {
+            "template": template,
+            "face": face,
+            "width": width,
+            "height": height,
+            "bleed": bleed,
+            "elements": tuple([_element_from(e, made) for e in elements]),
+        },
+    )
+    drawn = None
+    if ops is not None:
+        drawn = tuple([(name, (made[args[0]],)) if name == "enter" else (name, args) for name, args in ops])
+    return Prepared(doc, {id(made[n]): _text_from(t) for n, t in texts.items()}, {}, digest, drawn)
+
+
+def _element_state(el: Element) -> _ElementState:
+    return el.kind, el.props, el.path, tuple([_element_state(child) for child in el.children])
+
+
+def _element_from(state: _ElementState, made: list[Element]) -> Element:
+    kind, props, path, children = state
+    el = object.__new__(Element)
+    made.append(el)  # before its children, as walk() gives them
+    el.__dict__.update(
+        {"kind": kind, "props": props, "path": path, "children": tuple([_element_from(c, made) for c in children])}
+    )
+    return el
+
+
 # Set text goes into a pickle as tuples: a dataclass instance costs pickle several times what its fields do.
 def _text_state(t: TextLayout) -> _TextState:
     """Return a set text's fields as nested tuples (`_text_from` builds it again)."""
