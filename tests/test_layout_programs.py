@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.diagnostics import Report
-from generator.layout import document, slots
+from generator.layout import document, programs, slots
 from generator.layout.templates import Templates
 
 SIZE = (63.0, 88.0)
@@ -291,3 +291,64 @@ def test_a_value_its_property_refuses_is_refused_after_others_were_checked_alone
     assert program is not None and list(program.quick) == [0] and list(program.built) == [0]
     bound, real, report = _both(templates, {"t": "t", "f": "f" * 41})
     assert bound is None and real is None and [d.code for d in report.items] == ["L004"]  # too long
+
+
+_LEAF = st.one_of(
+    st.text(max_size=6),
+    st.integers(-3, 3),
+    st.booleans(),
+    st.none(),
+    st.sampled_from([0.0, -0.0, 1.5]),
+    st.just("\x07"),
+)
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner, max_size=3),
+    max_leaves=8,
+)
+_CONTEXT = st.dictionaries(st.sampled_from(["card", "page", "n", "face"]), _VALUE, max_size=4)
+
+
+def _leafwise(context: dict[str, Any], structural: set[Any]) -> Any:
+    """The key as first defined: every leaf with its place and type, and the values that are part of it."""
+    parts = []
+    for name, value in context.items():
+        leaves: list[Any] = []
+        if not programs._flatten(value, (name,), leaves):
+            return None
+        parts.append((name, programs._leaves_key(leaves, structural)))
+    return tuple(parts)
+
+
+def _variant(value: Any, data: Any) -> Any:
+    """Return `value` with each leaf kept or replaced by another plain value (the same shape, mostly)."""
+    if isinstance(value, dict):
+        return {k: _variant(v, data) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_variant(v, data) for v in value]
+    return value if data.draw(st.booleans()) else data.draw(_LEAF)
+
+
+@settings(max_examples=400)
+@given(first=_CONTEXT, data=st.data(), structural=st.sets(st.sampled_from([("card", "a"), ("n",), ("page", "b")])))
+def test_the_quick_parts_of_a_key_tell_contexts_apart_as_the_leafwise_key_does(
+    first: dict[str, Any], data: Any, structural: set[Any]
+) -> None:
+    second = {name: _variant(value, data) for name, value in first.items()}
+    family = programs.Family(structural=set(structural))
+    keys = programs.Programs(10**6)
+    same = keys._key(first, family) == keys._key(second, family)
+    assert same == (_leafwise(first, structural) == _leafwise(second, structural))
+
+
+def test_a_structural_value_keys_a_program_and_a_slotted_one_does_not() -> None:
+    keys = programs.Programs(10**6)
+    family = programs.Family(structural={("card", "a"), ("n",)})
+
+    def key(context: dict[str, Any]) -> Any:
+        return keys._key(context, family)
+
+    assert key({"card": {"a": "x", "b": "x"}}) != key({"card": {"a": "y", "b": "x"}})  # card.a is structural
+    assert key({"card": {"a": "x", "b": "x"}}) == key({"card": {"a": "x", "b": "y"}})  # card.b is slotted
+    assert key({"n": 1, "m": 1}) != key({"n": 2, "m": 1}) and key({"n": 1, "m": 1}) == key({"n": 1, "m": 2})
+    assert key({"m": 0.0}) != key({"m": -0.0}) and key({"m": True}) != key({"m": 1})  # baked in, by text and type

@@ -101,10 +101,18 @@ class Programs:
         None when a leaf cannot be part of a key. The part of a shared mapping (the game's, on every face) is
         worked out once: a build does not change its context while it lays faces out."""
         parts = []
+        structural, slottable = family.structural, slots.slottable
         for name, value in context.items():
             if type(name) is not str:
                 return None
-            shared = type(value) in (dict, list)
+            kind = type(value)
+            if kind in SCALARS:  # a page's number, its label: the part `_leaves_key` makes, made directly
+                at = (name,)
+                parts.append(
+                    (name, ((at, kind.__name__, repr(value) if at in structural or not slottable(value) else None),))
+                )
+                continue
+            shared = kind is dict or kind is list
             memo = self._parts.get(id(value)) if shared else None
             if memo is not None and memo[0] is value and memo[1] is family and memo[2] == len(family.structural):
                 parts.append(memo[3])
