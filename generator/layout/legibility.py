@@ -7,6 +7,7 @@ import bisect
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..diagnostics import Diagnostic, Location
 from . import contrast, cpu, inks
@@ -246,8 +247,7 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
             if backdrop is None:
                 on_art.setdefault(id(mark.element), mark)
                 continue
-            text = contrast.over(contrast.rgb(mark.colour), backdrop, mark.opacity)
-            value = contrast.ratio(text, backdrop)
+            text, value = _against(mark.colour, mark.opacity, backdrop)
             shortfall = value / needed
             if shortfall < 1 - 1e-9 and shortfall < worst.get(id(mark.element), (math.inf,))[0]:
                 worst[id(mark.element)] = (
@@ -275,6 +275,13 @@ def contrasts(ink: list[Mark], limits: Thresholds) -> Iterator[Finding]:
             "warning",
             "check it on a proof, or give the text a plain backdrop",
         )
+
+
+@lru_cache(maxsize=4096)  # a kit's texts are in a few colours, on a few backdrops
+def _against(colour: str, opacity: float, backdrop: contrast.RGB) -> tuple[contrast.RGB, float]:
+    """Return the colour a text shows at `opacity` over `backdrop`, and its contrast ratio with it."""
+    text = contrast.over(contrast.rgb(colour), backdrop, opacity)
+    return text, contrast.ratio(text, backdrop)
 
 
 def large(mark: Mark) -> bool:
