@@ -196,7 +196,7 @@ def _main(
 
 
 # A build keeps every face it lays out alive until its PDFs are written, so the collector's default pace
-# (a young collection every 700 allocations) spends ~4 % of a first build rescanning them: collect 14× less often.
+# (a young collection every 700 allocations) spends ~3.5 % of a first build rescanning them: collect 14× less often.
 GC_THRESHOLDS = (10_000, 10, 10)
 
 

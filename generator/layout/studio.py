@@ -110,8 +110,6 @@ class RenderCache:
             found = _read_entry(data)  # written by cardpress into the user's own cache, never by a project
         except Exception:  # a torn, foreign or outdated entry: lay the face out again
             return None
-        if not isinstance(found, Rendered):
-            return None
         self._items[key] = found
         return found
 
