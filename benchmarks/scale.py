@@ -309,7 +309,7 @@ def instructions(command: list[str], cwd: Path, cache: Path) -> int:
     the count does not move with what else the machine is running."""
     env = _env(cache)
     env["CARDPRESS_BUDGET_SCALE"] = "200"  # valgrind spends ~50× the CPU time: a first build stays in budget
-    env["PYTHONHASHSEED"] = "0"  # string hashes decide set and dict layouts: fixed, a count repeats to ±0.1 %
+    env["PYTHONHASHSEED"] = "0"  # string hashes decide set and dict layouts: fixed, every run takes one path
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
         cwd=cwd,

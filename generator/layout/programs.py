@@ -101,23 +101,19 @@ class Programs:
         None when a leaf cannot be part of a key. The part of a shared mapping (the game's, on every face) is
         worked out once: a build does not change its context while it lays faces out."""
         parts = []
-        structural, slottable = family.structural, slots.slottable
         for name, value in context.items():
             if type(name) is not str:
                 return None
             kind = type(value)
-            if kind in SCALARS:  # a page's number, its label: the part `_leaves_key` makes, made directly
-                at = (name,)
-                parts.append(
-                    (name, ((at, kind.__name__, repr(value) if at in structural or not slottable(value) else None),))
-                )
+            if kind in SCALARS:  # a page's number, its label: one leaf, no walk to find it
+                parts.append((name, _leaves_key([((name,), value)], family.structural)))
                 continue
             shared = kind is dict or kind is list
             memo = self._parts.get(id(value)) if shared else None
             if memo is not None and memo[0] is value and memo[1] is family and memo[2] == len(family.structural):
                 parts.append(memo[3])
                 continue
-            part = _flat_part(name, value, family.structural) if type(value) is dict else None
+            part = _flat_part(name, value, family.structural) if kind is dict else None
             if part is None:
                 leaves: list[Leaf] = []
                 if not _flatten(value, (name,), leaves):
@@ -166,7 +162,7 @@ def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
         for index, item in enumerate(value):
             if not _flatten(item, path + (index,), out):
                 return False
-    elif kind in (str, int, bool, float, type(None)):  # a float is keyed by its text: 0.0 and -0.0 differ
+    elif kind in SCALARS:  # a float is keyed by its text: 0.0 and -0.0 differ
         out.append((path, value))
     else:
         return False
