@@ -251,10 +251,12 @@ class Pipeline:
 
     def _rules_pages(self, kit: Kit, paper: str) -> int:
         """Return how many pages the kit's rulebook sets into on `paper` (booklet pages when it folds), or 0."""
-        from .render.rulespages import rules_book
-
         studio = self.studio() if kit.rules is not None else None
-        book = rules_book(kit, paper, self.options.duplex, studio.fonts, studio.icons) if studio else None
+        if studio is None:
+            return 0
+        from .render.rulespages import rules_book  # here: platypus costs ~500 M instructions to import
+
+        book = rules_book(kit, paper, self.options.duplex, studio.fonts, studio.icons)
         return len(book) if book is not None else 0
 
     # -- layout: templates → layout documents, set and linted --------------------------------------------------

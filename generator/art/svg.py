@@ -10,12 +10,9 @@ outside itself (href, url() and @import only to `#fragment`s of the same file).
 from __future__ import annotations
 
 import io
-import logging
 import re
 from dataclasses import dataclass
 from typing import Any
-
-from lxml import etree
 
 MAX_BYTES = 5 * 1024 * 1024  # an icon or a frame drawn in a vector tool is well under this
 MAX_ELEMENTS = 20_000  # once <use> references are expanded
@@ -73,6 +70,8 @@ def check(data: bytes) -> SvgArt:
 
 
 def _parse(data: bytes) -> Any:
+    from lxml import etree  # here, not at import: only SVG art needs lxml
+
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True
     )
@@ -94,6 +93,8 @@ def _parse(data: bytes) -> Any:
 
 def _element(el: Any) -> None:
     """Refuse an element that runs, embeds or fetches something."""
+    from lxml import etree
+
     name = etree.QName(el).localname
     line = el.sourceline or 0
     if name in REFUSED:
@@ -129,6 +130,8 @@ def _urls(text: str, name: str, line: int) -> None:
 
 def _expanded(root: Any, ids: dict[str, Any]) -> int:
     """Return how many elements the drawing has once every <use> is expanded; refuse a bomb or a cycle."""
+    from lxml import etree
+
     sizes: dict[str, int] = {}
     visiting: set[str] = set()
     tree = root.getroottree()
@@ -184,6 +187,8 @@ def _size(root: Any) -> tuple[float, float]:
 
 def drawing(data: bytes) -> Any:
     """Return the checked SVG as a ReportLab Drawing (vectors), or raise SvgRefused when svglib cannot read it."""
+    import logging
+
     from svglib.svglib import svg2rlg
 
     logging.getLogger("svglib").addHandler(logging.NullHandler())  # what it cannot draw is not the user's terminal's

@@ -7,14 +7,15 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from ..diagnostics import CardpressError, Report
 from ..project.folders import GameDir
-from ..sim import provenance, publish
-from ..sim import report as writer
+
+if TYPE_CHECKING:
+    from ..sim import report as writer
 
 JsonOpt = typer.Option(False, "--json", help="Print JSON instead of Markdown.")
 OutOpt = typer.Option(None, "--out", help="Also write the report as Markdown and JSON into this folder.")
@@ -58,6 +59,9 @@ def analysis(make: Callable[[], writer.Document]) -> writer.Document:
 def emit(document: writer.Document, as_json: bool, out: Path | None, stem: str, games: Sequence[GameDir] = ()) -> None:
     """Print a report document as Markdown (or JSON), and write both files into `out` when given; its provenance
     names `games`' input files and this command."""
+    from ..sim import provenance, publish
+    from ..sim import report as writer
+
     if document.provenance is None:
         document.provenance = provenance.collect(games, argv=None)
         document.provenance["command"] = command_line()
@@ -73,6 +77,8 @@ def command_line() -> list[str]:
 
     Read from Click's parsed context, so it is the same however the options were spelled or ordered, and the
     same in tests (which do not set sys.argv)."""
+    from ..sim import provenance
+
     ctx = _current_context()
     if ctx is None:
         return provenance.command()

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, List, Optional, ParamSpec, TypeVar
 import typer
 
 from ..contract import Capability, LoadedGame
-from ..sim import provenance
 from .gamecli import command_line, usage
 
 if TYPE_CHECKING:
@@ -25,6 +24,8 @@ R = TypeVar("R")
 
 def stamp(document: Document, games: Sequence[LoadedGame[Any]], bots: Sequence[str], seeds: dict[str, Any]) -> None:
     """Set the report's provenance: version, commit, every input file's hash, bots, seeds and this command."""
+    from ..sim import provenance  # here: the lab's modules load only for a lab command
+
     document.provenance = provenance.collect([g.dir for g in games], bots, seeds, command_line()[1:])
 
 

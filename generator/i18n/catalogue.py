@@ -16,9 +16,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from babel import Locale, UnknownLocaleError
-from babel.numbers import format_decimal
-
 NUMBERS_CONTEXT = "numbers"
 # How a rulebook or a card spells 0 to 20; a translation gives its own words (`un/une` for two spellings of one).
 NUMBERS = (
@@ -123,6 +120,8 @@ class Catalogue:
 
     @cached_property
     def _plural(self) -> Callable[[int], str]:
+        from babel import Locale, UnknownLocaleError  # here: only a translation needs CLDR's rules
+
         try:
             return Locale.parse(self.language.replace("-", "_")).plural_form
         except (ValueError, UnknownLocaleError):
@@ -132,6 +131,9 @@ class Catalogue:
         """Return a number as this language writes it (`63.5`, `63,5` in French); anything else as text."""
         if not self.translated or isinstance(value, bool) or not isinstance(value, (int, float)):
             return str(value)
+        from babel import UnknownLocaleError
+        from babel.numbers import format_decimal
+
         try:
             return str(format_decimal(value, locale=self.language.replace("-", "_")))
         except (ValueError, UnknownLocaleError):

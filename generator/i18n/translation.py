@@ -18,7 +18,6 @@ from ..impose.plan import MESSAGES as PLAN_MESSAGES
 from ..kit import MESSAGES as KIT_MESSAGES
 from ..project.folders import GameDir
 from ..source import safefile
-from . import pofile
 from .catalogue import ENGLISH, NUMBERS, NUMBERS_CONTEXT, Catalogue, Message
 
 if TYPE_CHECKING:
@@ -89,6 +88,8 @@ def catalogue(game: GameDir, ruleset: Ruleset[Any], language: str, report: Repor
     """Return the words the game prints: English for a game, its messages.po for a translation (reported)."""
     if not language:
         return ENGLISH
+    from . import pofile  # here: Babel's catalogues are for a translated game only
+
     path = game.find(pofile.CATALOGUE_FILE)
     if path is None:
         report.error(

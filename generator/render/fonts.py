@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import io
 import os
+import pickle
 import re
 import struct
+import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,13 +17,16 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
+import reportlab
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from ..diagnostics import CardpressError, Location, Report
 from ..editions.overlay import merge
+from ..project import cache as disk
 from ..project import guard
 from ..source import safefile, schema, yamlsrc
+from ..source.digest import text_digest
 from .subsets import TaggedTTFont
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -208,18 +215,39 @@ def _register(name: str, path: Path) -> str:
     """Register a font with ReportLab the first time it is needed (parsing a TTF takes a while)."""
     if name not in _REGISTERED:
         try:
-            data = safefile.read_bytes(path, MAX_FONT_BYTES)
-            handle = io.BytesIO(data)
-            handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
-            font = TaggedTTFont(name, handle)  # subsets tagged from their content, not AAAAAA+
-            _subsettable(font)
-            pdfmetrics.registerFont(font)
+            pdfmetrics.registerFont(_parsed(name, path, safefile.read_bytes(path, MAX_FONT_BYTES)))
         except safefile.Refused as exc:
             _fail(path, f"cannot use font file {path.name}: {exc.reason}", exc.hint)
         except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
             _fail(path, f"cannot use font file {path.name}: {exc}", _FONT_HINT)
         _REGISTERED.add(name)
     return name
+
+
+def _parsed(name: str, path: Path, data: bytes) -> TaggedTTFont:
+    """Return the font in `data`, parsed, or rebuilt from what an earlier run's parse of the same bytes found.
+
+    Parsing a TrueType file's tables in Python is most of what registering it costs (~330 M instructions
+    for Pocket Foundry's six fonts); the kept parse is keyed by the bytes and the ReportLab that parsed them.
+    """
+    digest = hashlib.sha256(data).digest()
+    where = disk.folder("fonts")
+    entry = (
+        where / f"{text_digest(sys.implementation.cache_tag, reportlab.Version, digest.hex())}.pickle"
+        if where
+        else None
+    )
+    kept = disk.read(entry) if entry is not None else None
+    if kept is not None:
+        with contextlib.suppress(Exception):  # an entry from another ReportLab's internals: parse again
+            return TaggedTTFont.from_parsed(name, str(path), data, digest, pickle.loads(kept))
+    handle = io.BytesIO(data)
+    handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
+    font = TaggedTTFont(name, handle)  # subsets tagged from their content, not AAAAAA+
+    _subsettable(font)
+    if entry is not None:  # only a font that passed: a kept parse is never checked again
+        disk.write(entry, pickle.dumps(font.parsed(), protocol=pickle.HIGHEST_PROTOCOL))
+    return font
 
 
 def _subsettable(font: TTFont) -> None:

@@ -9,16 +9,31 @@ characters, so the same subset is the same tag in every file and different subse
 from __future__ import annotations
 
 import hashlib
+import operator
+from fnmatch import fnmatch
+from functools import partial
 from typing import Any
+from weakref import WeakKeyDictionary
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, ttfonts
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
+
+settings: Any = rl_config  # the stubs leave out some settings
 
 
 def tag(font_digest: bytes, subset: list[int]) -> str:
     """Return the six-letter tag of a subset: `subset`'s characters of the font file hashed to `font_digest`."""
     digest = hashlib.sha256(font_digest + ",".join(map(str, subset)).encode()).digest()
     return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
+_UNKEPT = ("_ttf_data", "filename", "_pdfScale")  # the file's bytes and name, and a function: set again on load
+
+
+def _pdf_scale(units_per_em: int) -> Any:
+    """Return the face's glyph-units-to-PDF-units scale, as ReportLab's parser makes it."""
+    return (lambda x: x) if units_per_em == 1000 else partial(operator.mul, 1000 / units_per_em)
 
 
 class TaggedTTFont(TTFont):
@@ -28,6 +43,27 @@ class TaggedTTFont(TTFont):
         super().__init__(name, filename, **kwargs)
         face: Any = self.face  # the stubs leave out the file's bytes
         self.digest = hashlib.sha256(face._ttf_data).digest()
+
+    def parsed(self) -> dict[str, Any]:
+        """Return what parsing the file found (its metrics and tables, not its bytes): see `from_parsed`."""
+        return {k: v for k, v in vars(self.face).items() if k not in _UNKEPT}
+
+    @classmethod
+    def from_parsed(cls, name: str, filename: str, data: bytes, digest: bytes, parsed: dict[str, Any]) -> TaggedTTFont:
+        """Return the font `data` makes, from what `parsed` found in it before, without parsing it again.
+
+        ReportLab's TTFont.__init__ (reportlab 4–5) with the face's parse replaced by `parsed`.
+        """
+        face: Any = TTFontFace.__new__(TTFontFace)
+        vars(face).update(parsed, _ttf_data=data, filename=filename, _pdfScale=_pdf_scale(parsed["unitsPerEm"]))
+        font = cls.__new__(cls)
+        own: Any = font  # ReportLab's untyped internals
+        own.fontName, own.face, own.encoding = name, face, ttfonts.TTEncoding()
+        own.state = WeakKeyDictionary()
+        own._asciiReadable = settings.ttfAsciiReadable
+        own.shapable = not any(fnmatch(name, glob) for glob in settings.unShapedFontGlob)
+        font.digest = digest
+        return font
 
     def addObjects(self, doc: Any) -> None:  # ReportLab's name
         """Add every subset's Font, FontDescriptor, font file and ToUnicode CMap to `doc`.
