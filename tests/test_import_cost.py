@@ -56,3 +56,20 @@ def test_fallback_fonts_are_read_only_for_characters_that_need_them(tmp_path):
         "cp-RobotoCondensed-Bold",
         "cp-RobotoCondensed-Regular",
     ]
+
+
+def test_a_kit_without_rules_pages_or_svg_art_loads_no_platypus_lxml_babel_or_lab(tmp_path):
+    found = loaded(
+        "import json, os, sys\n"
+        f"os.environ['CARDPRESS_CACHE'] = {str(tmp_path / 'cache')!r}\n"
+        "from pathlib import Path\n"
+        "sys.path.insert(0, 'benchmarks')\n"
+        "from scale import make\n"
+        "from generator.pipeline import Pipeline\n"
+        f"root = Path({str(tmp_path / 'project')!r})\n"
+        "make(root, 4, 1)\n"
+        "assert Pipeline(root, 'scale').render(['a4']) is not None\n"
+        "heavy = ['reportlab.platypus', 'lxml.etree', 'svglib', 'babel', 'generator.sim']\n"
+        "print(json.dumps({m: m in sys.modules for m in heavy}))"
+    )
+    assert found == dict.fromkeys(found, False)
