@@ -121,5 +121,6 @@ def test_a_file_changed_just_now_and_a_small_file_are_not_kept(fresh_memo, tmp_p
     small = tmp_path / "card.yaml"
     small.write_bytes(b"name: x\n")
     os.utime(small, ns=(0, 0))
-    digest.file_digest(recent), digest.file_digest(small), digest.file_digest(large_file(tmp_path))
+    for path in (recent, small, large_file(tmp_path)):
+        digest.file_digest(path)
     assert list(digest._new) == [str(tmp_path / "big.ttf")]
