@@ -254,7 +254,7 @@ class Pipeline:
         studio = self.studio() if kit.rules is not None else None
         if studio is None:
             return 0
-        from .render.rulespages import rules_book  # here: platypus costs ~500 M instructions to import
+        from .render.keptrules import rules_book  # kept from an earlier run: no platypus to import
 
         book = rules_book(kit, paper, self.options.duplex, studio.fonts, studio.icons)
         return len(book) if book is not None else 0

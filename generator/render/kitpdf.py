@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.rl_accel import fp_str
@@ -21,12 +21,12 @@ from ..kit import Face, Kit, Page
 from ..layout.document import LayoutDoc
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
+from . import keptrules
 from .draw import Prepared, draw
 from .fonts import FontSet
+from .keptrules import KeptBook
 from .painters import PdfPainter
-
-if TYPE_CHECKING:
-    from .rulespages import RulesBook
+from .rulesheets import draw_sheet_side, rules_sides
 
 # Render a face template at a size: (face, width mm, height mm, extra context) -> Prepared or None.
 Renderer = Callable[[Face, float, float, dict[str, Any]], "Prepared | None"]
@@ -71,11 +71,9 @@ def write(
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", options.viewer_duplex)
     writer = _Writer(kit, paper, label, layout, faces, render, fonts, icons, canvas, options)
-    if kit.rules is not None:  # typesetting needs platypus: imported only for a kit with rules pages
-        from .rulespages import rules_book
-
-        writer.rules = rules_book(kit, paper, options.duplex, fonts, icons)
+    writer.rules = keptrules.rules_book(kit, paper, options.duplex, fonts, icons)
     writer.run()
+    keptrules.keep(writer.rules)
     canvas.save()
     return buffer.getvalue()
 
@@ -104,7 +102,7 @@ class _Writer:
         self.marks: dict[Side, list[str]] = {}  # content-stream text of each sheet side's marks
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
-        self.rules: RulesBook | None = None  # the rulebook as the rules pages print it
+        self.rules: KeptBook | None = None  # the rulebook as the rules pages print it
 
     def run(self) -> None:
         for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):
@@ -128,8 +126,6 @@ class _Writer:
             self.c.showPage()
 
     def _rules(self, page: PagePlan, size: tuple[float, float]) -> None:
-        from .rulespages import draw_sheet_side, rules_sides
-
         book = self.rules
         assert book is not None  # the plan has rules pages only when the rulebook set into some
         sides = rules_sides(self.kit, book, self.options.duplex)

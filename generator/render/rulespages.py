@@ -13,8 +13,7 @@ from __future__ import annotations
 import functools
 import io
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape as _html_escape
 from pathlib import Path
@@ -35,60 +34,26 @@ from ..kit import Kit, Rules, TextIcon
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
 from ..source.rulesdoc import Block, parse
-from .draw import draw_icon
 from .fonts import FontSet
-from .painters import PdfPainter
+from .rulesheets import (
+    BOOKLET_PAGE,
+    FORMATS,
+    ICON_SIZE,
+    InlineIcon,
+    PageFormat,
+    draw_sheet_side,
+    inline_icons,
+)
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
 _SRC = _html_escape(BLANK, quote=False).replace('"', "&quot;")  # as a markup attribute
 GREY = "#6b6560"  # the kit furniture's grey: running heads are quieter than the text
-ICON_SIZE = 0.95  # of the font size: an inline icon's square, as on the cards
 _FE0F = "\ufe0f"  # emoji presentation selector: `♨️` is `♨`
 
 
 def escape(text: str) -> str:
     """Return `text` with &, < and > written as markup entities (xml.sax's escape, without its urllib import)."""
     return _html_escape(text, quote=False)
-
-
-@dataclass(frozen=True)
-class PageFormat:
-    """A rules page: size and margins in mm (inner is the binding side), columns, body size in points."""
-
-    name: str
-    label: str
-    w: float
-    h: float
-    top: float
-    bottom: float
-    inner: float
-    outer: float
-    columns: int
-    gutter: float
-    body: float
-
-    def frames(self, number: int, title: float = 0.0) -> list[tuple[float, float, float, float]]:
-        """Return the text columns of page `number` (1-based) as (x, y, w, h) in points from the bottom left,
-        under a title block `title` points tall; odd pages have their binding on the left."""
-        left = self.inner if number % 2 else self.outer
-        width = (self.w - self.inner - self.outer - self.gutter * (self.columns - 1)) / self.columns
-        y = self.bottom * PT_PER_MM
-        h = (self.h - self.top - self.bottom) * PT_PER_MM - title
-        return [((left + i * (width + self.gutter)) * PT_PER_MM, y, width * PT_PER_MM, h) for i in range(self.columns)]
-
-    @property
-    def text_width(self) -> float:
-        """Return the width of the text block in points."""
-        return (self.w - self.inner - self.outer) * PT_PER_MM
-
-
-FORMATS = {
-    "a4": PageFormat("a4", "A4", 210.0, 297.0, 20, 22, 17, 17, 2, 8, 9.5),
-    "letter": PageFormat("letter", "US Letter", 215.9, 279.4, 19, 22, 17, 17, 2, 8, 9.5),
-    "a5": PageFormat("a5", "A5", 148.5, 210.0, 16, 18, 15, 13, 1, 0, 9.0),
-    "half-letter": PageFormat("half-letter", "half-Letter", 139.7, 215.9, 16, 18, 14, 12, 1, 0, 9.0),
-}
-BOOKLET_PAGE = {"a4": "a5", "letter": "half-letter"}  # a sheet of paper and the booklet page folded from it
 
 
 @dataclass(frozen=True)
@@ -121,16 +86,6 @@ def _luminance(hex_colour: str) -> float:
 
     r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-@dataclass
-class _Icon:
-    """An inline icon in a paragraph: drawn where its <img> was placed, its symbol as invisible text."""
-
-    name: str
-    colour: str
-    symbol: str  # the text it stands for ("" when it stands before a word it does not replace)
-    font: str
 
 
 @dataclass
@@ -167,7 +122,7 @@ class RulesBook:
 
     def draw(self, canvas: Canvas, index: int) -> None:
         """Draw page `index` (0-based) with its bottom-left corner at the canvas's origin."""
-        with _inline_icons(canvas, self.icons):
+        with inline_icons(canvas, self.icons):
             for placed in self.pages[index] + self.marks[index]:
                 placed.flowable.drawOn(canvas, placed.x, placed.y)
 
@@ -276,7 +231,7 @@ class _Typesetter:
         st = self.styles[style]
         if align is not None:
             st = ParagraphStyle(f"{style}-{align}", parent=st, alignment=align)
-        found: list[_Icon] = []
+        found: list[InlineIcon] = []
         body = text[len(lead) :] if lead else text
         colour = "#" + st.textColor.hexval()[2:]
         markup = (self._markup(lead, self.bold, st, colour, found) if lead else "") + self._markup(
@@ -285,10 +240,10 @@ class _Typesetter:
         para = Paragraph(markup, st, bulletText=marker or None)
         images = [f.cbDefn for f in para.frags if getattr(getattr(f, "cbDefn", None), "kind", "") == "img"]
         for defn, icon in zip(images, found, strict=True):
-            defn.image = icon  # drawn by _inline_icons where the <img> is placed
+            defn.image = icon  # drawn by inline_icons where the <img> is placed
         return para
 
-    def _markup(self, text: str, font: str, st: ParagraphStyle, colour: str, found: list[_Icon]) -> str:
+    def _markup(self, text: str, font: str, st: ParagraphStyle, colour: str, found: list[InlineIcon]) -> str:
         """Return Paragraph markup for plain text: `font` with fallback runs, and icons at their words."""
         out, pos, size, base = [], 0, st.fontSize, st.fontName
         for m in self.pattern.finditer(text) if self.pattern is not None else ():
@@ -299,7 +254,7 @@ class _Typesetter:
             if symbol and self.fonts.undrawable(symbol):  # no font has it: the icon alone says it
                 symbol = ""
             shown = self.fonts.segments(symbol, font)[0][1] if symbol else font
-            found.append(_Icon(icon.icon, icon.colour or colour, symbol, shown))
+            found.append(InlineIcon(icon.icon, icon.colour or colour, symbol, shown))
             side = size * ICON_SIZE
             out.append(f'<img src="{_SRC}" width="{side * 1.12:.2f}" height="{side * 0.8:.2f}" valign="baseline"/>')
             if m["amount"]:
@@ -378,45 +333,6 @@ def _icon_pattern(text_icons: Sequence[TextIcon]) -> re.Pattern[str] | None:
     return re.compile(pattern)
 
 
-@contextmanager
-def _inline_icons(canvas: Canvas, icons: IconSet | None) -> Iterator[None]:
-    """Draw each inline icon's <img> as the game's vector glyph, for as long as a rules page is drawn.
-
-    Platypus places an <img> exactly, justified lines included, then asks the canvas to draw it; the
-    canvas is asked here to draw an icon instead (every other image is drawn as usual).
-    """
-    original = canvas.drawImage
-    painter = PdfPainter(canvas)
-
-    def draw_image(
-        image: Any, x: float, y: float, width: float | None = None, height: float | None = None, **kw: Any
-    ) -> Any:
-        if not isinstance(image, _Icon):
-            return original(image, x, y, width, height, **kw)
-        size = (height or 0.0) / 0.8  # the icon's square: its <img> reserves 1.12 of it across, 0.8 up
-        if image.symbol:  # the symbol it stands for, invisible, so the page's text is still the rulebook's
-            canvas.saveState()  # the render mode belongs to the graphics state: the paragraph's text stays visible
-            text = canvas.beginText(x, y)
-            text.setTextRenderMode(3)
-            text.setFont(image.font, size / ICON_SIZE)
-            drawn = canvas.stringWidth(image.symbol, image.font, size / ICON_SIZE)
-            text.setHorizScale(100 * (width or drawn) / drawn)  # across the icon's room: no gap for a reader to see
-            text.textOut(image.symbol)
-            canvas.drawText(text)
-            canvas.restoreState()
-        if icons is not None:
-            painter.begin(x + 0.06 * size, y + 0.86 * size)
-            draw_icon(painter, icons, image.name, 0, 0, size / PT_PER_MM, image.colour)
-            painter.end()
-        return (width, height)
-
-    setattr(canvas, "drawImage", draw_image)  # on this canvas only, while the page is drawn  # noqa: B010
-    try:
-        yield
-    finally:
-        delattr(canvas, "drawImage")  # the class's own again
-
-
 def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: IconSet | None) -> RulesBook | None:
     """Return the kit's rulebook typeset for its rules pages on `paper`: as booklet pages when it folds, else
     full pages; None when the kit prints no rules (or without fonts to set them in)."""
@@ -424,13 +340,6 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
         return None
     fmt = BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
     return typeset(kit.rules, fmt, kit.title, kit.context.get("style", {}), kit.text_icons, fonts, icons)
-
-
-def rules_sides(kit: Kit, book: RulesBook, duplex: str) -> list[tuple[booklet.Slot, booklet.Slot]]:
-    """Return the booklet sheet sides the kit prints its rules on, or [] when it prints them as full pages."""
-    if not folds(kit, duplex):
-        return []  # a single-sided kit prints full pages
-    return booklet.slots(len(book), booklet.SHORT if duplex == "short" else booklet.LONG)
 
 
 def typeset(
@@ -609,30 +518,6 @@ def booklet_pdf(
         canvas.showPage()
     canvas.save()
     return canvas._rules_buffer.getvalue()  # type: ignore[attr-defined,no-any-return]
-
-
-def draw_sheet_side(
-    canvas: Canvas, book: RulesBook, paper: tuple[float, float], side: tuple[booklet.Slot, booklet.Slot]
-) -> None:
-    """Draw one booklet sheet side: two pages, each in its half of the portrait sheet, turned a quarter."""
-    w, h = paper[0] * PT_PER_MM, paper[1] * PT_PER_MM
-    half = h / 2
-    page_w, page_h = book.fmt.w * PT_PER_MM, book.fmt.h * PT_PER_MM
-    for slot in side:
-        if slot.page is None:
-            continue
-        y0 = half if slot.half == "top" else 0.0
-        canvas.saveState()
-        # centre the page in its half: a booklet page is half the paper, give or take a rounding
-        dx, dy = (w - page_h) / 2, (half - page_w) / 2
-        if slot.turn == 90:  # the page's top faces the sheet's left edge
-            canvas.translate(w - dx, y0 + dy)
-            canvas.rotate(90)
-        else:  # its top faces the right edge
-            canvas.translate(dx, y0 + half - dy)
-            canvas.rotate(-90)
-        book.draw(canvas, slot.page)
-        canvas.restoreState()
 
 
 def _canvas(size: tuple[float, float], title: str, author: str, font: str) -> Canvas:
