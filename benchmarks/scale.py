@@ -279,9 +279,9 @@ class Figure:
 
 
 def forget(cache: Path) -> None:
-    """Forget what a first build makes afresh (the laid-out faces, the rules check's findings); keep the
-    compiled templates and schemas, as any second run has them."""
-    for kind in ("faces", "rules"):
+    """Forget what a first build makes afresh (the laid-out faces, the rules check's findings, the set rules
+    pages); keep the compiled templates and schemas, as any second run has them."""
+    for kind in ("faces", "rules", "rulebooks"):
         shutil.rmtree(cache / kind, ignore_errors=True)
 
 
