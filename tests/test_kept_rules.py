@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -82,7 +83,9 @@ def test_a_recording_is_replayed_only_from_the_state_it_was_made_in(pocket_found
     assert sets == [1]
 
 
-def test_kept_rulebooks_are_read_back_by_their_inputs_and_a_torn_one_is_set_again(pocket_foundry, monkeypatch, tmp_path):
+def test_kept_rulebooks_are_read_back_by_their_inputs_and_a_torn_one_is_set_again(
+    pocket_foundry, monkeypatch, tmp_path
+):
     monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
     monkeypatch.setattr(keptrules, "_MEMO", {})
     kit, studio = pocket_foundry
@@ -107,3 +110,16 @@ def test_kept_rulebooks_are_read_back_by_their_inputs_and_a_torn_one_is_set_agai
     torn = keptrules.rules_book(kit, "a4", "long", studio.fonts, studio.icons)
     assert torn.kept.drawn == {} and torn.kept.changed
     assert [drawn(torn, body, i) for i in range(len(torn))] == expected
+
+
+def test_only_the_most_recently_kept_rulebooks_stay(pocket_foundry, monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
+    monkeypatch.setattr(keptrules, "_MEMO", {})
+    monkeypatch.setattr(keptrules, "KEPT", 1)
+    kit, studio = pocket_foundry
+    books = [keptrules.rules_book(kit, paper, "long", studio.fonts, studio.icons) for paper in ("a4", "letter")]
+    keptrules.keep(books[0])
+    first = tmp_path / keptrules.FOLDER / f"{books[0].key}.pickle"
+    os.utime(first, ns=(10**18, 10**18))  # written long before the next
+    keptrules.keep(books[1])
+    assert sorted(p.name for p in (tmp_path / keptrules.FOLDER).iterdir()) == [f"{books[1].key}.pickle"]

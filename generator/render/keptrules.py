@@ -14,6 +14,7 @@ rulebook's words, format, title and style, the fonts' files, cardpress's code an
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import pickle
@@ -169,8 +170,11 @@ def _read(key: str) -> _Kept | None:
 
 def _trim(where: Path) -> None:
     """Drop all but the KEPT most recently written rulebooks."""
-    entries = sorted(where.glob("*.pickle"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
-    for old in entries[KEPT:]:
+    entries = []
+    for path in where.glob("*.pickle"):
+        with contextlib.suppress(OSError):  # gone already: another build trimmed it
+            entries.append((path.stat().st_mtime_ns, path.name, path))
+    for *_, old in sorted(entries, reverse=True)[KEPT:]:
         with contextlib.suppress(OSError):
             os.unlink(old)
 
@@ -212,13 +216,17 @@ class _Recorder:
         self.canvas = _Stand(canvas, "canvas", self)
         return self.canvas
 
-    def call(self, stand: _Stand, method: str, function: Callable[..., Any], args: Any, keywords: Any) -> Any:
-        args, keywords = tuple(args), dict(keywords)
+    def call(self, stand: _Stand, method: str, function: Callable[..., Any], *args: Any, **keywords: Any) -> Any:
+        given, told = args, keywords
+        if _Stand in map(type, args):  # a text or path object made earlier: the real one
+            given = tuple([_real(a) for a in args])
+        if keywords and _Stand in map(type, keywords.values()):
+            told = {k: _real(v) for k, v in keywords.items()}
         if self.depth:
-            return function(*[_real(a) for a in args], **{k: _real(v) for k, v in keywords.items()})
+            return function(*given, **told)
         self.depth += 1
         try:
-            result = function(*[_real(a) for a in args], **{k: _real(v) for k, v in keywords.items()})
+            result = function(*given, **told)
         finally:
             self.depth -= 1
         name = None
@@ -226,8 +234,16 @@ class _Recorder:
             name = f"made{len(self.calls)}"
             result = _Stand(result, name, self)
         if method not in QUERIES:
-            named = {k: _named(v) for k, v in keywords.items()}
-            self.calls.append((stand._name, method, tuple(_named(a) for a in args), named, name))
+            kept = tuple([_named(a) for a in args]) if given is not args else args
+            self.calls.append(
+                (
+                    stand._name,
+                    method,
+                    kept,
+                    {k: _named(v) for k, v in told.items()} if told is not keywords else keywords,
+                    name,
+                )
+            )
         return result
 
 
@@ -243,10 +259,10 @@ class _Stand:
         if attr == "_canvas":  # a text object's canvas: platypus draws inline images and backgrounds on it
             return self._recorder.canvas
         value = getattr(self._real, attr)
-        if not callable(value):
-            return value
         recorder = self._recorder
-        return lambda *args, **keywords: recorder.call(self, attr, value, args, keywords)
+        if recorder.depth or not callable(value):  # inside a recorded call, nothing more is recorded
+            return value
+        return functools.partial(recorder.call, self, attr, value)
 
     def __setattr__(self, attr: str, value: Any) -> None:
         setattr(self._real, attr, value)  # platypus's notes on a text object; inline_icons' drawImage
