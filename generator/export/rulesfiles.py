@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..impose.sheets import PAPERS
 from ..render import rulespages
+from ..render.rulesheets import BOOKLET_PAGE
 from .common import Game
 
 HOME = ("a4", "letter")  # full pages, and a booklet folded from each paper
@@ -26,7 +27,7 @@ def home(game: Game) -> dict[str, bytes]:
     """Return the rules on A4 and Letter pages and as a booklet on each: {file name: PDF bytes}, {} without rules."""
     out: dict[str, bytes] = {}
     for paper in HOME:
-        pages, folded = _book(game, paper), _book(game, rulespages.BOOKLET_PAGE[paper])
+        pages, folded = _book(game, paper), _book(game, BOOKLET_PAGE[paper])
         if pages is None or folded is None or game.kit is None:
             return {}
         _, w, h = PAPERS[paper]
