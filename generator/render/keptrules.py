@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import pickle
 from collections.abc import Callable
@@ -27,13 +26,12 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from ..impose.booklet import folds
-from ..kit import Kit
+from ..kit import CONTEXT_JSON, Kit
 from ..layout.icons import IconSet
 from ..project import cache as disk
 from ..source.digest import files_digest, text_digest
 from .fonts import FontSet
-from .rulesheets import BOOKLET_PAGE, FORMATS, InlineIcon, PageFormat, inline_icons
+from .rulesheets import FORMATS, InlineIcon, PageFormat, inline_icons, rules_format
 
 KEPT = 64  # rulebooks kept on disk (and in a process); past this the least recently written go
 FOLDER = "rulebooks"  # in the cache: one file per rulebook and format
@@ -113,7 +111,7 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
     earlier run when everything it is set from is unchanged; None when the kit prints no rules."""
     if kit.rules is None or fonts is None or icons is None:
         return None
-    fmt = BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
+    fmt = rules_format(kit, paper, duplex)
     style = kit.context.get("style", {})
 
     def typeset() -> Any:
@@ -126,7 +124,7 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
         kit.rules.text,
         fmt,
         kit.title,
-        json.dumps(style, sort_keys=True, default=str),
+        CONTEXT_JSON.encode(style),
         repr(tuple(kit.text_icons)),
         repr((sorted(fonts.families.items()), fonts.fallback, fonts.default)),
         files_digest(sorted(set(fonts.files.values()))),
@@ -234,12 +232,12 @@ class _Recorder:
             name = f"made{len(self.calls)}"
             result = _Stand(result, name, self)
         if method not in QUERIES:
-            kept = tuple([_named(a) for a in args]) if given is not args else args
+            logged = tuple([_named(a) for a in args]) if given is not args else args
             self.calls.append(
                 (
                     stand._name,
                     method,
-                    kept,
+                    logged,
                     {k: _named(v) for k, v in told.items()} if told is not keywords else keywords,
                     name,
                 )

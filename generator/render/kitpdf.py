@@ -24,7 +24,6 @@ from ..layout.units import PT_PER_MM
 from . import keptrules
 from .draw import Prepared, draw
 from .fonts import FontSet
-from .keptrules import KeptBook
 from .painters import PdfPainter
 from .rulesheets import draw_sheet_side, rules_sides
 
@@ -102,7 +101,7 @@ class _Writer:
         self.marks: dict[Side, list[str]] = {}  # content-stream text of each sheet side's marks
         self.painter = PdfPainter(canvas)
         self.resources = _Resources()
-        self.rules: KeptBook | None = None  # the rulebook as the rules pages print it
+        self.rules: keptrules.KeptBook | None = None  # the rulebook as the rules pages print it
 
     def run(self) -> None:
         for page, size, drawn in _full_pages(self.kit, self.layout, self.paper, self.options):

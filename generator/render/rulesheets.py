@@ -120,6 +120,11 @@ def inline_icons(canvas: Canvas, icons: IconSet | None) -> Iterator[None]:
         delattr(canvas, "drawImage")  # the class's own again
 
 
+def rules_format(kit: Kit, paper: str, duplex: str) -> str:
+    """Return the format (a key of FORMATS) the kit's rules pages set in on `paper`: a booklet page when it folds."""
+    return BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
+
+
 def rules_sides(kit: Kit, book: Book, duplex: str) -> list[tuple[booklet.Slot, booklet.Slot]]:
     """Return the booklet sheet sides the kit prints its rules on, or [] when it prints them as full pages."""
     if not folds(kit, duplex):

@@ -29,20 +29,19 @@ from reportlab.platypus.flowables import HRFlowable
 
 from .. import __version__
 from ..impose import booklet
-from ..impose.booklet import folds
 from ..kit import Kit, Rules, TextIcon
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
 from ..source.rulesdoc import Block, parse
 from .fonts import FontSet
 from .rulesheets import (
-    BOOKLET_PAGE,
     FORMATS,
     ICON_SIZE,
     InlineIcon,
     PageFormat,
     draw_sheet_side,
     inline_icons,
+    rules_format,
 )
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
@@ -338,7 +337,7 @@ def rules_book(kit: Kit, paper: str, duplex: str, fonts: FontSet | None, icons: 
     full pages; None when the kit prints no rules (or without fonts to set them in)."""
     if kit.rules is None or fonts is None or icons is None:
         return None
-    fmt = BOOKLET_PAGE[paper] if folds(kit, duplex) else paper
+    fmt = rules_format(kit, paper, duplex)
     return typeset(kit.rules, fmt, kit.title, kit.context.get("style", {}), kit.text_icons, fonts, icons)
 
 
