@@ -200,3 +200,37 @@ def test_build_prints_problems_then_what_it_wrote_then_one_summary(tmp_path):
         "pocket-foundry: built (0 errors, 1 warning in 1 file)",
     ]
     assert result.stdout.count("warning[A001]") == 1
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{}, {"FORCE_COLOR": "1"}, {"FORCE_COLOR": ""}, {"TTY_COMPATIBLE": "1"}, {"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"}],
+)
+@pytest.mark.parametrize("tty", [False, True])
+def test_a_line_is_written_plainly_only_where_rich_would_see_no_terminal(monkeypatch, env, tty):
+    import io
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from generator.cli import console
+
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    line, style = "pocket-foundry: built (0 errors, 0 warnings)", console.STYLES["ok"]
+    monkeypatch.setattr(sys, "stdout", Stream())
+    console.console().print(Text(line, style))  # what rich writes
+    expected = sys.stdout.getvalue()
+    monkeypatch.setattr(sys, "stdout", Stream())
+    console.print_line(line, style)
+    assert sys.stdout.getvalue() == expected
+    assert console._terminal(Stream()) is Console(file=Stream()).is_terminal
+    if not console._terminal(Stream()):
+        assert expected == line + "\n"

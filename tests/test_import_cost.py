@@ -73,3 +73,22 @@ def test_a_kit_without_rules_pages_or_svg_art_loads_no_platypus_lxml_babel_or_la
         "print(json.dumps({m: m in sys.modules for m in heavy}))"
     )
     assert found == dict.fromkeys(found, False)
+
+
+def test_a_warm_build_command_loads_no_rich_and_no_other_commands(tmp_path):
+    code = (
+        "import json, os, sys\n"
+        f"os.environ['CARDPRESS_CACHE'] = {str(tmp_path / 'cache')!r}\n"
+        f"sys.argv = ['cardpress', 'build', 'pocket-foundry', '--paper', 'a4', '--out', {str(tmp_path / 'out')!r}]\n"
+        "from generator.cli.main import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+        "heavy = ['rich', 'generator.cli.rules', 'generator.cli.export', 'generator.cli.edition',\n"
+        "         'generator.cli.iterate', 'generator.cli.translate', 'generator.games.micro_engine.model']\n"
+        "print(json.dumps({m: m in sys.modules for m in heavy}))"
+    )
+    loaded(code)  # the first build lays the faces out and keeps them
+    found = loaded(code)
+    assert found == dict.fromkeys(found, False)

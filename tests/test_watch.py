@@ -172,7 +172,6 @@ def test_superseded_renders_are_forgotten(session, project):
 
 
 def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
-    import generator.cli.main  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
     from generator.cli.iterate import Reporter
 
     say = Reporter()
@@ -200,7 +199,6 @@ def test_watch_says_when_a_broken_input_is_fixed(session, project, capsys):
 
 
 def test_watch_prints_a_warning_once_and_counts_it_after(session, project, capsys):
-    import generator.cli.main  # noqa: F401  the CLI's own import order (it registers cli_iterate's commands)
     from generator.cli.iterate import Reporter
 
     say = Reporter()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING, TextIO
 
 from ..diagnostics import MAX_SHOWN, Diagnostic, Problem, Report, not_shown
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
 STYLES = {
     "error": "bold red",
@@ -31,6 +34,8 @@ def console(err: bool = False, wide: bool = False) -> Console:
     Lines are never wrapped (soft_wrap): a diagnostic stays one line per line, whatever the width, so it
     reads the same in a terminal, a pipe or a log. FORCE_COLOR makes a pipe count as a terminal (rich reads it).
     """
+    from rich.console import Console
+
     plain = bool(os.environ.get("NO_COLOR"))
     out = Console(
         stderr=err,
@@ -48,6 +53,8 @@ def console(err: bool = False, wide: bool = False) -> Console:
 
 def problem_text(problem: Problem) -> Text:
     """Return one problem in compiler style (file:line:col code message, caret, hint) with colour spans."""
+    from rich.text import Text
+
     d = problem.shown()
     text = Text()
     if d.loc:
@@ -76,8 +83,12 @@ def print_problems(report: Report | Iterable[Diagnostic], out: Console | None = 
     """Print each problem once (sorted, with its count of copies or places) to stderr; return how many."""
     if not isinstance(report, Report):
         report = Report(list(report))
-    out = out or console(err=True)
     problems = report.problems()
+    if not problems:
+        return 0
+    from rich.text import Text
+
+    out = out or console(err=True)
     for problem in problems[:MAX_SHOWN]:
         out.print(problem_text(problem))
         out.print()
@@ -95,7 +106,28 @@ def summary_style(report: Report) -> str:
 
 def print_line(line: str, style: str | None = None, err: bool = False) -> None:
     """Print one line (a verdict, a summary, a path written) in a style."""
+    stream = sys.stderr if err else sys.stdout
+    if not _terminal(stream):  # what rich would write, without loading rich (a tenth of a warm rebuild's start)
+        stream.write(line + "\n")
+        return
+    from rich.text import Text
+
     console(err=err).print(Text(line, style or ""))
+
+
+def _terminal(stream: TextIO) -> bool:
+    """Return whether rich would take `stream` for a terminal: as `Console.is_terminal` decides, from
+    TTY_COMPATIBLE, then FORCE_COLOR, then the stream itself."""
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "1"
+    forced = os.environ.get("FORCE_COLOR")
+    if forced is not None:
+        return forced != ""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream: not a terminal, as rich says
+        return False
 
 
 def print_report(report: Report) -> None:
@@ -107,6 +139,8 @@ def print_report(report: Report) -> None:
 
 def table(title: str | None, columns: Iterable[str]) -> Table:
     """Return a rich table with the house look: bold headers, no box lines when piped."""
+    from rich.table import Table
+
     grid = Table(title=title, header_style="bold", title_justify="left", title_style="bold")
     for name in columns:
         grid.add_column(name, overflow="fold")

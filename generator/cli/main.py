@@ -6,14 +6,15 @@ import contextlib
 import gc
 import importlib
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
 from ..diagnostics import CardpressError, Report
-from . import edition, export, iterate, rules, translate
 from .examples import examples
 from .options import (
     GameArg,
@@ -28,11 +29,49 @@ from .options import (
     shown,
 )
 
-app = typer.Typer(
-    add_completion=False,
+# The modules that add the rest of the commands (the lab, live proofs, editions, exports, translations), in
+# the order --help lists them after this module's own.
+MORE = ("rules", "iterate", "edition", "export", "translate")
+
+
+def typer_app(**settings: Any) -> typer.Typer:
+    """Return a Typer app with the look every cardpress command shares: plain help, no completion, no pretty
+    tracebacks."""
+    return typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False, **settings)
+
+
+class Commands(TyperGroup):
+    """The cardpress commands. Those of the modules in MORE are added only when one of them is asked for, or
+    all are listed: `cardpress build` does not load the lab, the exports and the editions, nor their options."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return super().get_command(ctx, cmd_name) or self._with_more().commands.get(cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self._with_more().commands)
+
+    def _with_more(self) -> Commands:
+        """Add the commands of every module in MORE (once), after this module's own; return self."""
+        if not getattr(self, "_more", False):
+            more = typer_app()
+            for name in MORE:
+                importlib.import_module(f"{__package__}.{name}").register(more)
+            for name, command in typer.main.get_group(more).commands.items():
+                self.add_command(command, name)
+            self._more = True
+        return self
+
+
+def commands() -> Mapping[str, Any]:
+    """Return every cardpress command by name (Click commands), in the order --help lists them."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, Commands)
+    return group._with_more().commands
+
+
+app = typer_app(
+    cls=Commands,
     no_args_is_help=True,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
     help="Turn tabletop-game cards written in YAML into cut-ready print-and-play PDFs.",
     epilog=examples("cardpress"),
 )
@@ -272,6 +311,3 @@ def list_games(
 
 for _name in ("list", "games"):
     app.command(_name, epilog=examples("list"), hidden=_name == "games")(list_games)
-
-for _commands in (rules, iterate, edition, export, translate):  # each module adds its own commands
-    _commands.register(app)

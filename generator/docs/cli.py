@@ -13,7 +13,7 @@ import typer
 import typer.main
 
 from .. import registry as rulesets
-from ..cli.main import app
+from ..cli.main import app, commands
 from ..cli.rules import declared_app
 from ..contract import Capability
 from ..export import target as targets
@@ -24,11 +24,11 @@ from .shipped import shipped
 def page() -> str:
     """Return docs/reference/cli.md."""
     group = typer.main.get_command(app)
-    commands: dict[str, Any] = getattr(group, "commands", {})
-    visible = {name: c for name, c in commands.items() if not c.hidden}
+    every = commands()
+    visible = {name: c for name, c in every.items() if not c.hidden}
     aliases = {
         name: alias
-        for alias, c in commands.items()
+        for alias, c in every.items()
         if c.hidden
         for name, shown in visible.items()
         if inspect.unwrap(shown.callback) is inspect.unwrap(c.callback)
