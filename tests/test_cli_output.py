@@ -204,7 +204,13 @@ def test_build_prints_problems_then_what_it_wrote_then_one_summary(tmp_path):
 
 @pytest.mark.parametrize(
     "env",
-    [{}, {"FORCE_COLOR": "1"}, {"FORCE_COLOR": ""}, {"TTY_COMPATIBLE": "1"}, {"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"}],
+    [
+        {},
+        {"FORCE_COLOR": "1"},
+        {"FORCE_COLOR": ""},
+        {"TTY_COMPATIBLE": "1"},
+        {"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"},
+    ],
 )
 @pytest.mark.parametrize("tty", [False, True])
 def test_a_line_is_written_plainly_only_where_rich_would_see_no_terminal(monkeypatch, env, tty):

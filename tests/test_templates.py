@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from generator.diagnostics import Report
 from generator.layout import document
@@ -114,3 +116,27 @@ def test_bad_lengths_are_explained():
         "face.yaml.j2 [card-1/front]:2:9: error[L004] elements[0].rect: "
         "w: 'wide' is not a length (write e.g. 3, '3mm', '0.25in' or '9pt')"
     )
+
+
+@given(st.lists(st.sampled_from(["a", "face.yaml.j2", ".", "..", "", "x/..", "..y", "b\\\\c", "macros"]), max_size=5))
+def test_template_names_split_as_jinja_splits_them(parts):
+    from jinja2 import TemplateNotFound
+    from jinja2.loaders import split_template_path
+
+    from generator.layout.templates import template_path
+
+    name = "/".join(parts)
+    try:
+        expected: list[str] | None = split_template_path(name)
+    except TemplateNotFound:
+        expected = None
+    assert template_path(name) == expected
+
+
+def test_a_name_that_climbs_out_of_its_folder_is_no_template(tmp_path):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "secret.yaml.j2").write_text("elements: []\n", encoding="utf-8")
+    templates = Templates([tmp_path / "layouts"], tmp_path)
+    assert templates.source_of("../secret.yaml.j2") is None
+    text, report = render(tmp_path, "{% include '../secret.yaml.j2' %}")
+    assert text is None and report.items[0].code == "T001"

@@ -3,98 +3,71 @@
 from __future__ import annotations
 
 import bisect
-import io
 import json
 import os
 import posixpath
 import re
 import traceback
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-from jinja2 import (
-    FileSystemBytecodeCache,
-    FileSystemLoader,
-    StrictUndefined,
-    TemplateError,
-    TemplateNotFound,
-    TemplateSyntaxError,
-    Undefined,
-    meta,
-)
-from jinja2.bccache import Bucket
-from jinja2.exceptions import SecurityError
-from jinja2.loaders import split_template_path
+from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import Location, Report
 from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
-from . import contrast, cpu, markup, programs, sandbox, slots
+from . import cpu, programs, slots
 from .document import LayoutDoc
-from .sandbox import SandboxEnv
+
+if TYPE_CHECKING:
+    from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
 MAX_TOTAL_SECONDS = cpu.KIT_SECONDS  # CPU seconds for every face of one Templates object (one build of one game)
 MAX_TEMPLATE_BYTES = 1_000_000  # a template file
 
 
-class TemplateRefused(TemplateNotFound):
+class Unreadable(Exception):
     """A template file that exists but may not be read: outside the project, special, too big, not text."""
 
-    def __init__(self, name: str, filename: str, refused: safefile.Refused):
-        super().__init__(name, refused.reason)
+    def __init__(self, filename: str, refused: safefile.Refused):
+        super().__init__(refused.reason)
         self.filename = filename
         self.refused = refused
 
 
-class _Loader(FileSystemLoader):
-    """Load templates through the containment checks: regular files inside the project, capped in size."""
+def template_path(name: str) -> list[str] | None:
+    """Return the path pieces of template `name`, or None for a name that leaves its folder: as Jinja's
+    `split_template_path` splits it (importing that would load all of Jinja, which a rebuild never renders with)."""
+    pieces = []
+    for piece in name.split("/"):
+        if os.path.sep in piece or (os.path.altsep and os.path.altsep in piece) or piece == os.path.pardir:
+            return None
+        if piece and piece != ".":
+            pieces.append(piece)
+    return pieces
 
-    def __init__(self, searchpath: Sequence[str], roots: safefile.Roots):
-        super().__init__(list(searchpath))
-        self.roots = list(roots)
 
-    def get_source(self, environment: Any, template: str) -> tuple[str, str, Any]:
-        pieces = split_template_path(template)
-        for folder in self.searchpath:
-            filename = posixpath.join(folder, *pieces)
-            if not os.path.lexists(filename):
+def find_source(folders: Sequence[str], roots: safefile.Roots, name: str) -> tuple[str, str, float] | None:
+    """Return (text, file, mtime) of template `name` from the first of `folders` that has it, read through the
+    containment checks (regular files inside the project, capped in size), or None; raise Unreadable."""
+    pieces = template_path(name)
+    if pieces is None:
+        return None
+    for folder in folders:
+        filename = posixpath.join(folder, *pieces)
+        if not os.path.lexists(filename):
+            continue
+        try:
+            contents = safefile.read_text(filename, MAX_TEMPLATE_BYTES, roots)
+        except safefile.Refused as exc:
+            if exc.code == "Y004":  # a dangling link: as if it were not there
                 continue
-            try:
-                contents = safefile.read_text(filename, MAX_TEMPLATE_BYTES, self.roots)
-            except safefile.Refused as exc:
-                if exc.code == "Y004":  # a dangling link: as if it were not there
-                    continue
-                raise TemplateRefused(template, filename, exc) from None
-            mtime = os.path.getmtime(filename)
-
-            def uptodate(filename: str = filename, mtime: float = mtime) -> bool:
-                try:
-                    return os.path.getmtime(filename) == mtime
-                except OSError:
-                    return False
-
-            return contents, os.path.normpath(filename), uptodate
-        raise TemplateNotFound(template)
-
-
-def _quote(value: Any) -> str:
-    """Quote any value as a YAML (JSON) scalar, so card text can never break the document."""
-    if type(value) is slots.Slot:  # a probe: the marker each face's own value replaces
-        return json.dumps(value._cp_marker(), ensure_ascii=False)
-    if isinstance(value, Undefined):
-        value._fail_with_undefined_error()  # name the missing variable, not a JSON error
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _escape_markup(value: Any) -> Any:
-    """Escape plain text for markup; a probe's slot passes through, escaped for each face."""
-    if type(value) is slots.Slot:
-        return slots.derive(value, "escape_markup")
-    return markup.escape(value)
+            raise Unreadable(filename, exc) from None
+        return contents, os.path.normpath(filename), os.path.getmtime(filename)
+    return None
 
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -139,24 +112,6 @@ def _store_references(key: str, refs: tuple[str | None, ...]) -> None:
     cache.write(path, json.dumps(list(refs)).encode("utf-8"))
 
 
-class _BytecodeCache(FileSystemBytecodeCache):
-    """Jinja's bytecode cache through cardpress's guarded, sealed cache files: a torn, altered or unwritable
-    entry (a full disk) is only a miss."""
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        data = cache.read(Path(self._get_cache_filename(bucket)))
-        if data is not None:
-            try:
-                bucket.load_bytecode(io.BytesIO(data))
-            except Exception:  # written by another Jinja or Python: compile again
-                bucket.reset()
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        out = io.BytesIO()
-        bucket.write_bytecode(out)
-        cache.write(Path(self._get_cache_filename(bucket)), out.getvalue())
-
-
 class Templates:
     """The layout templates visible to one game: its own folders first, then the common ones."""
 
@@ -174,49 +129,22 @@ class Templates:
         # the shared templates (macros, cover, furniture): named, else the last folder of several
         common = shared or (self.folders[-1:] if len(self.folders) > 1 else [])
         self.shared = tuple(os.path.abspath(f) + os.sep for f in common)
-        compiled = cache.folder("templates")
-        pattern = f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-%s.cache"
-        self.env = SandboxEnv(
-            loader=_Loader([str(f) for f in self.folders], self.roots),
-            bytecode_cache=_BytecodeCache(str(compiled), pattern) if compiled else None,
-            undefined=StrictUndefined,
-            autoescape=False,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-        )
-        self.env.filters["q"] = _quote
-        self.env.filters["escape_markup"] = _escape_markup
-        own = {
-            "lighten": lambda c, t: mix(c, "#ffffff", t),
-            "darken": lambda c, t: mix(c, "#000000", t),
-            "mix": mix,
-            "legible": contrast.legible,
-            "decimal": words.decimal,  # 63.5, or 63,5 in French
-        }
-        for name, func in own.items():  # functions of real values: a probe's slots give theirs
-            self.env.filters[name] = sandbox.resolving(func)
-
-        # gettext's names, so Babel's Jinja extractor finds each printed label: _("machine"), with slots as
-        # keywords (_("for {players} players", players=n)); pgettext("context", "…") tells two uses apart.
-        def say(msgid: str, context: str, values: dict[str, Any]) -> Any:
-            if any(type(v) is slots.Slot for v in values.values()):  # a probe: the message joined from its slots
-                found = slots.joined(words.parts(msgid, context, **values))
-                if found is not None:
-                    return found
-                values = {name: slots.real(v) for name, v in values.items()}
-            return words.form(msgid, context, **values)
-
-        self.env.globals["_"] = self.env.globals["gettext"] = lambda msgid, **values: say(msgid, "", values)
-        self.env.globals["pgettext"] = lambda context, msgid, **values: say(msgid, context, values)
-        self.env.slot_aware.extend(self.env.globals[name] for name in ("_", "gettext", "pgettext"))
+        self.words = words
         self.programs = programs.Programs(MAX_OUTPUT)
         self._digests: dict[str, str] = {}
         self.spent = 0.0  # CPU seconds every render of this object used (for the total budget)
         self.timeouts = 0  # renders stopped by a CPU-time limit: their result says more about the machine than the face
         self._sources: dict[str, tuple[str, Path] | None] = {}
-        self._refused: dict[str, TemplateRefused] = {}  # templates there but not readable, by name
+        self._refused: dict[str, Unreadable] = {}  # templates there but not readable, by name
         self._displays: dict[str, str] = {}
+
+    @cached_property
+    def env(self) -> SandboxEnv:
+        """The sandboxed Jinja environment, made when a template is first parsed or rendered (never in a rebuild
+        whose faces are all kept)."""
+        from .jinjaenv import environment
+
+        return environment(self.folders, self.roots, self.words)
 
     def digest(self, name: str) -> str:
         """Return a digest of template `name` and every template it extends, imports or includes.
@@ -248,6 +176,8 @@ class Templates:
         if key not in _REFERENCES:
             _REFERENCES[key] = _stored_references(key)
         if _REFERENCES[key] is None:
+            from jinja2 import TemplateSyntaxError, meta
+
             try:
                 refs = tuple(meta.find_referenced_templates(self.env.parse(source)))
             except (TemplateSyntaxError, RecursionError, MemoryError):
@@ -282,14 +212,11 @@ class Templates:
         like `digest`: every face asks where its template is)."""
         if name not in self._sources:
             try:
-                assert self.env.loader is not None  # set in __init__
-                text, filename, _ = self.env.loader.get_source(self.env, name)
-                self._sources[name] = (text, Path(filename or name))
-            except TemplateRefused as exc:  # rendering reports why; so does `refusal`
+                found = find_source([str(f) for f in self.folders], self.roots, name)
+                self._sources[name] = (found[0], Path(found[1])) if found else None
+            except Unreadable as exc:  # rendering reports why; so does `refusal`
                 self._sources[name] = None
                 self._refused[name] = exc
-            except TemplateNotFound:
-                self._sources[name] = None
         return self._sources[name]
 
     def refusal(self, name: str, report: Report, loc: Location | None = None) -> bool:
@@ -318,6 +245,13 @@ class Templates:
         and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
         `origins`, each piece of output is noted there as (its offset, template file, template line).
         """
+        from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
+        from jinja2.exceptions import SecurityError
+
+        from . import sandbox
+        from .jinjaenv import TemplateRefused
+
+        env = self.env  # made (and Jinja loaded) outside the budget: the face did not spend that time
         start = cpu.clock()
         each, total = cpu.scaled(sandbox.MAX_SECONDS), cpu.scaled(MAX_TOTAL_SECONDS)
         left = total - self.spent
@@ -332,7 +266,7 @@ class Templates:
         try:
             if left <= 0:
                 raise sandbox.TimedOut(budget.late)
-            template = self.env.get_template(name)
+            template = env.get_template(name)
             chunks, size = [], 0
             pieces = template.generate(context)
             for chunk in pieces:
