@@ -123,7 +123,7 @@ def test_template_names_split_as_jinja_splits_them(parts):
     from jinja2 import TemplateNotFound
     from jinja2.loaders import split_template_path
 
-    from generator.layout.templates import template_path
+    from generator.layout.templatefiles import template_path
 
     name = "/".join(parts)
     try:

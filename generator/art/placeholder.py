@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..layout.contrast import mix
 from ..layout.document import Element
-from ..layout.templates import mix
 
 WHITE = "#ffffff"
 PAPER = "#fffdf8"

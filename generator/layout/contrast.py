@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 RGB = tuple[float, float, float]  # sRGB channels in 0..1
@@ -56,3 +57,16 @@ def legible(colour: str, on: str = "#ffffff", minimum: float = 4.5) -> str:
         if ratio(shade, backdrop) >= minimum:
             return hex_colour(shade)
     return hex_colour(toward)
+
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def mix(a: str, b: str, t: float) -> str:
+    """Blend colour `a` towards `b` by fraction `t` (both #rrggbb)."""
+    for colour in (a, b):
+        if not isinstance(colour, str) or not _HEX.fullmatch(colour):
+            raise ValueError(f"{colour!r} is not a colour: colours are written #rrggbb, e.g. '#2a2622'")
+    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
+    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))

@@ -19,8 +19,9 @@ from ..i18n.catalogue import Catalogue
 from ..project import cache
 from ..source import safefile
 from . import contrast, markup, sandbox, slots
+from .contrast import mix
 from .sandbox import SandboxEnv
-from .templates import Unreadable, find_source, mix
+from .templatefiles import Unreadable, find_source
 
 
 class TemplateRefused(TemplateNotFound):
@@ -33,7 +34,7 @@ class TemplateRefused(TemplateNotFound):
 
 
 class _Loader(FileSystemLoader):
-    """Load templates as `templates.find_source` finds them: through the containment checks."""
+    """Load templates as `templatefiles.find_source` finds them: through the containment checks."""
 
     def __init__(self, searchpath: Sequence[str], roots: safefile.Roots):
         super().__init__(list(searchpath))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 import json
 import os
-import posixpath
 import re
 import traceback
 from collections.abc import Sequence
@@ -20,67 +19,13 @@ from ..source import safefile
 from ..source.digest import text_digest
 from . import cpu, programs, slots
 from .document import LayoutDoc
+from .templatefiles import MAX_TEMPLATE_BYTES, Unreadable, find_source
 
 if TYPE_CHECKING:
     from .sandbox import SandboxEnv
 
 MAX_OUTPUT = 4_000_000  # characters one face may render to
 MAX_TOTAL_SECONDS = cpu.KIT_SECONDS  # CPU seconds for every face of one Templates object (one build of one game)
-MAX_TEMPLATE_BYTES = 1_000_000  # a template file
-
-
-class Unreadable(Exception):
-    """A template file that exists but may not be read: outside the project, special, too big, not text."""
-
-    def __init__(self, filename: str, refused: safefile.Refused):
-        super().__init__(refused.reason)
-        self.filename = filename
-        self.refused = refused
-
-
-def template_path(name: str) -> list[str] | None:
-    """Return the path pieces of template `name`, or None for a name that leaves its folder: as Jinja's
-    `split_template_path` splits it (importing that would load all of Jinja, which a rebuild never renders with)."""
-    pieces = []
-    for piece in name.split("/"):
-        if os.path.sep in piece or (os.path.altsep and os.path.altsep in piece) or piece == os.path.pardir:
-            return None
-        if piece and piece != ".":
-            pieces.append(piece)
-    return pieces
-
-
-def find_source(folders: Sequence[str], roots: safefile.Roots, name: str) -> tuple[str, str, float] | None:
-    """Return (text, file, mtime) of template `name` from the first of `folders` that has it, read through the
-    containment checks (regular files inside the project, capped in size), or None; raise Unreadable."""
-    pieces = template_path(name)
-    if pieces is None:
-        return None
-    for folder in folders:
-        filename = posixpath.join(folder, *pieces)
-        if not os.path.lexists(filename):
-            continue
-        try:
-            contents = safefile.read_text(filename, MAX_TEMPLATE_BYTES, roots)
-        except safefile.Refused as exc:
-            if exc.code == "Y004":  # a dangling link: as if it were not there
-                continue
-            raise Unreadable(filename, exc) from None
-        return contents, os.path.normpath(filename), os.path.getmtime(filename)
-    return None
-
-
-_HEX = re.compile(r"#[0-9a-fA-F]{6}")
-
-
-def mix(a: str, b: str, t: float) -> str:
-    """Blend colour `a` towards `b` by fraction `t` (both #rrggbb)."""
-    for colour in (a, b):
-        if not isinstance(colour, str) or not _HEX.fullmatch(colour):
-            raise ValueError(f"{colour!r} is not a colour: colours are written #rrggbb, e.g. '#2a2622'")
-    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * float(t)):02x}" for x, y in zip(ca, cb))
 
 
 _REFERENCES: dict[str, tuple[str | None, ...] | None] = {}  # by source digest: parsing is the slow part
