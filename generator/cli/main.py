@@ -44,6 +44,8 @@ class Commands(TyperGroup):
     """The cardpress commands. Those of the modules in MORE are added only when one of them is asked for, or
     all are listed: `cardpress build` does not load the lab, the exports and the editions, nor their options."""
 
+    _more = False  # the commands of MORE added
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return super().get_command(ctx, cmd_name) or self._with_more().commands.get(cmd_name)
 
@@ -52,7 +54,7 @@ class Commands(TyperGroup):
 
     def _with_more(self) -> Commands:
         """Add the commands of every module in MORE (once), after this module's own; return self."""
-        if not getattr(self, "_more", False):
+        if not self._more:
             more = typer_app()
             for name in MORE:
                 importlib.import_module(f"{__package__}.{name}").register(more)

@@ -1,4 +1,5 @@
-"""Colour contrast as WCAG 2.x measures it: relative luminance, contrast ratio, and alpha over a backdrop."""
+"""Colour contrast as WCAG 2.x measures it: relative luminance, contrast ratio, and alpha over a backdrop; and
+mixing two colours."""
 
 from __future__ import annotations
 
