@@ -352,3 +352,13 @@ def test_a_structural_value_keys_a_program_and_a_slotted_one_does_not() -> None:
     assert key({"card": {"a": "x", "b": "x"}}) == key({"card": {"a": "x", "b": "y"}})  # card.b is slotted
     assert key({"n": 1, "m": 1}) != key({"n": 2, "m": 1}) and key({"n": 1, "m": 1}) == key({"n": 1, "m": 2})
     assert key({"m": 0.0}) != key({"m": -0.0}) and key({"m": True}) != key({"m": 1})  # baked in, by text and type
+
+
+def test_a_slot_refuses_what_yaml_refuses_and_the_markers_characters_and_nothing_else():
+    import re
+
+    from generator.layout.slots import _REFUSED
+
+    allowed = re.compile("[\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\uf900-\ufffd\U00010000-\U0010ffff]")
+    differ = [c for c in range(0x110000) if bool(_REFUSED.match(chr(c))) == bool(allowed.match(chr(c)))]
+    assert differ == []

@@ -26,8 +26,9 @@ MAX_SLOTS = 0xF800 - FIRST  # slots one probe may hold (the private-use area end
 MAX_TEXT = 4096  # characters: longer values are not slotted (their size is budgeted as they are)
 # What a slot's text may not hold, in one search: what YAML refuses in a document (yaml.reader.Reader's
 # NON_PRINTABLE: such a value is rendered for real, so the document says so where it is), and the private-use
-# characters markers are made of (U+E000 to U+F8FF).
-_REFUSED = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\uf900-\ufffd\U00010000-\U0010ffff]")
+# characters markers are made of (U+E000 to U+F8FF). Written as the characters refused, not as the negation of
+# those allowed: the same set, compiled in 9 M instructions instead of 51 M (every run imports this module).
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\uf8ff\ufffe\uffff]")
 
 Path = tuple[str | int, ...]
 
