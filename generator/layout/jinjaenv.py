@@ -19,7 +19,6 @@ from ..i18n.catalogue import Catalogue
 from ..project import cache
 from ..source import safefile
 from . import contrast, markup, sandbox, slots
-from .contrast import mix
 from .sandbox import SandboxEnv
 from .templatefiles import Unreadable, find_source
 
@@ -92,12 +91,12 @@ class _BytecodeCache(FileSystemBytecodeCache):
         cache.write(Path(self._get_cache_filename(bucket)), out.getvalue())
 
 
-def environment(folders: Sequence[Path], roots: safefile.Roots, words: Catalogue) -> SandboxEnv:
-    """Return the sandboxed environment of templates in `folders`, with cardpress's filters and `words`' gettext."""
+def environment(searchpath: Sequence[str], roots: safefile.Roots, words: Catalogue) -> SandboxEnv:
+    """Return the sandboxed environment of the templates in `searchpath`, with cardpress's filters and `words`' gettext."""
     compiled = cache.folder("templates")
     pattern = f"cardpress-sandbox{sandbox.SANDBOX_VERSION}-%s.cache"
     env = SandboxEnv(
-        loader=_Loader([str(f) for f in folders], roots),
+        loader=_Loader(searchpath, roots),
         bytecode_cache=_BytecodeCache(str(compiled), pattern) if compiled else None,
         undefined=StrictUndefined,
         autoescape=False,
@@ -108,9 +107,9 @@ def environment(folders: Sequence[Path], roots: safefile.Roots, words: Catalogue
     env.filters["q"] = _quote
     env.filters["escape_markup"] = _escape_markup
     own = {
-        "lighten": lambda c, t: mix(c, "#ffffff", t),
-        "darken": lambda c, t: mix(c, "#000000", t),
-        "mix": mix,
+        "lighten": lambda c, t: contrast.mix(c, "#ffffff", t),
+        "darken": lambda c, t: contrast.mix(c, "#000000", t),
+        "mix": contrast.mix,
         "legible": contrast.legible,
         "decimal": words.decimal,  # 63.5, or 63,5 in French
     }

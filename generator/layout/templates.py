@@ -71,6 +71,7 @@ class Templates:
         self.root = root
         self.roots = list(roots) if roots is not None else [root]  # where template files may really live
         self.folders = [f for f in folders if f.is_dir()]
+        self.searchpath = [str(f) for f in self.folders]  # as the loader and `find_source` take them
         # the shared templates (macros, cover, furniture): named, else the last folder of several
         common = shared or (self.folders[-1:] if len(self.folders) > 1 else [])
         self.shared = tuple(os.path.abspath(f) + os.sep for f in common)
@@ -89,7 +90,7 @@ class Templates:
         whose faces are all kept)."""
         from .jinjaenv import environment
 
-        return environment(self.folders, self.roots, self.words)
+        return environment(self.searchpath, self.roots, self.words)
 
     def digest(self, name: str) -> str:
         """Return a digest of template `name` and every template it extends, imports or includes.
@@ -157,7 +158,7 @@ class Templates:
         like `digest`: every face asks where its template is)."""
         if name not in self._sources:
             try:
-                found = find_source([str(f) for f in self.folders], self.roots, name)
+                found = find_source(self.searchpath, self.roots, name)
                 self._sources[name] = (found[0], Path(found[1])) if found else None
             except Unreadable as exc:  # rendering reports why; so does `refusal`
                 self._sources[name] = None
