@@ -11,6 +11,7 @@ from .layout.studio import keep_faces
 from .pipeline import Pipeline, resolve_games
 from .project import rulings
 from .project.output import write_all
+from .source import yamlsrc
 
 
 @dataclass
@@ -63,6 +64,7 @@ def build(
         result.built.append(gid)
     keep_faces()
     rulings.trim()
+    yamlsrc.trim()
     try:
         result.written = write_all(files, root=out)
     except CardpressError as exc:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.layout import flow
-from generator.source.yamlsrc import LOADER
+from generator.source.yamlparse import LOADER
 
 SHAPE = """bleed: 3
 elements:

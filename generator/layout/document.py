@@ -8,8 +8,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from ..diagnostics import Report
 from ..source import schema, yamlsrc
 from . import flow
@@ -71,9 +69,11 @@ def parse(text: str, template: str, face: str, size: tuple[float, float], report
         if doc is not None:
             return doc
     if data is None:
+        from ..source import yamlparse  # here: a document in the quick subset needs no PyYAML
+
         try:
-            data = _quick_load(text)
-        except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
+            data = yamlparse.quick_load(text)
+        except (yamlparse.YAMLError, RecursionError, ValueError, OverflowError):
             data = None
     # What a template rendered is as untrusted as a card file: an alias bomb or runaway nesting goes the
     # slow way, where the node and depth caps report it.
@@ -150,63 +150,6 @@ def replace_elements(
                 return None
             elements[index] = element
     return LayoutDoc(template, face, doc.width, doc.height, doc.bleed, tuple(elements))
-
-
-_SAFE = yaml.SafeLoader("")  # only its scalar constructors are used, never its stream
-_SCALAR_TAGS = frozenset(
-    f"tag:yaml.org,2002:{kind}" for kind in ("null", "bool", "int", "float", "binary", "timestamp", "str")
-)
-_STR = "tag:yaml.org,2002:str"
-
-
-class _Unusual(Exception):
-    """The document uses a YAML feature the quick builder leaves to PyYAML's own constructor."""
-
-
-def _quick_load(text: str) -> Any:
-    """Return what `yaml.load(text, Loader=LOADER)` returns, building plain data from the composed nodes
-    directly: PyYAML's generic constructor costs more than libyaml's parsing for the many small documents
-    a kit renders. Anything unusual (merge keys, other tags, self-reference) goes the standard way."""
-    node = yaml.compose(text, Loader=yamlsrc.LOADER)
-    if node is None:
-        return None
-    try:
-        return _build_node(node, {})
-    except (_Unusual, TypeError, RecursionError):
-        return yaml.load(text, Loader=yamlsrc.LOADER)
-
-
-def _build_node(node: yaml.Node, made: dict[int, Any]) -> Any:
-    """Build one node; `made` shares the value of a node reached again through an alias, as PyYAML does."""
-    if id(node) in made:
-        if made[id(node)] is _BUILDING:
-            raise _Unusual("a collection that contains itself")
-        return made[id(node)]
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag == _STR:
-            return node.value
-        if node.tag not in _SCALAR_TAGS:
-            raise _Unusual(node.tag)
-        value = _SAFE.yaml_constructors[node.tag](_SAFE, node)
-    elif isinstance(node, yaml.SequenceNode):
-        if node.tag != "tag:yaml.org,2002:seq":
-            raise _Unusual(node.tag)
-        made[id(node)] = _BUILDING
-        value = [_build_node(item, made) for item in node.value]
-    else:
-        if node.tag != "tag:yaml.org,2002:map":
-            raise _Unusual(node.tag)
-        made[id(node)] = _BUILDING
-        value = {}
-        for key_node, value_node in node.value:
-            if key_node.tag in ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"):
-                raise _Unusual(key_node.tag)
-            value[_build_node(key_node, made)] = _build_node(value_node, made)
-    made[id(node)] = value
-    return value
-
-
-_BUILDING = object()
 
 
 MAX_ELEMENTS = 4000  # the schema's limit on a document's elements (more: the full check says so)

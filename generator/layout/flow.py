@@ -19,8 +19,6 @@ import json
 import re
 from typing import Any
 
-from yaml.reader import Reader
-
 # Strings, keys and words are rewritten as JSON; numbers, brackets and commas pass as they are, and json
 # checks them. Every letter or quote must belong to one of these pieces, or the text is left to PyYAML.
 _END = r"(?=[ ]*[,}\]]|[ ]*$)"
@@ -53,7 +51,9 @@ def read(text: str) -> dict[str, Any] | None:
 def read_items(text: str) -> tuple[dict[str, Any], dict[str, list[str]]] | None:
     """Return what `read` returns, and for each top-level block list the JSON text of each of its items
     (equal texts are equal items: a reader may check an item once and reuse what it made of it)."""
-    if Reader.NON_PRINTABLE.search(text) or _BREAKS.search(text):
+    from ..source.yamlparse import NON_PRINTABLE  # here: a rebuild of unchanged faces loads no PyYAML
+
+    if NON_PRINTABLE.search(text) or _BREAKS.search(text):
         return None
     try:
         keys, values, blocks = _document(text)

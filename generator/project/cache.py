@@ -6,6 +6,7 @@ import atexit
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import os
 import sqlite3
 import sys
@@ -211,4 +212,11 @@ def code_digest() -> str:
         if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
             st = path.stat()
             h.update(f"{path.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    # PyYAML by its files' stamps too: found, not imported, since a rebuild of unchanged files never loads it.
+    spec = importlib.util.find_spec("yaml")
+    for folder in (spec.submodule_search_locations or ()) if spec else ():
+        for path in sorted(Path(folder).iterdir()):
+            if path.is_file():
+                st = path.stat()
+                h.update(f"yaml/{path.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
-import yaml
 
 from ..diagnostics import Report, did_you_mean
 from ..project import cache
-from .yamlsrc import LOADER, Source, format_path
+from .yamlsrc import Source, format_path
 
 if TYPE_CHECKING:  # jsonschema explains failures only: imported when something fails
     from jsonschema import Draft202012Validator
@@ -42,11 +41,13 @@ def _registry() -> Registry:
     from referencing import Registry
     from referencing.jsonschema import DRAFT202012
 
+    from . import yamlparse
+
     schemas = {}
     for _, text in _schema_files():
         # The core's and the rulesets' own schemas: code that cardpress runs, not user input (a test checks
         # every one against the metaschema).
-        schema = yaml.load(text, Loader=LOADER)
+        schema = yamlparse.load(text)
         schemas[schema["$id"]] = schema
     found = [(sid, DRAFT202012.create_resource(_extended(s, schemas))) for sid, s in schemas.items()]
     return Registry().with_resources(found)
@@ -71,8 +72,10 @@ def _extended(schema: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> dic
 @functools.cache
 def contents(name: str) -> dict[str, Any]:
     """Return the core's schema `<name>`, as written (that file alone: loading every schema costs more)."""
+    from . import yamlparse  # here: a rebuild of unchanged files loads no PyYAML
+
     text = resources.files("generator.source").joinpath("schemas", f"{name}.yaml").read_text(encoding="utf-8")
-    found: dict[str, Any] = yaml.load(text, Loader=LOADER)
+    found: dict[str, Any] = yamlparse.load(text)
     return found
 
 
