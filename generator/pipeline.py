@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from . import registry as rulesets
 from .contract import Capability, LoadedGame, Ruleset
@@ -30,11 +30,12 @@ from .project.folders import GameDir
 from .project.locate import list_games
 from .render.draw import Prepared
 from .source import safefile, schema, yamlsrc
-from .source.edits import Edits
-from .source.edits import apply as apply_edits
 from .source.header import read_header
 from .source.rulebook import MAX_BYTES as MAX_RULEBOOK
 from .source.rulebook import RULEBOOK_FILE
+
+if TYPE_CHECKING:
+    from .source.edits import Edits
 
 T = TypeVar("T")
 
@@ -89,6 +90,8 @@ class Pipeline:
             return None
         game.edits = self.edits
         if "game.yaml" in self.edits:
+            from .source.edits import apply as apply_edits  # here: only a sweep edits files
+
             apply_edits(game.sources["game.yaml"], self.edits["game.yaml"], self.report)
         if not self.report.ok():
             return None

@@ -75,7 +75,7 @@ def test_a_kit_without_rules_pages_or_svg_art_loads_no_platypus_lxml_babel_or_la
     assert found == dict.fromkeys(found, False)
 
 
-def test_a_warm_build_command_loads_no_rich_no_jinja_no_pyyaml_and_no_other_commands(tmp_path):
+def test_a_warm_build_command_loads_no_rich_no_jinja_no_pyyaml_no_other_commands_and_no_skipped_stage(tmp_path):
     code = (
         "import json, os, sys\n"
         f"os.environ['CARDPRESS_CACHE'] = {str(tmp_path / 'cache')!r}\n"
@@ -86,7 +86,10 @@ def test_a_warm_build_command_loads_no_rich_no_jinja_no_pyyaml_and_no_other_comm
         "except SystemExit as stop:\n"
         "    assert not stop.code, stop.code\n"
         "heavy = ['rich', 'jinja2', 'yaml', 'generator.cli.rules', 'generator.cli.export', 'generator.cli.edition',\n"
-        "         'generator.cli.iterate', 'generator.cli.translate', 'generator.games.micro_engine.model']\n"
+        "         'generator.cli.iterate', 'generator.cli.translate', 'generator.games.micro_engine.model',\n"
+        # the stages an unchanged face skips (reading its layout text, tracing it), and what the kit has none of
+        "         'generator.layout.flow', 'generator.render.trace', 'generator.source.tablesrc',\n"
+        "         'generator.layout.svgicon', 'generator.impose.boards', 'generator.source.edits']\n"
         "print(json.dumps({m: m in sys.modules for m in heavy}))"
     )
     loaded(code)  # the first build lays the faces out and keeps them

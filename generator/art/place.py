@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..contract import DEFAULT_ART_POLICY as DEFAULT_POLICY
 from ..diagnostics import Diagnostic, Location, Report
 from ..layout.document import Element
 from ..project.folders import GameDir
 from ..source.digest import file_digest
-from ..source.tablesrc import Table
 from ..source.yamlsrc import format_path
 from . import placeholder
 from .files import ArtError, ArtFile, open_art
-from .fit import Fit, fit, pixels_for
+
+if TYPE_CHECKING:
+    from .fit import Fit
 
 PRINT_DPI = 300  # what print shops ask for at final size
 SOFT_DPI = 150  # below this, art is enlarged more than twice past print resolution: pixels show
@@ -86,6 +87,8 @@ class ArtDesk:
             else:
                 report.add(Diagnostic("error", "A004", f"{prefix}{exc}", path, loc, exc.hint))
             return stand_in, (str(file), file_digest(file))  # these bytes were refused: any change asks again
+        from .fit import fit  # here, as the other stages a rebuild of unchanged faces skips
+
         fitted = fit(art.size, box, p.get("fit", "cover"), tuple(p.get("focus", (0.5, 0.5))))
         if art.kind != "svg":  # vectors are sharp at any size
             self._judge(report, prefix, shown, art, fitted, box, loc, path)
@@ -115,6 +118,8 @@ class ArtDesk:
         dpi = fitted.min_dpi
         if dpi >= PRINT_DPI - 0.5:
             return
+        from .fit import pixels_for
+
         need = pixels_for((box[2], box[3]), PRINT_DPI)
         where = (
             f"{art.size[0]} × {art.size[1]} px drawn {fitted.w:.1f} × {fitted.h:.1f} mm "
@@ -164,6 +169,8 @@ class ArtDesk:
             return None, ""
         name, keypath = found
         source = self.game.sources[name]
+        from ..source.tablesrc import Table  # here: a game of YAML files reads no tables
+
         if isinstance(source, Table):  # a CSV table: its cells are shown by column, as every card message does
             return source.loc(keypath), "" if default else str(keypath[-1])
         return source.loc(keypath), format_path(keypath[:-1] if default else keypath)

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n.catalogue import ENGLISH, Catalogue, Message
 from ..kit import Card, Kit, Page
 from . import booklet, boxes
-from .boards import Part as BoardPart
-from .boards import split
 from .pack import pack
 from .sheets import Fill, PrintOptions, Sheet, Side, sheets_for
 from .sizes import size_conflicts, size_label
+
+if TYPE_CHECKING:
+    from .boards import Part as BoardPart
 
 CONTENTS_LINE = 96  # characters a 10 pt contents line holds, near enough: a line that overflows fails lint
 FOOTER_NAMES = 44  # characters of deck names a card page's label gives, so the footer keeps its size
@@ -303,7 +304,11 @@ def page_parts(kit: Kit, fold: bool, paper: str = "a4", options: PrintOptions | 
     for pages in runs.values():
         planned: list[PagePlan] = []
         for page in pages:
-            pieces = split(page.size, paper, margin) if page.size else []
+            pieces: list[BoardPart] = []
+            if page.size:  # a board of its own size (none in the shipped games: their kits never load boards)
+                from .boards import split
+
+                pieces = split(page.size, paper, margin)
             for piece in pieces:
                 label = say(kit.words, BOARD_PART, board=page.name, part=piece.name, parts=len(pieces))
                 planned.append(PagePlan("board", label, page=page, part=piece))

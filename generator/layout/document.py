@@ -10,7 +10,6 @@ from typing import Any
 
 from ..diagnostics import Report
 from ..source import schema, yamlsrc
-from . import flow
 from .icons import parse_path
 from .units import to_mm, to_pt
 
@@ -62,6 +61,8 @@ class LayoutDoc:
 def parse(text: str, template: str, face: str, size: tuple[float, float], report: Report) -> LayoutDoc | None:
     """Parse a rendered layout document; report problems against the template and face."""
     # Most documents are fine: parse them the quick way, and only on trouble again with positions.
+    from . import flow  # here: a rebuild of unchanged faces reads no layout text
+
     found = flow.read_items(text)
     data = found[0] if found else None
     if found is not None:
@@ -92,6 +93,8 @@ def parse_probe(
 ) -> tuple[LayoutDoc, dict[str, Any]] | None:
     """Parse a probe's document (generator.layout.programs) the quick way, checking every element but those
     `deferred` picks out (they hold slots: `replace_elements` builds them for each face); None on any trouble."""
+    from . import flow  # here: a rebuild of unchanged faces reads no layout text
+
     found = flow.read_items(text)
     if found is None:
         return None

@@ -14,7 +14,6 @@ from ..diagnostics import CardpressError, Report
 from ..source import schema, yamlsrc
 from .outlines import KAPPA, Command
 from .outlines import ellipse as ellipse  # shapes.ellipse draws the ellipse element
-from .svgicon import IconError, svg_paints
 
 
 @dataclass(frozen=True)
@@ -106,6 +105,8 @@ def _parse(files: list[Path]) -> tuple[IconSet, Report]:
         for name, spec in source.data["icons"].items():
             paints: list[Paint] = []
             if "svg" in spec:  # drawn in a vector tool: the file beside icons.yaml
+                from .svgicon import IconError, svg_paints  # here: the shipped games draw none
+
                 at = ("icons", name, "svg")
                 try:
                     found = svg_paints(path.parent / spec["svg"], path.parent)

@@ -18,7 +18,6 @@ from ..project import cache as disk
 from ..project.folders import GameDir
 from ..render.draw import Prepared, from_plain, prepare, to_plain
 from ..render.fonts import FontSet, load_fonts
-from ..render.trace import record
 from ..source.digest import file_digest, files_digest, text_digest, text_hash
 from ..source.yamlsrc import Source
 from . import cpu, document, lint, lowink
@@ -297,6 +296,8 @@ class Studio:
             result.images[id(element)] = placed
             if dep:
                 deps.append(dep)
+        from ..render.trace import record  # here: a rebuild of unchanged faces traces none
+
         with self.meter.stage("drawing"):
             ink = record(result, self.fonts, self.icons)
         with self.meter.stage("lint"):

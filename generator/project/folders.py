@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import CardpressError, Diagnostic, Location, Report
 from ..i18n.catalogue import ENGLISH, Catalogue
 from ..source import schema, yamlsrc
-from ..source.edits import Edit
-from ..source.edits import apply as apply_edits
+
+if TYPE_CHECKING:
+    from ..source.edits import Edit
 
 
 def find_root(start: Path | None = None, needs_cards: bool = True, outside: Path | None = None) -> Path:
@@ -105,6 +107,8 @@ class GameDir:
     def edit(self, name: str, report: Report) -> None:
         """Set the values a caller edits in an already loaded source (a table read by its ruleset) in memory."""
         if name in self.edits and name in self.sources:
+            from ..source.edits import apply as apply_edits  # here: only a sweep edits files
+
             apply_edits(self.sources[name], self.edits[name], report)
 
     def find(self, relative: str) -> Path | None:
@@ -168,6 +172,8 @@ class GameDir:
         source = self.merge(name, own)
         self.sources[name] = source
         if own.ok() and name in self.edits:  # a sweep's values, set before any check sees the file
+            from ..source.edits import apply as apply_edits
+
             apply_edits(source, self.edits[name], own)
         if own.ok():  # a file that did not parse (or merge) has nothing to check
             schema.check(source, schema_id, own)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.rl_accel import fp_str
@@ -12,10 +12,12 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas  # type: ignore[attr-defined]  # missing from the stubs
 
 from ..art.files import ArtFile, pdf_image, svg_drawing
-from ..art.fit import Fit
 from ..art.place import Placed
 from ..layout.document import Element
 from ..layout.units import PT_PER_MM
+
+if TYPE_CHECKING:
+    from ..art.fit import Fit
 
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _colour = lru_cache(maxsize=1024)(HexColor)  # the same few colours, parsed once
