@@ -279,9 +279,9 @@ class Figure:
 
 
 def forget(cache: Path) -> None:
-    """Forget what a first build makes afresh (the laid-out faces, the rules check's findings, the set rules
-    pages); keep the compiled templates and schemas, as any second run has them."""
-    for kind in ("faces", "rules", "rulebooks"):
+    """Forget what a first build makes afresh (the parsed card files, the laid-out faces, the rules check's
+    findings, the set rules pages); keep the compiled templates and schemas, as any second run has them."""
+    for kind in ("sources", "faces", "rules", "rulebooks"):
         shutil.rmtree(cache / kind, ignore_errors=True)
 
 
@@ -353,8 +353,9 @@ class Program:
 def measure(program: Program, cwd: Path, runs: int, cache: Path) -> Figure:
     """Warm up once (bytecode, template and schema caches, as any second build), then count `runs` runs.
 
-    A first build forgets the laid-out faces before every run, so each one lays out every face; a rebuild
-    keeps them, as `cardpress build` does when nothing changed since the last build.
+    A first build forgets the parsed card files and the laid-out faces before every run, so each one parses
+    every file and lays out every face; a rebuild keeps them, as `cardpress build` does when nothing changed
+    since the last build.
     """
     samples = []
     for run in range(runs + 1):

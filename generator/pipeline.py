@@ -23,7 +23,7 @@ from .impose.sheets import PAPERS as PAPER_SIZES
 from .impose.sheets import PrintOptions, SheetError
 from .impose.sizes import size_conflicts
 from .kit import Card, Face, Kit, Page, Rules
-from .layout import lint
+from .layout.limits import thresholds
 from .layout.studio import RenderCache, Studio, page_safe
 from .project import rulings
 from .project.folders import GameDir
@@ -273,7 +273,7 @@ class Pipeline:
         if game is None:
             return None
         policy = self.missing_art or game.header.missing_art
-        limits = lint.thresholds(game.dir.sources["game.yaml"].data)
+        limits = thresholds(game.dir.sources["game.yaml"].data)
         return Studio.for_game(game.dir, policy, self.report, self.cache, limits, self.variant)
 
     def layout(self, cards: Sequence[Card] | None = None) -> dict[str, Prepared | None] | None:

@@ -10,6 +10,7 @@ from generator.art.place import Placed
 from generator.diagnostics import Report
 from generator.layout import document, lint
 from generator.layout.icons import load_icons
+from generator.layout.limits import Thresholds
 from generator.render.draw import Prepared, prepare
 from generator.render.fonts import load_fonts
 from generator.render.trace import trace
@@ -32,9 +33,9 @@ def laid_out(elements: str, size: tuple[float, float] = CARD) -> Prepared:
     return prepared
 
 
-def findings(elements: str, limits: lint.Thresholds | None = None, size=CARD) -> list[str]:
+def findings(elements: str, limits: Thresholds | None = None, size=CARD) -> list[str]:
     """Return each lint finding for the document as 'severity[code] message' (default thresholds unless given)."""
     prepared = laid_out(elements, size)
     ink = trace(prepared, FONTS, ICONS)
-    found = lint.check(prepared.doc, ICONS, None, ink, limits or lint.Thresholds())
+    found = lint.check(prepared.doc, ICONS, None, ink, limits or Thresholds())
     return [f"{f.severity}[{f.code}] {f.message}" for f in found]

@@ -9,8 +9,7 @@ import json
 from pathlib import Path
 
 from generator.kit import Face
-from generator.layout import lint
-from generator.layout.legibility import Thresholds
+from generator.layout.limits import SAFE, Thresholds
 from generator.layout.studio import Studio
 from generator.pipeline import Pipeline
 from generator.source.digest import text_digest, text_hash
@@ -26,7 +25,7 @@ def _as_before(studio_: Studio, face: Face, w: float, h: float, extra: dict[str,
         repr(studio_.limits),
         studio_.templates.digest(face.template),
         json.dumps(face.context, sort_keys=True, default=str),
-        json.dumps([w, h, lint.SAFE, extra or {}], sort_keys=True, default=str),
+        json.dumps([w, h, SAFE, extra or {}], sort_keys=True, default=str),
     )
 
 
@@ -38,12 +37,12 @@ def test_keys_are_the_digests_they_were(project: Path) -> None:
     odd = Face("front.yaml.j2", {"when": Path("x"), "n": [1.5, None, {"b": 1, "a": "é"}]}, "odd")  # default=str
     for face in [*faces, odd]:
         for extra in (None, {"page": 2, "of": Path("y")}):
-            assert studio.key(face, 63.5, 88.9, extra, lint.SAFE) == _as_before(studio, face, 63.5, 88.9, extra)
-    before = studio.key(faces[0], 63.5, 88.9, None, lint.SAFE)
+            assert studio.key(face, 63.5, 88.9, extra, SAFE) == _as_before(studio, face, 63.5, 88.9, extra)
+    before = studio.key(faces[0], 63.5, 88.9, None, SAFE)
     studio.limits = dataclasses.replace(Thresholds(), min_text_pt=5.0)  # a common part changes: so does the key
     studio.variant = "lowink"
-    assert studio.key(faces[0], 63.5, 88.9, None, lint.SAFE) == _as_before(studio, faces[0], 63.5, 88.9, None)
-    assert studio.key(faces[0], 63.5, 88.9, None, lint.SAFE) != before
+    assert studio.key(faces[0], 63.5, 88.9, None, SAFE) == _as_before(studio, faces[0], 63.5, 88.9, None)
+    assert studio.key(faces[0], 63.5, 88.9, None, SAFE) != before
 
 
 def test_a_started_hash_finishes_as_the_whole_digest() -> None:

@@ -87,9 +87,11 @@ def test_a_warm_build_command_loads_no_rich_no_jinja_no_pyyaml_no_other_commands
         "    assert not stop.code, stop.code\n"
         "heavy = ['rich', 'jinja2', 'yaml', 'generator.cli.rules', 'generator.cli.export', 'generator.cli.edition',\n"
         "         'generator.cli.iterate', 'generator.cli.translate', 'generator.games.micro_engine.model',\n"
-        # the stages an unchanged face skips (reading its layout text, tracing it), and what the kit has none of
+        # the stages an unchanged face skips (reading its layout text, tracing and linting it), and what the kit has
+        # none of
         "         'generator.layout.flow', 'generator.render.trace', 'generator.source.tablesrc',\n"
-        "         'generator.layout.svgicon', 'generator.impose.boards', 'generator.source.edits']\n"
+        "         'generator.layout.svgicon', 'generator.impose.boards', 'generator.source.edits', 'generator.layout.lint',\n"
+        "         'generator.layout.legibility']\n"
         "print(json.dumps({m: m in sys.modules for m in heavy}))"
     )
     loaded(code)  # the first build lays the faces out and keeps them

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from lintkit import FONTS, ICONS, findings, laid_out
 
-from generator.layout import legibility, lint
+from generator.layout import legibility, limits
 from generator.render.trace import trace
 
-SHIPPED = lint.Thresholds(severity="error")
+SHIPPED = limits.Thresholds(severity="error")
 
 
 def test_set_lines_that_overlap_are_an_error_with_the_overlap_and_where():
@@ -115,7 +115,7 @@ def test_a_game_sets_the_minimum_sizes_and_makes_them_errors():
         "error[L111] 'note' is text set at 5.75 pt (shrunk from 7 pt to fit); the minimum is 6 pt",
         "error[L111] 'effect' is rules text set at 6.5 pt; the minimum is 7 pt",
     ]
-    relaxed = lint.Thresholds(min_text_pt=5, min_rules_text_pt=6.5)
+    relaxed = limits.Thresholds(min_text_pt=5, min_rules_text_pt=6.5)
     assert findings(SMALL, relaxed) == []
 
 
@@ -176,24 +176,24 @@ def test_a_busy_pattern_behind_text_counts_where_it_is_drawn():
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
-        (None, lint.Thresholds()),
-        ({"title": "A game"}, lint.Thresholds()),
-        ({"lint": {"min_text_pt": 6.5, "severity": "error"}}, lint.Thresholds(min_text_pt=6.5, severity="error")),
+        (None, limits.Thresholds()),
+        ({"title": "A game"}, limits.Thresholds()),
+        ({"lint": {"min_text_pt": 6.5, "severity": "error"}}, limits.Thresholds(min_text_pt=6.5, severity="error")),
         (
             {"lint": {"min_text_pt": 6, "min_rules_text_pt": 8, "min_contrast": 7, "min_contrast_large": 4.5}},
-            lint.Thresholds(6, 8, 7, 4.5, "warning"),
+            limits.Thresholds(6, 8, 7, 4.5, "warning"),
         ),
     ],
 )
 def test_thresholds_come_from_game_yaml_with_defaults(data, expected):
-    assert lint.thresholds(data) == expected
+    assert limits.thresholds(data) == expected
 
 
 def test_small_text_on_three_inks_is_reported_and_near_black_is_not():
     def plates(size: str, colour: str) -> list[str]:
         text = f'- text: {{id: note, x: 5, y: 5, w: 50, h: 8, text: "Small print", size: {size}, colour: "{colour}"}}\n'
         ink = trace(laid_out(text), FONTS, ICONS)
-        return [f"{f.severity}[{f.code}] {f.message}" for f in legibility.plates(ink, lint.Thresholds())]
+        return [f"{f.severity}[{f.code}] {f.message}" for f in legibility.plates(ink, limits.Thresholds())]
 
     assert plates("7", "#973434") == [
         "warning[L114] 'note' is #973434 at 7 pt: a press file prints it on 3 inks (M+Y+K), "

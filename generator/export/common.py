@@ -119,7 +119,7 @@ def px(mm: float, dpi: float) -> int:
 def rasters(game: Game, prepared: Sequence[Prepared], dpi: float) -> Iterator[Image.Image]:
     """Yield each prepared face rasterized at `dpi` as an RGB image of trim + its layout bleed (one at a
     time: a 90-card deck at 300 dpi would hold half a gigabyte of pixels at once)."""
-    from ..layout.lint import SAFE
+    from ..layout.limits import SAFE
     from ..render import facepdf, raster
 
     if not prepared:

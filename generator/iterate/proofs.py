@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..kit import Kit
-from ..layout.lint import SAFE
+from ..layout.limits import SAFE
 from ..layout.studio import PAGE_SAFE
 from ..project.output import write_all, write_atomic
 from ..render.draw import Prepared

@@ -14,6 +14,7 @@ from . import contrast, cpu, inks
 from .boxes import Box, union
 from .document import Element
 from .ink import Mark
+from .limits import Thresholds
 
 TOUCH = 0.05  # mm: set lines that overlap less than this in either direction only touch
 SAMPLE = 0.8  # mm between the points where the backdrop of a text is sampled
@@ -21,17 +22,6 @@ PAPER = "#ffffff"  # what shows where nothing is drawn
 LARGE_PT, LARGE_BOLD_PT = 18.0, 14.0  # WCAG "large text": 18 pt, or 14 pt bold
 SHARP_TEXT_PT = 9.0  # text below this prints fuzzy on three or four plates that do not register exactly
 SHARP_PLATES = 2  # the most plates small text may print on
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """What a game asks of its printed text (game.yaml `lint:`); sizes in points, contrast as ratios."""
-
-    min_text_pt: float = 6.0
-    min_rules_text_pt: float = 7.0
-    min_contrast: float = 4.5
-    min_contrast_large: float = 3.0
-    severity: str = "warning"  # of small or faint text; colliding text is always an error
 
 
 @dataclass(frozen=True)

@@ -5,25 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import fields
-from typing import Any
 
 from .document import Element, LayoutDoc, walk
 from .icons import IconSet
 from .ink import Mark
-from .legibility import Finding, Thresholds, collisions, contrasts, sizes
-
-SAFE = 3.0  # mm inside the trim that only bleed art may use (print-shop safe zone)
-DEFAULTS = Thresholds()
-
-
-def thresholds(game: dict[str, Any] | None) -> Thresholds:
-    """Return the thresholds game.yaml data sets under `lint:` (its schema checked them), defaults elsewhere."""
-    given = game.get("lint") if isinstance(game, dict) else None
-    if not isinstance(given, dict):
-        return DEFAULTS
-    known = {f.name for f in fields(Thresholds)}
-    return Thresholds(**{key: value for key, value in given.items() if key in known})
+from .legibility import Finding, collisions, contrasts, sizes
+from .limits import DEFAULTS, SAFE, Thresholds
 
 
 def bbox(el: Element) -> tuple[float, float, float, float] | None:

@@ -20,9 +20,9 @@ from ..render.draw import Prepared, from_plain, prepare, to_plain
 from ..render.fonts import FontSet, load_fonts
 from ..source.digest import file_digest, files_digest, text_digest, text_hash
 from ..source.yamlsrc import Source
-from . import cpu, document, lint, lowink
+from . import cpu, document, lowink
 from .icons import IconSet, load_icons
-from .legibility import Thresholds
+from .limits import DEFAULTS, SAFE, Thresholds
 from .markup import MarkupError, plain
 from .templates import Templates
 from .written import written
@@ -153,7 +153,7 @@ class Studio:
     report: Report
     art: ArtDesk
     inputs: str = ""  # digest of the fonts and icons every face may use
-    limits: Thresholds = lint.DEFAULTS  # what the legibility lint asks of printed text
+    limits: Thresholds = DEFAULTS  # what the legibility lint asks of printed text
     cache: RenderCache = field(default_factory=lambda: RenderCache())
     variant: str = ""  # "" (as designed) or lowink.VARIANT: a palette applied to every parsed face
     rendered: list[str] = field(default_factory=list)  # keys of faces rendered afresh (not from the cache)
@@ -169,7 +169,7 @@ class Studio:
         policy: str,
         report: Report,
         cache: RenderCache | None = None,
-        limits: Thresholds = lint.DEFAULTS,
+        limits: Thresholds = DEFAULTS,
         variant: str = "",
     ) -> Studio:
         """Set up templates, fonts, icons and art on the game's layout search path."""
@@ -230,7 +230,7 @@ class Studio:
         width: float,
         height: float,
         extra: dict[str, Any] | None = None,
-        safe: float | None = lint.SAFE,
+        safe: float | None = SAFE,
     ) -> Prepared | None:
         """Render, parse, set, place art in and lint one face at a size; reuse an unchanged render."""
         key = self.key(face, width, height, extra, safe)
@@ -244,7 +244,7 @@ class Studio:
         self.rendered.append(face.key)
         timeouts = self.templates.timeouts
         report = Report()
-        context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": lint.SAFE}}
+        context = {**face.context, **(extra or {}), "face": {"w": width, "h": height, "safe": SAFE}}
         result, complete = None, True
         deps: list[tuple[str, str | None]] = []
         # Bound from the template's program when it can be, else rendered and parsed for real.
@@ -300,6 +300,8 @@ class Studio:
 
         with self.meter.stage("drawing"):
             ink = record(result, self.fonts, self.icons)
+        from . import lint  # here, as the tracing: a rebuild of unchanged faces checks none
+
         with self.meter.stage("lint"):
             found = list(lint.check(doc, self.icons, safe, ink, self.limits))
         for finding in found:
