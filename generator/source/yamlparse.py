@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Report
-from .yamlsrc import MAX_DEPTH, MAX_NODES, KeyPath, Source, format_path
+from .located import MAX_DEPTH, MAX_NODES, KeyPath, Source, format_path
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same marks, ~10× faster
 YAMLError = yaml.YAMLError
