@@ -253,3 +253,20 @@ def test_a_long_lived_renderer_never_locks_a_build_out(project: Path, cache_dir:
         assert renderer.stdin is not None
         renderer.stdin.close()
         renderer.wait(timeout=60)
+
+
+def test_the_code_digest_follows_pyyaml_without_importing_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    from types import SimpleNamespace
+
+    lib = tmp_path / "yaml"
+    lib.mkdir()
+    (lib / "__init__.py").write_text("# PyYAML 1\n")
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: SimpleNamespace(submodule_search_locations=[lib]))
+    cache.code_digest.cache_clear()
+    before = cache.code_digest()
+    (lib / "__init__.py").write_text("# PyYAML 2, a longer file\n")  # an upgrade: another size and time
+    cache.code_digest.cache_clear()
+    after = cache.code_digest()
+    cache.code_digest.cache_clear()
+    assert before != after
