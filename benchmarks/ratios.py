@@ -80,8 +80,8 @@ def count(cache: Path, *args: str) -> int:
 
 
 def first_and_rebuilt(cache: Path, project: Path, game: str) -> tuple[int, int]:
-    """Count a first build (no laid-out faces or rules findings kept; compiled templates and schemas warm) and a
-    rebuild."""
+    """Count a first build (no parsed card files, laid-out faces or rules findings kept; compiled templates and
+    schemas warm) and a rebuild."""
     count(cache, "build", str(project), game)  # the warm-up: bytecode, compiled templates and schemas
     forget(cache)
     first = count(cache, "build", str(project), game)
