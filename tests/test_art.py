@@ -61,6 +61,47 @@ def test_images_are_recognised_by_content_not_by_name(tmp_path, kind, name):
     assert (art.kind, art.size) == (name, (64, 32))
 
 
+def _oriented_png(path, orientation: int) -> None:
+    """Write a PNG, red left and blue right, with an EXIF orientation and a transparent corner."""
+    im = Image.new("RGBA", (64, 32), (220, 20, 20, 255))
+    im.paste((20, 20, 220, 255), (32, 0, 64, 32))
+    im.putpixel((0, 0), (0, 0, 0, 0))
+    exif = Image.Exif()
+    exif[files.ORIENTATION] = orientation
+    im.save(path, "PNG", exif=exif)
+
+
+@pytest.mark.parametrize("orientation", [1, 6])
+def test_a_raster_is_decoded_once_between_its_check_and_its_drawing(tmp_path, monkeypatch, orientation):
+    path = tmp_path / f"art{orientation}.png"
+    _oriented_png(path, orientation)
+    monkeypatch.setattr(files, "_READERS", {})
+    monkeypatch.setattr(files, "_DECODED", {})
+    art = files.open_art(path)
+    opened = []
+    real_open = Image.open
+    monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(a) or real_open(*a, **k))
+    reused, mask = files.pdf_image(art)
+    assert opened == [] and files._DECODED == {}  # drawn from what the check decoded, then let go
+    monkeypatch.setattr(files, "_READERS", {})
+    fresh, fresh_mask = files.pdf_image(art)  # nothing kept: decoded again, to the same pixels
+    assert len(opened) == 1
+    assert (reused.getSize(), reused.getRGBData(), mask) == (fresh.getSize(), fresh.getRGBData(), fresh_mask)
+    assert reused.getSize() == ((32, 64) if orientation == 6 else (64, 32))  # turned upright, as before
+    assert mask == "auto"
+
+
+def test_decoded_rasters_kept_for_drawing_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(files, "_CHECKED", {})
+    monkeypatch.setattr(files, "_DECODED", {})
+    monkeypatch.setattr(files, "DECODED_LIMIT", 2 * 64 * 32 * 4)  # two 64 × 32 RGBA rasters
+    for n in range(3):
+        path = tmp_path / f"art{n}.png"
+        _oriented_png(path, n + 1)
+        files.open_art(path)
+    assert len(files._DECODED) == 2  # the oldest went first
+
+
 def test_a_text_file_named_png_is_refused(tmp_path):
     path = tmp_path / "fake.png"
     path.write_text("not an image")

@@ -57,6 +57,9 @@ def sniff(head: bytes) -> str | None:
 
 
 _CHECKED: dict[tuple[Any, ...], ArtFile] = {}
+# Rasters decoded by the check, by digest, until drawing takes them: a first build decodes each file once.
+_DECODED: dict[str, PILImage] = {}
+DECODED_LIMIT = 256 * 2**20  # bytes of decoded pixels kept for drawing; past this the oldest are decoded again
 
 
 def open_art(path: Path, roots: safefile.Roots | None = None) -> ArtFile:
@@ -113,6 +116,7 @@ def _describe(path: Path, data: bytes) -> ArtFile:
             f"{path.name} is not a PNG, JPEG, WebP or SVG image (judged by its content, not its name)",
             hint="save the art as PNG, JPEG, WebP or SVG",
         )
+    digest = hashlib.sha256(data).hexdigest()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -126,6 +130,8 @@ def _describe(path: Path, data: bytes) -> ArtFile:
                 orientation = im.getexif().get(ORIENTATION, 1) if kind == "jpeg" else 1
                 dpi = im.info.get("dpi")
                 im.load()  # a truncated or corrupt file fails here, not half-way through a PDF
+                if kind != "jpeg":  # a JPEG is drawn from its bytes, never decoded
+                    _keep_decoded(digest, im.copy())  # a copy: closing the file closes its image
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -140,7 +146,7 @@ def _describe(path: Path, data: bytes) -> ArtFile:
     if orientation in (5, 6, 7, 8):
         width, height = height, width
     declared = float(dpi[0]) if dpi and dpi[0] and dpi[0] > 1 else None
-    return ArtFile(path, kind, (width, height), orientation, hashlib.sha256(data).hexdigest(), declared, len(data))
+    return ArtFile(path, kind, (width, height), orientation, digest, declared, len(data))
 
 
 def _describe_svg(path: Path, data: bytes) -> ArtFile:
@@ -195,10 +201,26 @@ def pdf_image(art: ArtFile) -> tuple[ImageReader, str | None]:
     if art.kind == "jpeg":
         result: tuple[ImageReader, str | None] = (ImageReader(io.BytesIO(data)), None)
     else:
-        im = _pdf_mode(ImageOps.exif_transpose(Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])))
+        decoded = _DECODED.pop(art.digest, None)  # decoded by the check in this run, or not yet
+        if decoded is None:
+            decoded = Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])
+        im = _pdf_mode(ImageOps.exif_transpose(decoded))
         result = (ImageReader(im), "auto" if im.mode == "RGBA" else None)
     _remember(_READERS, art.digest, result)
     return result
+
+
+def _keep_decoded(digest: str, im: PILImage) -> None:
+    """Keep a decoded raster for `pdf_image`, dropping the oldest past DECODED_LIMIT bytes of pixels."""
+    _DECODED[digest] = im
+    size = sum(_pixel_bytes(kept) for kept in _DECODED.values())
+    while size > DECODED_LIMIT and _DECODED:
+        size -= _pixel_bytes(_DECODED.pop(next(iter(_DECODED))))
+
+
+def _pixel_bytes(im: PILImage) -> int:
+    """Return the bytes a decoded raster holds."""
+    return im.width * im.height * len(im.getbands())
 
 
 def _pdf_mode(im: PILImage) -> PILImage:
