@@ -89,10 +89,7 @@ class Pipeline:
         if game is None or not self.report.ok():
             return None
         game.edits = self.edits
-        if "game.yaml" in self.edits:
-            from .source.edits import apply as apply_edits  # here: only a sweep edits files
-
-            apply_edits(game.sources["game.yaml"], self.edits["game.yaml"], self.report)
+        game.edit("game.yaml", self.report)
         if not self.report.ok():
             return None
         source = game.sources["game.yaml"]

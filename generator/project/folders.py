@@ -171,10 +171,8 @@ class GameDir:
         own = Report()
         source = self.merge(name, own)
         self.sources[name] = source
-        if own.ok() and name in self.edits:  # a sweep's values, set before any check sees the file
-            from ..source.edits import apply as apply_edits
-
-            apply_edits(source, self.edits[name], own)
+        if own.ok():  # a sweep's values, set before any check sees the file
+            self.edit(name, own)
         if own.ok():  # a file that did not parse (or merge) has nothing to check
             schema.check(source, schema_id, own)
         self.said[name] = tuple(own.items)
