@@ -53,9 +53,7 @@ FACES_LIMIT = 512 * 1024 * 1024  # bytes of laid-out faces kept on disk; the lea
 
 def keep_faces() -> None:
     """Write the faces laid out so far to the disk cache, then drop the least recently used past FACES_LIMIT."""
-    shelf = disk.shelf("faces")
-    if shelf is not None:
-        shelf.trim(FACES_LIMIT)
+    disk.trim("faces", FACES_LIMIT)
 
 
 class RenderCache:

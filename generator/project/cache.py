@@ -194,6 +194,13 @@ def shelf(kind: str) -> Shelf | None:
     return _SHELVES[path]
 
 
+def trim(kind: str, limit: int) -> None:
+    """Write what the shelf of `kind` holds, then drop its least recently used entries past `limit` bytes."""
+    found = shelf(kind)
+    if found is not None:
+        found.trim(limit)
+
+
 @atexit.register
 def _flush_all() -> None:
     for open_shelf in _SHELVES.values():
@@ -208,15 +215,16 @@ def code_digest() -> str:
 
     h = hashlib.sha256(f"{sys.implementation.cache_tag}\0{reportlab.Version}\0{PIL.__version__}\0".encode())
     package = Path(__file__).resolve().parent.parent  # the whole generator package
-    for path in sorted(package.rglob("*")):  # stamps, not contents: any edit or checkout changes them
-        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
-            st = path.stat()
-            h.update(f"{path.relative_to(package).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    # PyYAML by its files' stamps too: found, not imported, since a rebuild of unchanged files never loads it.
+    files = [
+        (path.relative_to(package).as_posix(), path)
+        for path in sorted(package.rglob("*"))
+        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts
+    ]
+    # PyYAML by its files too: found, not imported, since a rebuild of unchanged files never loads it.
     spec = importlib.util.find_spec("yaml")
     for folder in (spec.submodule_search_locations or ()) if spec else ():
-        for path in sorted(Path(folder).iterdir()):
-            if path.is_file():
-                st = path.stat()
-                h.update(f"yaml/{path.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        files += [(f"yaml/{path.name}", path) for path in sorted(Path(folder).iterdir()) if path.is_file()]
+    for name, path in files:  # stamps, not contents: any edit, checkout or upgrade changes them
+        st = path.stat()
+        h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()

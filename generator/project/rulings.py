@@ -79,6 +79,4 @@ def _stamp(path: str) -> str:
 
 def trim() -> None:
     """Drop the least recently used findings past LIMIT."""
-    shelf = cache.shelf("rules")
-    if shelf is not None:
-        shelf.trim(LIMIT)
+    cache.trim("rules", LIMIT)

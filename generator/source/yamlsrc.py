@@ -60,6 +60,4 @@ def load_file(path: Path, display: str, report: Report, roots: safefile.Roots | 
 
 def trim() -> None:
     """Drop the least recently used parsed texts past KEPT_LIMIT."""
-    shelf = cache.shelf("sources")
-    if shelf is not None:
-        shelf.trim(KEPT_LIMIT)
+    cache.trim("sources", KEPT_LIMIT)
