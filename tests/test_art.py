@@ -76,13 +76,13 @@ def test_a_raster_is_decoded_once_between_its_check_and_its_drawing(tmp_path, mo
     path = tmp_path / f"art{orientation}.png"
     _oriented_png(path, orientation)
     monkeypatch.setattr(files, "_READERS", {})
-    monkeypatch.setattr(files, "_DECODED", {})
+    monkeypatch.setattr(files, "_DECODED", files._Decoded())
     art = files.open_art(path)
     opened = []
     real_open = Image.open
     monkeypatch.setattr(Image, "open", lambda *a, **k: opened.append(a) or real_open(*a, **k))
     reused, mask = files.pdf_image(art)
-    assert opened == [] and files._DECODED == {}  # drawn from what the check decoded, then let go
+    assert opened == [] and files._DECODED.kept == {}  # drawn from what the check decoded, then let go
     monkeypatch.setattr(files, "_READERS", {})
     fresh, fresh_mask = files.pdf_image(art)  # nothing kept: decoded again, to the same pixels
     assert len(opened) == 1
@@ -93,13 +93,14 @@ def test_a_raster_is_decoded_once_between_its_check_and_its_drawing(tmp_path, mo
 
 def test_decoded_rasters_kept_for_drawing_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(files, "_CHECKED", {})
-    monkeypatch.setattr(files, "_DECODED", {})
+    monkeypatch.setattr(files, "_DECODED", files._Decoded())
     monkeypatch.setattr(files, "DECODED_LIMIT", 2 * 64 * 32 * 4)  # two 64 × 32 RGBA rasters
     for n in range(3):
         path = tmp_path / f"art{n}.png"
         _oriented_png(path, n + 1)
         files.open_art(path)
-    assert len(files._DECODED) == 2  # the oldest went first
+    assert len(files._DECODED.kept) == 2  # the oldest went first
+    assert files._DECODED.size == 2 * 64 * 32 * 4
 
 
 def test_a_text_file_named_png_is_refused(tmp_path):

@@ -57,9 +57,33 @@ def sniff(head: bytes) -> str | None:
 
 
 _CHECKED: dict[tuple[Any, ...], ArtFile] = {}
-# Rasters decoded by the check, by digest, until drawing takes them: a first build decodes each file once.
-_DECODED: dict[str, PILImage] = {}
 DECODED_LIMIT = 256 * 2**20  # bytes of decoded pixels kept for drawing; past this the oldest are decoded again
+
+
+class _Decoded:
+    """Rasters the check decoded, by digest, until drawing takes them: a first build decodes each file once."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, PILImage] = {}
+        self.size = 0  # bytes of pixels in `kept`
+
+    def keep(self, digest: str, im: PILImage) -> None:
+        """Keep a decoded raster, letting the oldest go past DECODED_LIMIT bytes of pixels."""
+        self.take(digest)
+        self.kept[digest] = im
+        self.size += _pixel_bytes(im)
+        while self.size > DECODED_LIMIT:
+            self.take(next(iter(self.kept)))
+
+    def take(self, digest: str) -> PILImage | None:
+        """Return the raster kept for `digest` and forget it, or None."""
+        im = self.kept.pop(digest, None)
+        if im is not None:
+            self.size -= _pixel_bytes(im)
+        return im
+
+
+_DECODED = _Decoded()
 
 
 def open_art(path: Path, roots: safefile.Roots | None = None) -> ArtFile:
@@ -131,7 +155,7 @@ def _describe(path: Path, data: bytes) -> ArtFile:
                 dpi = im.info.get("dpi")
                 im.load()  # a truncated or corrupt file fails here, not half-way through a PDF
                 if kind != "jpeg":  # a JPEG is drawn from its bytes, never decoded
-                    _keep_decoded(digest, im.copy())  # a copy: closing the file closes its image
+                    _DECODED.keep(digest, im.copy())  # a copy: closing the file closes its image
     except ArtError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -201,21 +225,13 @@ def pdf_image(art: ArtFile) -> tuple[ImageReader, str | None]:
     if art.kind == "jpeg":
         result: tuple[ImageReader, str | None] = (ImageReader(io.BytesIO(data)), None)
     else:
-        decoded = _DECODED.pop(art.digest, None)  # decoded by the check in this run, or not yet
+        decoded = _DECODED.take(art.digest)  # decoded by the check in this run, or not yet
         if decoded is None:
             decoded = Image.open(io.BytesIO(data), formats=[KINDS[art.kind]])
         im = _pdf_mode(ImageOps.exif_transpose(decoded))
         result = (ImageReader(im), "auto" if im.mode == "RGBA" else None)
     _remember(_READERS, art.digest, result)
     return result
-
-
-def _keep_decoded(digest: str, im: PILImage) -> None:
-    """Keep a decoded raster for `pdf_image`, dropping the oldest past DECODED_LIMIT bytes of pixels."""
-    _DECODED[digest] = im
-    size = sum(_pixel_bytes(kept) for kept in _DECODED.values())
-    while size > DECODED_LIMIT and _DECODED:
-        size -= _pixel_bytes(_DECODED.pop(next(iter(_DECODED))))
 
 
 def _pixel_bytes(im: PILImage) -> int:
