@@ -24,14 +24,13 @@ from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Paragraph
-from reportlab.platypus.flowables import HRFlowable
 
 from .. import __version__
 from ..impose import booklet
 from ..kit import Kit, Rules, TextIcon
 from ..layout.icons import IconSet
 from ..layout.units import PT_PER_MM
+from ..libpatterns import deferring
 from ..source.rulesdoc import Block, parse
 from .fonts import FontSet
 from .rulesheets import (
@@ -43,6 +42,10 @@ from .rulesheets import (
     inline_icons,
     rules_format,
 )
+
+with deferring():  # platypus compiles patterns at import that cardpress never uses (generator.libpatterns)
+    from reportlab.platypus import Flowable, Paragraph
+    from reportlab.platypus.flowables import HRFlowable
 
 BLANK = str(Path(__file__).with_name("blank.png"))  # what an inline icon's <img> holds: its place, never drawn
 _SRC = _html_escape(BLANK, quote=False).replace('"', "&quot;")  # as a markup attribute

@@ -5,10 +5,12 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import yaml
-
 from ..diagnostics import Report
+from ..libpatterns import deferring
 from .located import MAX_DEPTH, MAX_NODES, KeyPath, Source, format_path
+
+with deferring():  # PyYAML compiles a slow pattern at import that libyaml does without (generator.libpatterns)
+    import yaml
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same marks, ~10× faster
 YAMLError = yaml.YAMLError
