@@ -67,7 +67,7 @@ def _compile(pattern: Any, flags: int = 0) -> Any:
 @contextmanager
 def deferring() -> Iterator[None]:
     """Within the block, the listed patterns of the listed modules are compiled when first used (wrap imports)."""
-    re.compile = _compile  # type: ignore[assignment]
+    re.compile = _compile
     try:
         yield
     finally:
