@@ -124,3 +124,40 @@ def test_a_file_changed_just_now_and_a_small_file_are_not_kept(fresh_memo, tmp_p
     for path in (recent, small, large_file(tmp_path)):
         digest.file_digest(path)
     assert list(digest._new) == [str(tmp_path / "big.ttf")]
+
+
+def test_known_digest_never_reads_a_file_and_answers_only_for_its_present_stamp(fresh_memo, tmp_path, monkeypatch):
+    path = large_file(tmp_path)
+    assert digest.known_digest(path) is None  # not hashed yet: it says nothing rather than read the file
+    taken = digest.file_digest(path)
+    monkeypatch.setattr(digest.hashlib, "file_digest", lambda *a, **k: pytest.fail("read"))
+    assert digest.known_digest(path) == taken
+    fresh_memo()
+    assert digest.known_digest(path) == taken  # kept on disk for the next run
+    path.write_bytes(b"b" * digest.KEPT_FROM)
+    assert digest.known_digest(path) is None
+    assert digest.known_digest(tmp_path / "missing.ttf") is None
+
+
+def test_a_font_registered_after_its_digest_was_taken_is_not_hashed_again(fresh_memo, monkeypatch):
+    path = ROOT / "fonts" / "Lato-Italic.ttf"
+    bytes_digest = hashlib.sha256(path.read_bytes()).digest()
+    fonts._parsed("cp-warm", path, path.read_bytes())  # its parse kept, as by an earlier run
+    digest.file_digest(path)  # as the studio does for the faces' keys
+    hashed, sha256 = [], hashlib.sha256
+    monkeypatch.setattr(hashlib, "sha256", lambda *a: hashed.append(a) or sha256(*a))
+    monkeypatch.setattr(fonts, "_REGISTERED", set())
+    fonts._register("cp-known", path)
+    font = fonts.pdfmetrics.getFont("cp-known")
+    assert font.digest == bytes_digest
+    assert not [a for a in hashed if a and a[0] == path.read_bytes()]  # the kept parse's seal, but not the font
+
+
+def test_a_font_changed_after_its_digest_was_taken_is_hashed_from_its_bytes(fresh_memo, monkeypatch, tmp_path):
+    path = tmp_path / "Font.ttf"
+    path.write_bytes((ROOT / "fonts" / "Lato-Regular.ttf").read_bytes())
+    digest.file_digest(path)
+    path.write_bytes((ROOT / "fonts" / "Lato-Bold.ttf").read_bytes())  # a new stamp: the digest is not its
+    monkeypatch.setattr(fonts, "_REGISTERED", set())
+    fonts._register("cp-changed", path)
+    assert fonts.pdfmetrics.getFont("cp-changed").digest == hashlib.sha256(path.read_bytes()).digest()

@@ -123,6 +123,20 @@ def test_a_corrupted_cache_file_is_a_miss(tmp_path, monkeypatch):
         check({})
 
 
+def test_a_compiled_validator_is_read_back_without_its_source(tmp_path, monkeypatch):
+    from generator.source import schema
+
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
+    schema._fast.__wrapped__("fonts")  # fills the cache
+    (source,) = (tmp_path / "schemas").glob("*.py")
+    source.unlink()  # a second run reads the compiled code and the name of its entry, not the generated text
+    monkeypatch.setattr(schema.fastjsonschema, "compile_to_code", lambda *a, **k: pytest.fail("compiled again"))
+    check = schema._fast.__wrapped__("fonts")
+    with pytest.raises(JsonSchemaValueException, match="must contain"):
+        check({})
+    assert not list((tmp_path / "schemas").glob("*.py"))  # nor written again
+
+
 def test_a_full_disk_under_the_cache_is_no_error(tmp_path, monkeypatch):
     project = deck_project(tmp_path)
     real = os.fdopen

@@ -26,7 +26,7 @@ from ..editions.overlay import merge
 from ..project import cache as disk
 from ..project import guard
 from ..source import safefile, schema, yamlsrc
-from ..source.digest import text_digest
+from ..source.digest import known_digest, text_digest
 from .subsets import TaggedTTFont
 
 STYLES = ("regular", "bold", "italic", "bold-italic")
@@ -215,7 +215,11 @@ def _register(name: str, path: Path) -> str:
     """Register a font with ReportLab the first time it is needed (parsing a TTF takes a while)."""
     if name not in _REGISTERED:
         try:
-            pdfmetrics.registerFont(_parsed(name, path, safefile.read_bytes(path, MAX_FONT_BYTES)))
+            known = known_digest(path)  # by the file's stamp: the digest the faces' keys were taken with, if any
+            data = safefile.read_bytes(path, MAX_FONT_BYTES)
+            # the same stamp after the read: these are the bytes that digest is of (as git's index trusts a stamp)
+            digest = bytes.fromhex(known) if known is not None and known_digest(path) == known else None
+            pdfmetrics.registerFont(_parsed(name, path, data, digest))
         except safefile.Refused as exc:
             _fail(path, f"cannot use font file {path.name}: {exc.reason}", exc.hint)
         except (TTFError, OSError, struct.error, ValueError, IndexError, KeyError, TypeError) as exc:
@@ -224,13 +228,14 @@ def _register(name: str, path: Path) -> str:
     return name
 
 
-def _parsed(name: str, path: Path, data: bytes) -> TaggedTTFont:
-    """Return the font in `data`, parsed, or rebuilt from what an earlier run's parse of the same bytes found.
+def _parsed(name: str, path: Path, data: bytes, digest: bytes | None = None) -> TaggedTTFont:
+    """Return the font in `data` (whose SHA-256 is `digest`, when known), parsed, or rebuilt from what an
+    earlier run's parse of the same bytes found.
 
     Parsing a TrueType file's tables in Python is most of what registering it costs (~330 M instructions
     for Pocket Foundry's six fonts); the kept parse is keyed by the bytes and the ReportLab that parsed them.
     """
-    digest = hashlib.sha256(data).digest()
+    digest = digest or hashlib.sha256(data).digest()
     where = disk.folder("fonts")
     entry = (
         where / f"{text_digest(sys.implementation.cache_tag, reportlab.Version, digest.hex())}.pickle"

@@ -62,26 +62,43 @@ def file_digest(path: Path) -> str | None:
         return None
     if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end; they are refused where read
         return None
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    known = _MEMO.get(key)
-    if known and known[0] == stamp:
-        return known[1]
-    large = st.st_size >= KEPT_FROM
-    if large:
-        where = os.path.abspath(key)  # the disk's memo outlives the working folder
-        kept = _kept_memo().get(where)
-        if kept and kept[0] == (*stamp, st.st_ctime_ns):  # the change time too, as git's index: a copy back is new
-            _MEMO[key] = (stamp, kept[1])
-            return kept[1]
+    known = _known(key, st)
+    if known is not None:
+        return known
     try:
         with open(key, "rb") as handle:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return None
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
     _MEMO[key] = (stamp, digest)
-    if large and st.st_mtime_ns < time.time_ns() - RACY_NS:
+    if st.st_size >= KEPT_FROM and st.st_mtime_ns < time.time_ns() - RACY_NS:
         _new[os.path.abspath(key)] = ((*stamp, st.st_ctime_ns), digest)
     return digest
+
+
+def known_digest(path: Path) -> str | None:
+    """Return the digest `file_digest` took of a file under its present stamp (in this run, or kept on disk),
+    without reading the file; None when there is none."""
+    key = os.fspath(path)
+    try:
+        st = os.stat(key)
+    except (OSError, ValueError):
+        return None
+    return _known(key, st)
+
+
+def _known(key: str, st: os.stat_result) -> str | None:
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    known = _MEMO.get(key)
+    if known and known[0] == stamp:
+        return known[1]
+    if st.st_size >= KEPT_FROM:
+        kept = _kept_memo().get(os.path.abspath(key))  # the disk's memo outlives the working folder
+        if kept and kept[0] == (*stamp, st.st_ctime_ns):  # the change time too, as git's index: a copy back is new
+            _MEMO[key] = (stamp, kept[1])
+            return kept[1]
+    return None
 
 
 def files_digest(paths: Iterable[Path]) -> str:

@@ -90,36 +90,39 @@ def load_schema(name: str) -> Draft202012Validator:
 
 
 @functools.cache
+def _stamp() -> str:
+    """Return what names the compiled validators of these schemas: fastjsonschema's version and every schema."""
+    return hashlib.sha256(repr((fastjsonschema.VERSION, 3, _schema_texts())).encode()).hexdigest()[:16]
+
+
+@functools.cache
 def _fast(name: str) -> Callable[[Any], Any]:
     """Return a quick yes/no validator: the schema compiled to Python code, cached on disk as bytecode."""
-    stamp = hashlib.sha256(repr((fastjsonschema.VERSION, 2, _schema_texts())).encode()).hexdigest()[:16]
     where = cache.folder("schemas")
-    path = where / f"{name}-{stamp}.py" if where else None
+    path = where / f"{name}-{_stamp()}.py" if where else None
     # The code object as well as the code: compiling the generated validators costs more than the check.
     compiled = path.with_suffix(f".{sys.implementation.cache_tag}.marshal") if path else None
-    code = None
-    stored = cache.read(path) if path else None
-    if stored is not None:
-        text = stored.decode("utf-8")  # sealed with its digest: what we wrote, so valid UTF-8
-    else:
-        registry = _registry()
-        handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
-        text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
-        if path:
-            cache.write(path, text.encode("utf-8"))
     blob = cache.read(compiled) if compiled else None
-    if blob is not None:
-        try:
-            code = marshal.loads(blob)
-        except (EOFError, ValueError, TypeError):
-            code = None  # written by another Python: compile again
+    try:
+        entry, code = marshal.loads(blob) if blob is not None else ("", None)
+    except (EOFError, ValueError, TypeError):
+        entry, code = "", None  # written by another Python: compile again
     if code is None:
+        stored = cache.read(path) if path else None
+        if stored is not None:
+            text = stored.decode("utf-8")  # sealed with its digest: what we wrote, so valid UTF-8
+        else:
+            registry = _registry()
+            handlers = {"cardpress": lambda uri: _absolute(registry.contents(uri.split("#")[0]), uri.split("#")[0])}
+            text = fastjsonschema.compile_to_code(handlers["cardpress"](f"cardpress:{name}"), handlers=handlers)
+            if path:
+                cache.write(path, text.encode("utf-8"))
+        entry = re.findall(r"^def (\w+)\(data", text, re.M)[0]  # the first function is the schema's own
         code = compile(text, f"<schema {name}>", "exec")
         if compiled:
-            cache.write(compiled, marshal.dumps(code))
+            cache.write(compiled, marshal.dumps((entry, code)))
     namespace: dict[str, Any] = {}
     exec(code, namespace)  # code we generated from our own schemas
-    entry = re.findall(r"^def (\w+)\(data", text, re.M)[0]  # the first function is the schema's own
     return cast("Callable[[Any], Any]", namespace[entry])
 
 
