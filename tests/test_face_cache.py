@@ -270,3 +270,19 @@ def test_the_code_digest_follows_pyyaml_without_importing_it(tmp_path: Path, mon
     after = cache.code_digest()
     cache.code_digest.cache_clear()
     assert before != after
+
+
+def test_the_code_digest_stamps_every_code_file_of_the_package_in_path_order(tmp_path: Path) -> None:
+    package = tmp_path / "generator"
+    for name in ("a.py", "a-b/x.py", "a/b.yaml", "a/__pycache__/b.cpython-311.pyc", "a/c.json", "z/notes.txt"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("x")
+    # a folder's files before a name that sorts after the folder's as text ("a/" < "a-b" as parts, not as text)
+    assert [name for name, _ in cache.code_files(package)] == ["a/b.yaml", "a/c.json", "a-b/x.py", "a.py"]
+    for root in (package, Path(cache.__file__).resolve().parent.parent):  # as pathlib would find and sort them
+        expected = [
+            (path.relative_to(root).as_posix(), path)
+            for path in sorted(root.rglob("*"))
+            if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts
+        ]
+        assert cache.code_files(root) == expected

@@ -214,12 +214,7 @@ def code_digest() -> str:
     import reportlab
 
     h = hashlib.sha256(f"{sys.implementation.cache_tag}\0{reportlab.Version}\0{PIL.__version__}\0".encode())
-    package = Path(__file__).resolve().parent.parent  # the whole generator package
-    files = [
-        (path.relative_to(package).as_posix(), path)
-        for path in sorted(package.rglob("*"))
-        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts
-    ]
+    files = code_files(Path(__file__).resolve().parent.parent)  # the whole generator package
     # PyYAML by its files too: found, not imported, since a rebuild of unchanged files never loads it.
     spec = importlib.util.find_spec("yaml")
     for folder in (spec.submodule_search_locations or ()) if spec else ():
@@ -228,3 +223,14 @@ def code_digest() -> str:
         st = path.stat()
         h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()
+
+
+def code_files(package: Path) -> list[tuple[str, Path]]:
+    """Return (name inside `package`, path) of its code and data files (.py, .yaml, .json), in path order,
+    outside __pycache__: walked without making a Path of every compiled file beside them."""
+    found = []
+    for folder, folders, names in os.walk(package):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        at = os.path.relpath(folder, package).split(os.sep) if folder != str(package) else []
+        found += [(*at, name) for name in names if os.path.splitext(name)[1] in (".py", ".yaml", ".json")]
+    return [("/".join(parts), package.joinpath(*parts)) for parts in sorted(found)]  # parts: as Paths sort
