@@ -46,11 +46,20 @@ class Deferred:
 
     def __init__(self, pattern: str, flags: int) -> None:
         self._made = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(_COMPILE(*self._made), name)
+        if name.startswith("_"):  # its own, not yet set (a copy or an unpickling in the making): not the pattern's
+            raise AttributeError(name)
+        if self._compiled is None:
+            self._compiled = _COMPILE(*self._made)
+        value = getattr(self._compiled, name)
         setattr(self, name, value)  # the next use finds it without asking again
         return value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copy or pickle as the compiled pattern it stands for."""
+        return re.compile, self._made
 
 
 def _compile(pattern: Any, flags: int = 0) -> Any:
@@ -67,8 +76,9 @@ def _compile(pattern: Any, flags: int = 0) -> Any:
 @contextmanager
 def deferring() -> Iterator[None]:
     """Within the block, the listed patterns of the listed modules are compiled when first used (wrap imports)."""
+    before = re.compile
     re.compile = _compile
     try:
         yield
     finally:
-        re.compile = _COMPILE
+        re.compile = before

@@ -286,3 +286,15 @@ def test_the_code_digest_stamps_every_code_file_of_the_package_in_path_order(tmp
             if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts
         ]
         assert cache.code_files(root) == expected
+
+
+def test_the_code_digest_stamps_a_link_to_nothing_as_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lock = tmp_path / ".#studio.py"  # an editor's lock file: a link to nowhere
+    lock.symlink_to(tmp_path / "gone")
+    real = cache.code_files
+    monkeypatch.setattr(cache, "code_files", lambda package: [*real(package), (".#studio.py", lock)])
+    cache.code_digest.cache_clear()
+    try:
+        assert len(cache.code_digest()) == 64
+    finally:
+        cache.code_digest.cache_clear()

@@ -161,3 +161,32 @@ def test_a_font_changed_after_its_digest_was_taken_is_hashed_from_its_bytes(fres
     monkeypatch.setattr(fonts, "_REGISTERED", set())
     fonts._register("cp-changed", path)
     assert fonts.pdfmetrics.getFont("cp-changed").digest == hashlib.sha256(path.read_bytes()).digest()
+
+
+def test_known_digest_says_nothing_of_a_file_changed_just_now(fresh_memo, tmp_path):
+    recent = tmp_path / "recent.ttf"
+    recent.write_bytes(b"r" * 1024)
+    digest.file_digest(recent)  # hashed, but its stamp may not show a change made within the same tick
+    assert digest.known_digest(recent) is None
+
+
+def test_a_parse_is_kept_under_the_digest_of_the_bytes_parsed_not_the_one_given(monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
+    lato, dejavu = ROOT / "fonts" / "Lato-Regular.ttf", ROOT / "fonts" / "DejaVuSans.ttf"
+    stale = hashlib.sha256(lato.read_bytes()).digest()  # taken of the file before it was replaced
+    font = fonts._parsed("cp-stale", lato, dejavu.read_bytes(), stale)  # a miss: parsed from the bytes
+    assert font.digest == hashlib.sha256(dejavu.read_bytes()).digest()
+    (entry,) = (tmp_path / "fonts").iterdir()
+    assert entry == fonts._kept_parse(tmp_path / "fonts", font.digest)
+    again = fonts._parsed("cp-lato", lato, lato.read_bytes())  # the real Lato finds no DejaVu parse
+    assert again.face.charWidths == parsed_afresh(lato).face.charWidths
+
+
+def test_a_file_rewritten_with_its_old_times_is_hashed_again_in_the_same_run(fresh_memo, tmp_path):
+    path = large_file(tmp_path)
+    digest.file_digest(path)
+    st = os.stat(path)
+    path.write_bytes(b"b" * digest.KEPT_FROM)  # the same inode and size, its times put back (cp -p, touch -r)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert digest.file_digest(path) == hashlib.sha256(b"b" * digest.KEPT_FROM).hexdigest()
+    assert digest.known_digest(path) == hashlib.sha256(b"b" * digest.KEPT_FROM).hexdigest()

@@ -69,3 +69,28 @@ def test_only_listed_patterns_of_listed_modules_are_deferred_and_compile_is_rest
     with pytest.raises(ValueError), deferring():
         raise ValueError("an import failed")
     assert re.compile is libpatterns._COMPILE
+
+
+def test_a_deferred_pattern_compiles_once_and_copies_and_pickles_as_the_compiled_one():
+    import copy
+    import pickle
+
+    deferred = Deferred(r"\d+ cogs?", re.IGNORECASE)
+    deferred.search("1 cog")
+    first = deferred._compiled
+    deferred.findall("2 COGS")  # another attribute: the same compiled pattern, not a second compile
+    assert deferred._compiled is first
+    for made in (copy.copy(Deferred(r"\d+ cogs?", 0)), pickle.loads(pickle.dumps(Deferred(r"\d+ cogs?", 0)))):
+        assert isinstance(made, re.Pattern) and made.findall("1 cog, 2 cogs") == ["1 cog", "2 cogs"]
+
+
+def test_deferring_puts_back_what_re_compile_was_when_it_began(monkeypatch):
+    def outer(pattern, flags=0):
+        return libpatterns._COMPILE(pattern, flags)
+
+    monkeypatch.setattr(re, "compile", outer)  # a caller's own patch, outside the block
+    with deferring():
+        with deferring():  # nested: leaving the inner block keeps the outer one's
+            pass
+        assert re.compile is libpatterns._compile
+    assert re.compile is outer

@@ -137,6 +137,21 @@ def test_a_compiled_validator_is_read_back_without_its_source(tmp_path, monkeypa
     assert not list((tmp_path / "schemas").glob("*.py"))  # nor written again
 
 
+def test_a_compiled_validator_in_another_shape_is_compiled_again(tmp_path, monkeypatch):
+    import marshal
+
+    from generator.project import cache
+    from generator.source import schema
+
+    monkeypatch.setenv("CARDPRESS_CACHE", str(tmp_path))
+    schema._fast.__wrapped__("fonts")
+    (compiled,) = (tmp_path / "schemas").glob("*.marshal")
+    cache.write(compiled, marshal.dumps(("validate", "x = 1")))  # sealed, and a pair, but of text, not code
+    check = schema._fast.__wrapped__("fonts")
+    with pytest.raises(JsonSchemaValueException, match="must contain"):
+        check({})
+
+
 def test_a_full_disk_under_the_cache_is_no_error(tmp_path, monkeypatch):
     project = deck_project(tmp_path)
     real = os.fdopen

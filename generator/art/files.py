@@ -72,7 +72,7 @@ class _Decoded:
         self.take(digest)
         self.kept[digest] = im
         self.size += _pixel_bytes(im)
-        while self.size > DECODED_LIMIT:
+        while self.size > DECODED_LIMIT and self.kept:
             self.take(next(iter(self.kept)))
 
     def take(self, digest: str) -> PILImage | None:

@@ -220,7 +220,11 @@ def code_digest() -> str:
     for folder in (spec.submodule_search_locations or ()) if spec else ():
         files += [(f"yaml/{path.name}", path) for path in sorted(Path(folder).iterdir()) if path.is_file()]
     for name, path in files:  # stamps, not contents: any edit, checkout or upgrade changes them
-        st = path.stat()
+        try:
+            st = path.stat()
+        except OSError:  # a link to nothing (an editor's lock file, .#name.py): stamped as missing
+            h.update(f"{name}\0-\0".encode())
+            continue
         h.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()
 

@@ -237,12 +237,7 @@ def _parsed(name: str, path: Path, data: bytes, digest: bytes | None = None) -> 
     """
     digest = digest or hashlib.sha256(data).digest()
     where = disk.folder("fonts")
-    entry = (
-        where / f"{text_digest(sys.implementation.cache_tag, reportlab.Version, digest.hex())}.pickle"
-        if where
-        else None
-    )
-    kept = disk.read(entry) if entry is not None else None
+    kept = disk.read(_kept_parse(where, digest)) if where else None
     if kept is not None:
         with contextlib.suppress(Exception):  # an entry from another ReportLab's internals: parse again
             return TaggedTTFont.from_parsed(name, str(path), data, digest, pickle.loads(kept))
@@ -250,9 +245,15 @@ def _parsed(name: str, path: Path, data: bytes, digest: bytes | None = None) -> 
     handle.name = str(path)  # ReportLab names the embedded file after it, as when it opens the path
     font = TaggedTTFont(name, handle)  # subsets tagged from their content, not AAAAAA+
     _subsettable(font)
-    if entry is not None:  # only a font that passed: a kept parse is never checked again
-        disk.write(entry, pickle.dumps(font.parsed(), protocol=pickle.HIGHEST_PROTOCOL))
+    if where is not None:  # only a font that passed: a kept parse is never checked again
+        # under the digest of the bytes parsed (the parse hashed them), never one taken by a file's stamp
+        disk.write(_kept_parse(where, font.digest), pickle.dumps(font.parsed(), protocol=pickle.HIGHEST_PROTOCOL))
     return font
+
+
+def _kept_parse(where: Path, digest: bytes) -> Path:
+    """Return where the parse of the font whose bytes hash to `digest` is kept, for this Python and ReportLab."""
+    return where / f"{text_digest(sys.implementation.cache_tag, reportlab.Version, digest.hex())}.pickle"
 
 
 def _subsettable(font: TTFont) -> None:

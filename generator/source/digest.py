@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-_MEMO: dict[str, tuple[tuple[int, int, int], str]] = {}
+_MEMO: dict[str, tuple[tuple[int, int, int, int], str]] = {}
 KEPT_FROM = 256 * 1024  # bytes: a file this large has its digest kept on disk (hashing one costs more than a lookup)
 KEPT_FILES = 4096  # large files whose digests the disk keeps: the most recently hashed
 RACY_NS = 2_000_000_000  # a file changed this recently may change again within its stamp's resolution: not kept
@@ -70,35 +70,46 @@ def file_digest(path: Path) -> str | None:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return None
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    _MEMO[key] = (stamp, digest)
-    if st.st_size >= KEPT_FROM and st.st_mtime_ns < time.time_ns() - RACY_NS:
-        _new[os.path.abspath(key)] = ((*stamp, st.st_ctime_ns), digest)
+    _MEMO[key] = (_stamp(st), digest)
+    if st.st_size >= KEPT_FROM and not _racy(st):
+        _new[os.path.abspath(key)] = (_stamp(st), digest)
     return digest
 
 
 def known_digest(path: Path) -> str | None:
     """Return the digest `file_digest` took of a file under its present stamp (in this run, or kept on disk),
-    without reading the file; None when there is none."""
+    without reading the file; None when there is none, or when the file changed so lately that a change
+    since may not show in its stamp."""
     key = os.fspath(path)
     try:
         st = os.stat(key)
     except (OSError, ValueError):
         return None
-    return _known(key, st)
+    return None if _racy(st) else _known(key, st)
 
 
 def _known(key: str, st: os.stat_result) -> str | None:
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    stamp = _stamp(st)
     known = _MEMO.get(key)
     if known and known[0] == stamp:
         return known[1]
     if st.st_size >= KEPT_FROM:
         kept = _kept_memo().get(os.path.abspath(key))  # the disk's memo outlives the working folder
-        if kept and kept[0] == (*stamp, st.st_ctime_ns):  # the change time too, as git's index: a copy back is new
+        if kept and kept[0] == stamp:
             _MEMO[key] = (stamp, kept[1])
             return kept[1]
     return None
+
+
+def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    """Return what says a file is unchanged: its modification time, size, inode and, as git's index, its
+    change time (a copy put back with its old times is new)."""
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
+
+
+def _racy(st: os.stat_result) -> bool:
+    """Return True for a file changed within the last RACY_NS: it may change again within its stamp's resolution."""
+    return st.st_mtime_ns >= time.time_ns() - RACY_NS
 
 
 def files_digest(paths: Iterable[Path]) -> str:

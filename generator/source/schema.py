@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
+from types import CodeType
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import fastjsonschema
@@ -107,6 +108,8 @@ def _fast(name: str) -> Callable[[Any], Any]:
         entry, code = marshal.loads(blob) if blob is not None else ("", None)
     except (EOFError, ValueError, TypeError):
         entry, code = "", None  # written by another Python: compile again
+    if type(entry) is not str or type(code) is not CodeType:  # not what this code writes: compile again
+        entry, code = "", None
     if code is None:
         stored = cache.read(path) if path else None
         if stored is not None:
