@@ -70,9 +70,9 @@ def file_digest(path: Path) -> str | None:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return None
-    _MEMO[key] = (_stamp(st), digest)
+    _MEMO[key] = stamped = (_stamp(st), digest)
     if st.st_size >= KEPT_FROM and not _racy(st):
-        _new[os.path.abspath(key)] = (_stamp(st), digest)
+        _new[os.path.abspath(key)] = stamped
     return digest
 
 

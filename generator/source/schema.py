@@ -108,9 +108,7 @@ def _fast(name: str) -> Callable[[Any], Any]:
         entry, code = marshal.loads(blob) if blob is not None else ("", None)
     except (EOFError, ValueError, TypeError):
         entry, code = "", None  # written by another Python: compile again
-    if type(entry) is not str or type(code) is not CodeType:  # not what this code writes: compile again
-        entry, code = "", None
-    if code is None:
+    if type(entry) is not str or type(code) is not CodeType:  # missing, or not what this code writes
         stored = cache.read(path) if path else None
         if stored is not None:
             text = stored.decode("utf-8")  # sealed with its digest: what we wrote, so valid UTF-8
