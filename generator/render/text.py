@@ -96,6 +96,7 @@ class _Atom:
 
 
 _BREAK = _Atom("break")
+_BOXED = frozenset(("word", "icon", "glue"))  # atoms a line never breaks between
 WORDS = 16384  # words kept measured (each with its font, size and colour): the rules text of a whole kit
 
 
@@ -162,44 +163,57 @@ def _set(
     ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
     lines: list[list[_Atom]] = [[]]
+    line = lines[0]
     overflow = None
     pending: list[_Atom] = []  # spaces waiting to see whether the next word fits on this line
+    waiting = 0.0  # their width, summed as sum() would: from 0, one by one
     used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
-
-    def line_width(atoms: list[_Atom]) -> float:
-        return sum(a.width for a in atoms)
+    limit = width + 1e-6
 
     atoms = _atoms(runs, fonts, family, size)
     cpu.tick(len(atoms) // 16 + 1)
-    i = 0
-    while i < len(atoms):
+    i, count = 0, len(atoms)
+    while i < count:
         atom = atoms[i]
-        if atom.kind == "break":
-            lines.append([])
-            pending, used = [], 0.0
+        kind = atom.kind
+        if kind == "break":
+            line = []
+            lines.append(line)
+            pending, waiting, used = [], 0.0, 0.0
             i += 1
             continue
-        if atom.kind == "space":
-            if lines[-1]:
+        if kind == "space":
+            if line:
                 pending.append(atom)
+                waiting += atom.width
             i += 1
             continue
         # A box is a run of words and icons with no space between them: it never breaks.
-        j = i
-        while j < len(atoms) and atoms[j].kind in ("word", "icon", "glue"):
+        j = i + 1
+        while j < count and atoms[j].kind in _BOXED:
             j += 1
-        box = atoms[i:j]
-        box_width = box[0].width if j == i + 1 else line_width(box)  # one atom: its width, as the sum gives
-        if lines[-1] and (used + line_width(pending) if pending else used) + box_width > width + 1e-6:
-            lines.append([])
-            pending, used = [], 0.0
-        if box_width > width + 1e-6 and overflow is None:
-            word = "".join(a.text for a in box) or "an icon"
+        if j == i + 1:  # one atom, the most common box: its width, as the sum gives
+            box_width = atom.width
+        else:
+            box_width = 0
+            for a in atoms[i:j]:
+                box_width += a.width
+        if line and (used + waiting if pending else used) + box_width > limit:
+            line = []
+            lines.append(line)
+            pending, waiting, used = [], 0.0, 0.0
+        if box_width > limit and overflow is None:
+            word = "".join(a.text for a in atoms[i:j]) or "an icon"
             overflow = f"'{word}' is wider than the box"
-        for placed in pending + box:  # one by one, in order: the same sum as line_width(lines[-1]), bit for bit
+        if pending:  # one by one, in order: the same sum as the line's widths, bit for bit
+            for placed in pending:
+                used += placed.width
+            line.extend(pending)
+            pending, waiting = [], 0.0
+        for n in range(i, j):
+            placed = atoms[n]
             used += placed.width
-        lines[-1].extend(pending + box)
-        pending = []
+            line.append(placed)
         i = j
 
     set_lines = tuple(_line(atoms) for atoms in lines)

@@ -144,18 +144,18 @@ class Tracer:
         owner = self.owner()
         width = self.fonts.width(text, font, size) / PT_PER_MM
         em = size / PT_PER_MM
-        corners = [
-            (x, y - ASCENT * em),
-            (x + width, y - ASCENT * em),
-            (x, y + DESCENT * em),
-            (x + width, y + DESCENT * em),
-        ]
         key = (id(owner), round(y, 6))
         line = self.lines.get(key)
         if line is None:  # a new baseline: the next line number of this element
             line = self.lines[key] = self.counts.get(id(owner), 0)
             self.counts[id(owner)] = line + 1
-        box = self._around(corners)
+        # The box around the four corners mapped to face mm, as _around makes it, written out: a face sets
+        # a mark for every piece of every line it prints.
+        a, b, c, d, e, f = self.matrix
+        top, bottom, right = y - ASCENT * em, y + DESCENT * em, x + width
+        xs = (a * x + c * top + e, a * right + c * top + e, a * x + c * bottom + e, a * right + c * bottom + e)
+        ys = (b * x + d * top + f, b * right + d * top + f, b * x + d * bottom + f, b * right + d * bottom + f)
+        box = Box(min(xs), min(ys), max(xs), max(ys))
         self._add(
             Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
         )
@@ -166,7 +166,10 @@ class Tracer:
         self._add(Mark(self.owner(), "image", self._around([(x, y), (x + w, y + h)]), None, opacity))
 
     def _add(self, mark: Mark) -> None:
-        box = self._clipped(mark.box)
+        if self.clip_box is None:  # nothing clips it: most marks
+            self.marks.append(mark)
+            return
+        box = mark.box.intersection(self.clip_box)
         if box is not None:
             self.marks.append(mark if box == mark.box else replace(mark, box=box))
 
