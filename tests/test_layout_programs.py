@@ -330,7 +330,11 @@ def _variant(value: Any, data: Any) -> Any:
 
 
 @settings(max_examples=400)
-@given(first=_CONTEXT, data=st.data(), structural=st.sets(st.sampled_from([("card", "a"), ("n",), ("page", "b")])))
+@given(
+    first=_CONTEXT,
+    data=st.data(),
+    structural=st.sets(st.sampled_from([("card", "a"), ("n",), ("page", "b"), ("card", "b", "a"), ("page", "a", "c")])),
+)
 def test_the_quick_parts_of_a_key_tell_contexts_apart_as_the_leafwise_key_does(
     first: dict[str, Any], data: Any, structural: set[Any]
 ) -> None:
@@ -352,6 +356,13 @@ def test_a_structural_value_keys_a_program_and_a_slotted_one_does_not() -> None:
     assert key({"card": {"a": "x", "b": "x"}}) == key({"card": {"a": "x", "b": "y"}})  # card.b is slotted
     assert key({"n": 1, "m": 1}) != key({"n": 2, "m": 1}) and key({"n": 1, "m": 1}) == key({"n": 1, "m": 2})
     assert key({"m": 0.0}) != key({"m": -0.0}) and key({"m": True}) != key({"m": 1})  # baked in, by text and type
+    nested = programs.Family(structural={("card", "art", "fit")})  # a row's art: a mapping one level down
+    assert keys._key({"card": {"art": {"fit": "cover", "src": "a.png"}}}, nested) != keys._key(
+        {"card": {"art": {"fit": "contain", "src": "a.png"}}}, nested
+    )
+    assert keys._key({"card": {"art": {"fit": "cover", "src": "a.png"}}}, nested) == keys._key(
+        {"card": {"art": {"fit": "cover", "src": "b.png"}}}, nested
+    )
 
 
 def test_a_slot_refuses_what_yaml_refuses_and_the_markers_characters_and_nothing_else():

@@ -105,8 +105,10 @@ class Programs:
             if type(name) is not str:
                 return None
             kind = type(value)
-            if kind in SCALARS:  # a page's number, its label: one leaf, no walk to find it
-                parts.append((name, _leaves_key([((name,), value)], family.structural)))
+            if kind in SCALARS:  # a page's number, its label: one leaf, as _leaves_key tells it, no walk to find it
+                path = (name,)
+                known = path not in family.structural and slots.slottable(value)
+                parts.append((name, ((path, kind.__name__, None if known else repr(value)),)))
                 continue
             shared = kind is dict or kind is list
             memo = self._parts.get(id(value)) if shared else None
@@ -170,18 +172,29 @@ def _flatten(value: Any, path: Path, out: list[Leaf]) -> bool:
 
 
 def _flat_part(name: str, value: dict[str, Any], structural: set[Path]) -> Key | None:
-    """Return the part of a key for a mapping of text keys to plain values (a card row, most often), as
-    `_leaves_key` tells their leaves apart but without a path built for each; None for any other mapping."""
-    if not all(type(k) is str and type(v) in SCALARS for k, v in value.items()):
-        return None
+    """Return the part of a key for a mapping of text keys to plain values or to mappings of those (a card row
+    and its art, most often), telling their leaves apart as `_leaves_key` does but without a path built for
+    each; None for any other mapping."""
     slottable = slots.slottable
-    return (
-        name,
-        tuple(
-            (k, type(v).__name__, repr(v) if (name, k) in structural or not slottable(v) else None)
-            for k, v in value.items()
-        ),
-    )
+    items: list[Any] = []
+    for k, v in value.items():
+        kind = type(v)
+        if type(k) is not str:
+            return None
+        if kind in SCALARS:
+            items.append((k, kind.__name__, repr(v) if (name, k) in structural or not slottable(v) else None))
+            continue
+        if kind is not dict:
+            return None
+        inner = []  # one level down: a pair (name, its leaves), never three long as a leaf is
+        for kk, vv in v.items():
+            inner_kind = type(vv)
+            if type(kk) is not str or inner_kind not in SCALARS:
+                return None
+            plain = (name, k, kk) not in structural and slottable(vv)
+            inner.append((kk, inner_kind.__name__, None if plain else repr(vv)))
+        items.append((k, tuple(inner)))
+    return (name, tuple(items))
 
 
 def _leaves_key(leaves: list[Leaf], structural: set[Path]) -> Key:
