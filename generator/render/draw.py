@@ -493,15 +493,20 @@ def _text(el: Element, layout: TextLayout, painter: Painter, icon_set: IconSet) 
     rotate = p.get("rotate", 0)
     _rotate_box(painter, p["x"], p["y"], p["w"], p["h"], rotate)
     w, h = _text_box(el)
-    top = {"top": 0.0, "middle": (h - layout.height / PT_PER_MM) / 2, "bottom": h - layout.height / PT_PER_MM}[
-        p.get("valign", "top")
-    ]
+    valign = p.get("valign", "top")  # top, middle or bottom: the schema allows no other
+    if valign == "top":
+        top = 0.0
+    else:
+        top = (h - layout.height / PT_PER_MM) / 2 if valign == "middle" else h - layout.height / PT_PER_MM
     baseline = top + layout.ascent / PT_PER_MM
-    align = p.get("align", "left")
+    align = p.get("align", "left")  # left, center or right, as valign
     cpu.tick(len(layout.lines) // 8 + 1)
     for line in layout.lines:
-        width = line.width / PT_PER_MM
-        x0 = {"left": 0.0, "center": (w - width) / 2, "right": w - width}[align]
+        if align == "left":
+            x0 = 0.0
+        else:
+            width = line.width / PT_PER_MM
+            x0 = (w - width) / 2 if align == "center" else w - width
         for piece in line.pieces:
             x = x0 + piece.x / PT_PER_MM
             if piece.icon:
