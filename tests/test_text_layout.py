@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.layout.markup import MarkupError, Run, Style, parse, plain, with_icons
 from generator.render.fonts import load_fonts
@@ -81,3 +83,33 @@ def test_characters_a_font_lacks_fall_back_to_the_symbol_font():
         ("□", "cp-DejaVuSans-Bold"),
         (" 2", "cp-RobotoCondensed-Bold"),
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from("ab Wi.,1 "), max_size=40)
+    | st.text(st.sampled_from("a W\u00e9\u4e00"), max_size=9),
+    size=st.sampled_from([6.0, 9.0, 13.0]),
+    width=st.floats(5, 60),
+    style=st.sampled_from([Style(), Style(bold=True), Style(scale=0.72, colour="#aa0000"), Style(nobreak=True)]),
+    family=st.sampled_from([None, "display", "condensed"]),
+)
+def test_a_line_set_without_atoms_is_the_line_the_atoms_set(text, size, width, style, family):
+    """The one-line shortcut gives what setting atom by atom gives, to the bit; else it steps aside."""
+    import generator.render.text as setting
+
+    runs = [Run(text, style)]
+    quick = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=20)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(setting, "_one_line", lambda *args: None)
+        slow = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=20)
+    assert quick == slow
+
+
+def test_plain_words_that_fit_are_set_on_one_line_without_atoms(monkeypatch):
+    import generator.render.text as setting
+
+    monkeypatch.setattr(setting, "_atoms", None)  # the shortcut alone: any use of atoms fails
+    layout = set_text([Run("  Gain 4  ore. ")], FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=8)
+    assert lines(layout) == ["Gain 4  ore."] and layout.lines[0].pieces[0].x == 0.0
+    assert layout.lines[0].width == layout.lines[0].pieces[0].width > 0

@@ -101,6 +101,15 @@ class FontSet:
             return _width(*segments[0]) * size
         return sum(_width(t, f) for t, f in segments) * size
 
+    def draws(self, text: str, font: str) -> bool:
+        """Return True when the registered `font` itself draws every character of `text` (no fallback needed)."""
+        return _glyphs(font).issuperset(map(ord, text))
+
+    def advance(self, text: str, font: str, size: float) -> float:
+        """Return the advance width of `text` in points, all of it set in `font` (which `draws` it): `width`
+        without looking for fallback characters."""
+        return _width(text, font) * size
+
     def undrawable(self, text: str, family: str | None = None, bold: bool = False, italic: bool = False) -> str:
         """Return the characters of `text` that neither the family's font nor any fallback can draw.
 

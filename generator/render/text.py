@@ -170,6 +170,10 @@ def _set(
     used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
     limit = width + 1e-6
 
+    one = _one_line(runs[0], fonts, family, size, limit) if len(runs) == 1 else None
+    if one is not None:
+        cpu.tick(len(runs[0].text) // 64 + 1)
+        return _layout((one,), size, line_height, ascent, descent, height, max_lines, None)
     atoms = _atoms(runs, fonts, family, size)
     cpu.tick(len(atoms) // 16 + 1)
     i, count = 0, len(atoms)
@@ -217,6 +221,20 @@ def _set(
         i = j
 
     set_lines = tuple(_line(atoms) for atoms in lines)
+    return _layout(set_lines, size, line_height, ascent, descent, height, max_lines, overflow)
+
+
+def _layout(
+    set_lines: tuple[Line, ...],
+    size: float,
+    line_height: float,
+    ascent: float,
+    descent: float,
+    height: float,
+    max_lines: int | None,
+    overflow: str | None,
+) -> TextLayout:
+    """Return set lines as a layout, saying why they do not fit (too many, too tall) when nothing else has."""
     total = (len(set_lines) - 1) * line_height + ascent + descent
     if overflow is None and max_lines is not None and len(set_lines) > max_lines:
         overflow = f"needs {len(set_lines)} lines; at most {max_lines} allowed"
@@ -226,6 +244,37 @@ def _set(
             f"{total / PT_PER_MM:.1f} mm but the box is {height / PT_PER_MM:.1f} mm high"
         )
     return TextLayout(set_lines, size, line_height, ascent, total, overflow)
+
+
+def _one_line(run: Run, fonts: FontSet, family: str | None, size: float, limit: float) -> Line | None:
+    """Return the line a run of plain words sets as when all of it fits on one (most card text): the line the
+    atoms would make, without them. None for anything else: a break, an icon, glue, a character its font lacks
+    or wide text, a word or the whole too wide; those are set atom by atom."""
+    style, text = run.style, run.text
+    if run.newline or run.icon or style.nobreak or not text.isascii():
+        return None
+    font = fonts.resolve(family, style.bold, style.italic)
+    if not text.strip(" ") or not fonts.draws(text, font):
+        return None
+    run_size = size * style.scale
+    space = fonts.advance(" ", font, run_size)  # each width as _word and _space measure it: the atoms' widths
+    used = waiting = 0.0
+    placed = False
+    spaces = 0  # the spaces waiting to see whether the next word fits (none at the start of the line)
+    for n, word in enumerate(text.split(" ")):
+        if n and placed:
+            spaces += 1
+            waiting += space
+        if not word:
+            continue
+        width = fonts.advance(word, font, run_size)
+        if (used + waiting if spaces else used) + width > limit:
+            return None  # it breaks, or overflows (a word alone too wide): the atoms say how
+        for _ in range(spaces):  # one by one, in order: the sum _set and _line make, bit for bit
+            used += space
+        used += width
+        placed, spaces, waiting = True, 0, 0.0
+    return Line((Piece(0.0, used, run_size, style.colour, text.strip(" "), font),), used)
 
 
 def _line(atoms: list[_Atom]) -> Line:
