@@ -85,31 +85,48 @@ def test_characters_a_font_lacks_fall_back_to_the_symbol_font():
     )
 
 
-@settings(max_examples=300, deadline=None)
+def _runs_of(text: str, style: Style) -> list[Run]:
+    """Return plain text as markup gives it: a run per line (none for an empty one), breaks between."""
+    runs: list[Run] = []
+    for i, line in enumerate(text.split("\n")):
+        runs += ([Run(newline=True)] if i else []) + ([Run(line, style)] if line else [])
+    return runs
+
+
+def _halves(run: Run) -> list[Run]:
+    half = len(run.text) // 2
+    return [Run(run.text[:half], run.style), Run(run.text[half:], Style(bold=True))] if half else [run]
+
+
+@settings(max_examples=400, deadline=None)
 @given(
-    text=st.text(alphabet=st.sampled_from("ab Wi.,1 "), max_size=40)
-    | st.text(st.sampled_from("a W\u00e9\u4e00"), max_size=9),
+    text=st.text(alphabet=st.sampled_from("ab Wi.,1 \n"), max_size=40)
+    | st.text(st.sampled_from("a W\u00e9\u00b7\u4e00\u4e01\u3042\n"), max_size=12),
     size=st.sampled_from([6.0, 9.0, 13.0]),
     width=st.floats(5, 60),
     style=st.sampled_from([Style(), Style(bold=True), Style(scale=0.72, colour="#aa0000"), Style(nobreak=True)]),
-    family=st.sampled_from([None, "display", "condensed"]),
+    family=st.sampled_from([None, "display", "condensed", "cjk"]),
+    split=st.booleans(),
 )
-def test_a_line_set_without_atoms_is_the_line_the_atoms_set(text, size, width, style, family):
-    """The one-line shortcut gives what setting atom by atom gives, to the bit; else it steps aside."""
+def test_lines_set_without_atoms_are_the_lines_the_atoms_set(text, size, width, style, family, split):
+    """The shortcut for whole lines gives what setting atom by atom gives, to the bit; else it steps aside."""
     import generator.render.text as setting
 
-    runs = [Run(text, style)]
-    quick = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=20)
+    runs = _runs_of(text, style)
+    if split:  # a change of style halfway through each line: two runs on one line
+        runs = [part for r in runs for part in ([r] if r.newline else _halves(r))]
+    quick = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=40)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(setting, "_one_line", lambda *args: None)
-        slow = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=20)
+        m.setattr(setting, "_whole_lines", lambda *args: None)
+        slow = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=40)
     assert quick == slow
 
 
-def test_plain_words_that_fit_are_set_on_one_line_without_atoms(monkeypatch):
+def test_plain_words_that_fit_are_set_line_by_line_without_atoms(monkeypatch):
     import generator.render.text as setting
 
     monkeypatch.setattr(setting, "_atoms", None)  # the shortcut alone: any use of atoms fails
-    layout = set_text([Run("  Gain 4  ore. ")], FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=8)
-    assert lines(layout) == ["Gain 4  ore."] and layout.lines[0].pieces[0].x == 0.0
+    runs = [Run("  Gain 4  ore. "), Run(newline=True), Run(newline=True), Run("Scale · page 2")]
+    layout = set_text(runs, FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=20)
+    assert lines(layout) == ["Gain 4  ore.", "", "Scale · page 2"] and layout.lines[0].pieces[0].x == 0.0
     assert layout.lines[0].width == layout.lines[0].pieces[0].width > 0

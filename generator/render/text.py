@@ -170,10 +170,10 @@ def _set(
     used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
     limit = width + 1e-6
 
-    one = _one_line(runs[0], fonts, family, size, limit) if len(runs) == 1 else None
-    if one is not None:
-        cpu.tick(len(runs[0].text) // 64 + 1)
-        return _layout((one,), size, line_height, ascent, descent, height, max_lines, None)
+    whole = _whole_lines(runs, fonts, family, size, limit)
+    if whole is not None:
+        cpu.tick(len(runs) // 16 + 1)
+        return _layout(whole, size, line_height, ascent, descent, height, max_lines, None)
     atoms = _atoms(runs, fonts, family, size)
     cpu.tick(len(atoms) // 16 + 1)
     i, count = 0, len(atoms)
@@ -246,13 +246,38 @@ def _layout(
     return TextLayout(set_lines, size, line_height, ascent, total, overflow)
 
 
+_EMPTY = Line((), 0.0)  # a line with nothing set on it: between two breaks
+
+
+def _whole_lines(
+    runs: list[Run], fonts: FontSet, family: str | None, size: float, limit: float
+) -> tuple[Line, ...] | None:
+    """Return the lines of text that is plain words between forced breaks, each line one run that fits (most
+    card text, and every page's footer), as setting it atom by atom makes them; None for anything else."""
+    lines: list[Line] = []
+    current: Line | None = None
+    for run in runs:
+        if run.newline:
+            lines.append(_EMPTY if current is None else current)
+            current = None
+        elif current is not None:  # a second run on one line (a change of style): set atom by atom
+            return None
+        else:
+            current = _one_line(run, fonts, family, size, limit)
+            if current is None:
+                return None
+    lines.append(_EMPTY if current is None else current)
+    return tuple(lines)
+
+
 def _one_line(run: Run, fonts: FontSet, family: str | None, size: float, limit: float) -> Line | None:
-    """Return the line a run of plain words sets as when all of it fits on one (most card text): the line the
-    atoms would make, without them. None for anything else: a break, an icon, glue, a character its font lacks
-    or wide text, a word or the whole too wide; those are set atom by atom."""
+    """Return the line a run of plain words sets as when all of it fits on one: the line the atoms would make,
+    without them. None for anything else: an icon, glue, a character its font lacks, a word wide text may break
+    inside, a word or the whole too wide; those are set atom by atom."""
     style, text = run.style, run.text
-    if run.newline or run.icon or style.nobreak or not text.isascii():
+    if run.icon or style.nobreak:
         return None
+    wide = not text.isascii()  # then a word may hold CJK characters, where a line may break
     font = fonts.resolve(family, style.bold, style.italic)
     if not text.strip(" ") or not fonts.draws(text, font):
         return None
@@ -267,6 +292,8 @@ def _one_line(run: Run, fonts: FontSet, family: str | None, size: float, limit: 
             waiting += space
         if not word:
             continue
+        if wide and len(_units(word)) > 1:
+            return None
         width = fonts.advance(word, font, run_size)
         if (used + waiting if spaces else used) + width > limit:
             return None  # it breaks, or overflows (a word alone too wide): the atoms say how
