@@ -1,11 +1,10 @@
-"""A face's cache key is the digest it always was: the shared encoder and the hash of the common parts change
-how it is taken, not what it is, so the faces a build kept stay hits."""
+"""A face's cache key is the digest of what its render reads, however it is taken: the hash of the common parts
+changes how, not what; the context goes in as its repr, so a mapping's order (which a template sees) counts."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from pathlib import Path
 
 from generator.kit import Face
@@ -16,7 +15,7 @@ from generator.source.digest import text_digest, text_hash
 
 
 def _as_before(studio_: Studio, face: Face, w: float, h: float, extra: dict[str, object] | None) -> str:
-    """The key as cardpress took it before: every part hashed afresh, json.dumps for each face."""
+    """The key taken the plain way: every part hashed afresh."""
     variant = (studio_.variant,) if studio_.variant else ()
     return text_digest(
         *variant,
@@ -24,8 +23,8 @@ def _as_before(studio_: Studio, face: Face, w: float, h: float, extra: dict[str,
         studio_.art.policy,
         repr(studio_.limits),
         studio_.templates.digest(face.template),
-        json.dumps(face.context, sort_keys=True, default=str),
-        json.dumps([w, h, SAFE, extra or {}], sort_keys=True, default=str),
+        repr(face.context),
+        repr((w, h, SAFE, extra or {})),
     )
 
 
@@ -34,7 +33,7 @@ def test_keys_are_the_digests_they_were(project: Path) -> None:
     kit, studio = pipeline.kit(), pipeline.studio()
     assert kit is not None and studio is not None
     faces = [face for card in kit.cards[:6] for face in (card.front, card.back)]
-    odd = Face("front.yaml.j2", {"when": Path("x"), "n": [1.5, None, {"b": 1, "a": "é"}]}, "odd")  # default=str
+    odd = Face("front.yaml.j2", {"when": Path("x"), "n": [1.5, None, {"b": 1, "a": "é"}]}, "odd")  # not JSON
     for face in [*faces, odd]:
         for extra in (None, {"page": 2, "of": Path("y")}):
             assert studio.key(face, 63.5, 88.9, extra, SAFE) == _as_before(studio, face, 63.5, 88.9, extra)
@@ -49,3 +48,13 @@ def test_a_started_hash_finishes_as_the_whole_digest() -> None:
     start = text_hash("a", "b")
     assert text_digest("c", start=start) == text_digest("a", "b", "c") == text_digest("c", start=start)
     assert text_digest(start=start) == text_digest("a", "b") and text_digest() == hashlib.sha256().hexdigest()
+
+
+def test_contexts_alike_but_for_order_are_two_keys_and_alike_in_order_one(project: Path) -> None:
+    studio = Pipeline(project, "pocket-foundry").studio()
+    assert studio is not None
+    ab, ba = Face("front.yaml.j2", {"a": 1, "b": 2}, "x"), Face("front.yaml.j2", {"b": 2, "a": 1}, "x")
+    again = Face("front.yaml.j2", {"a": 1, "b": 2}, "y")  # the same data under another face's name
+    assert studio.key(ab, 63.5, 88.9, None, SAFE) != studio.key(ba, 63.5, 88.9, None, SAFE)  # `{% for %}` differs
+    assert studio.key(ab, 63.5, 88.9, None, SAFE) == studio.key(again, 63.5, 88.9, None, SAFE)
+    assert studio.key(ab, 63.5, 88.9, None, SAFE) != studio.key(ab, 63.5, 88.9, None, 0.0)

@@ -13,7 +13,7 @@ from typing import Any
 from .. import resources
 from ..art.place import ArtDesk
 from ..diagnostics import Diagnostic, Location, Report
-from ..kit import CONTEXT_JSON, Face
+from ..kit import Face
 from ..project import cache as disk
 from ..project.folders import GameDir
 from ..render.draw import Prepared, from_plain, prepare, to_plain
@@ -206,11 +206,15 @@ class Studio:
         )
 
     def key(self, face: Face, width: float, height: float, extra: dict[str, Any] | None, safe: float | None) -> str:
-        """Return the digest of what a render reads, art files aside (they are checked after)."""
+        """Return the digest of what a render reads, art files aside (they are checked after).
+
+        The context goes in as its repr, in its own order: a template sees a mapping's order (a loop over it),
+        so two contexts alike but for order are two renders. A value without a repr of its own (an object's
+        address) would only make a miss."""
         return text_digest(
             self.templates.digest(face.template),
-            face.identity[1],
-            CONTEXT_JSON.encode([width, height, safe, extra or {}]),
+            repr(face.context),
+            repr((width, height, safe, extra or {})),
             start=self._key_start(),
         )
 
