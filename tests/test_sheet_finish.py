@@ -6,11 +6,13 @@ from __future__ import annotations
 import pypdfium2
 import pytest
 from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.build import build
-from generator.impose.pack import pack
+from generator.impose.pack import _gutters, pack
 from generator.impose.plan import sheet_runs
-from generator.impose.sheets import GUTTER, MISCUT, PRINTER_MARGIN, Fill, PrintOptions, Rect, card_sheet
+from generator.impose.sheets import EPSILON, GUTTER, MISCUT, PRINTER_MARGIN, Fill, PrintOptions, Rect, card_sheet, spare
 from generator.impose.sizes import PRESETS
 from generator.pipeline import PAPERS, Pipeline
 from generator.project.locate import list_games
@@ -143,6 +145,38 @@ def test_different_backs_get_a_gutter_or_the_next_free_slot():
     assert fills[0].row_gaps == (0.0, GUTTER, 0.0)
     one = pack(a4, ["a"] * 9)
     assert one[0].slots == tuple(range(9)) and one[0].row_gaps == ()
+
+
+def _pack_whole_grid(sheet, backs):
+    """pack as first written: every card tried against the whole grid so far."""
+    _, room = spare(sheet)
+    most_rows = int(room / GUTTER + EPSILON)
+    fills, card = [], 0
+    while card < len(backs):
+        grid = {}
+        for slot in range(sheet.per_sheet):
+            if card == len(backs):
+                break
+            grid[slot] = backs[card]
+            rows, beside = _gutters(grid, sheet.cols)
+            if len(rows) <= most_rows and not beside:
+                card += 1
+            else:
+                del grid[slot]
+        rows, _ = _gutters(grid, sheet.cols)
+        fills.append((tuple(grid), tuple(sorted(rows))))
+    return fills
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    backs=st.lists(st.sampled_from("aab"), max_size=30),
+    where=st.sampled_from([("a4", "poker"), ("letter", "poker"), ("a4", "mini-euro"), ("letter", "tarot")]),
+)
+def test_packing_card_by_card_packs_as_trying_the_whole_grid_does(backs, where):
+    sheet = card_sheet(where[0], PRESETS[where[1]])
+    got = [(f.slots, tuple(r for r, gap in enumerate(f.row_gaps) if gap)) for f in pack(sheet, backs)]
+    assert got == _pack_whole_grid(sheet, backs)
 
 
 def test_a_column_gutter_doubles_the_marks_between_columns():
