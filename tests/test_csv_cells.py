@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from deck_helpers import GAME_YAML, deck_project, headlines
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -143,3 +144,21 @@ def test_a_control_character_in_a_cell_is_said_at_that_cell_with_its_code_point(
         "cards.csv:3:7: error[C007] text: cell holds U+0085, a control or non-character code that no font prints",
         "cards.csv:4:7: error[C007] text: cell holds U+FFFE, a control or non-character code that no font prints",
     ]
+
+
+@pytest.mark.parametrize(
+    "cell, literal, markup",
+    [
+        ("Gain 2 ore.", True, "Gain 2 ore."),
+        ("Pay :feed: then <b>go</b>", False, "Pay <icon feed> then <b>go</b>"),
+        ("a < b & c", True, "a &lt; b &amp; c"),
+        ("\r\none\r\ntwo\n", True, "one<br>two"),
+        ("\rlast\r", False, "last"),
+        ("time: 10:30", True, "time: 10:30"),
+        ("::", True, "::"),
+        (True, False, "yes"),
+        (None, False, ""),
+    ],
+)
+def test_a_cell_becomes_the_markup_it_prints(cell, literal, markup):
+    assert to_markup(cell, literal) == markup

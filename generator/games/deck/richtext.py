@@ -24,8 +24,13 @@ def to_markup(value: object, literal: bool = False) -> str:
         text = "" if value is None else str(value)
     if literal:
         text = escape(text)
-    text = NEWLINE.sub("<br>", text.strip("\r\n"))  # a cell's own line breaks, kept where text may break
-    return SHORT_ICON.sub(lambda m: f"<icon {m.group(1)}>", text)
+    if "\n" in text or "\r" in text:  # a cell's own line breaks, kept where text may break
+        text = NEWLINE.sub("<br>", text.strip("\r\n"))
+    return SHORT_ICON.sub(_icon_tag, text) if ":" in text else text  # most cells have neither: no pattern runs
+
+
+def _icon_tag(match: re.Match[str]) -> str:
+    return f"<icon {match.group(1)}>"
 
 
 def problems(markup: str, icons: Collection[str]) -> Iterator[tuple[str, str, str | None]]:
