@@ -70,6 +70,7 @@ class RenderCache:
         self._used: set[str] = set()
         self.shelf = shelf
         self.scope = scope  # the project folder: disk entries name it, since diagnostics and art paths do
+        self._last = ("", "")  # the last face's key and its disk key
 
     def get(self, key: str) -> Rendered | None:
         """Return the render stored under `key` if every file it read is unchanged."""
@@ -96,7 +97,9 @@ class RenderCache:
         return len(self._items)
 
     def _disk_key(self, key: str) -> str:
-        return text_digest(disk.code_digest(), self.scope, key)
+        if self._last[0] != key:  # a face missed is put next: its key is taken once for both
+            self._last = (key, text_digest(disk.code_digest(), self.scope, key))
+        return self._last[1]
 
     def _load(self, key: str) -> Rendered | None:
         assert self.shelf is not None
