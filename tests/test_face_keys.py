@@ -28,7 +28,7 @@ def _as_before(studio_: Studio, face: Face, w: float, h: float, extra: dict[str,
     )
 
 
-def test_keys_are_the_digests_they_were(project: Path) -> None:
+def test_a_key_taken_from_the_started_hash_is_the_key_taken_afresh(project: Path) -> None:
     pipeline = Pipeline(project, "pocket-foundry")
     kit, studio = pipeline.kit(), pipeline.studio()
     assert kit is not None and studio is not None

@@ -130,3 +130,10 @@ def test_plain_words_that_fit_are_set_line_by_line_without_atoms(monkeypatch):
     layout = set_text(runs, FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=20)
     assert lines(layout) == ["Gain 4  ore.", "", "Scale · page 2"] and layout.lines[0].pieces[0].x == 0.0
     assert layout.lines[0].width == layout.lines[0].pieces[0].width > 0
+
+
+def test_a_run_that_must_not_break_is_set_by_its_atoms_spaces_and_all():
+    layout = set_text(
+        [Run("a ", Style(nobreak=True))], FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=8
+    )
+    assert lines(layout) == ["a "]  # glue keeps its trailing space; the shortcut would drop it
