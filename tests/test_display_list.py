@@ -134,4 +134,35 @@ def test_record_keeps_the_calls_and_returns_the_marks_of_one_walk(game: tuple[An
     assert fresh.ops is None
     marks = record(fresh, studio.fonts, studio.icons)
     assert fresh.ops == prepared.ops
-    assert marks == trace(prepared, studio.fonts, studio.icons)
+    # the same marks as tracing the list, text boxes as wide as set rather than measured again (the next test)
+    assert [(m.element, m.paint, m.text) for m in marks] == [
+        (m.element, m.paint, m.text) for m in trace(prepared, studio.fonts, studio.icons)
+    ]
+
+
+def test_record_measures_no_set_text_again_and_its_boxes_are_the_measured_ones(
+    game: tuple[Any, dict[str, Prepared]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    studio, faces = game
+    measured = {key: trace(prepared, studio.fonts, studio.icons) for key, prepared in faces.items()}
+
+    def refuse(*_: Any) -> float:
+        raise AssertionError("a set piece was measured again")
+
+    monkeypatch.setattr(type(studio.fonts), "width", refuse)
+    for key, prepared in faces.items():
+        marks = record(Prepared(prepared.doc, prepared.texts, prepared.images), studio.fonts, studio.icons)
+        assert len(marks) == len(measured[key]), key
+        for mark, other in zip(marks, measured[key], strict=True):
+            assert (mark.element, mark.paint, mark.text, mark.line) == (
+                other.element,
+                other.paint,
+                other.text,
+                other.line,
+            )
+            for a, b in zip(
+                (mark.box.left, mark.box.top, mark.box.right, mark.box.bottom),
+                (other.box.left, other.box.top, other.box.right, other.box.bottom),
+                strict=True,
+            ):
+                assert a == pytest.approx(b, abs=1e-9), key  # the set width is the measured one, to rounding

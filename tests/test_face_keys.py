@@ -58,3 +58,23 @@ def test_contexts_alike_but_for_order_are_two_keys_and_alike_in_order_one(projec
     assert studio.key(ab, 63.5, 88.9, None, SAFE) != studio.key(ba, 63.5, 88.9, None, SAFE)  # `{% for %}` differs
     assert studio.key(ab, 63.5, 88.9, None, SAFE) == studio.key(again, 63.5, 88.9, None, SAFE)
     assert studio.key(ab, 63.5, 88.9, None, SAFE) != studio.key(ab, 63.5, 88.9, None, 0.0)
+
+
+def test_a_value_written_again_only_when_it_is_another_object_keeps_every_key(project: Path) -> None:
+    studio = Pipeline(project, "pocket-foundry").studio()
+    assert studio is not None
+    shared, other = {"title": "Foundry", "style": {"ink": "#222"}}, {"title": "Foundry", "style": {"ink": "#333"}}
+    contexts = [
+        {"game": shared, "card": {"name": "Press"}},
+        {"game": shared, "card": {"name": "Lathe"}},  # the game's mapping again: its repr is reused
+        {"game": other, "card": {"name": "Lathe"}},  # another mapping in its place: written again
+        {"card": {"name": "Lathe"}, "game": shared},  # the same entries in another order
+        {"game": shared},
+        {"game": [shared, 1.5], "card": None},
+    ]
+    keys = []
+    for n, context in enumerate(contexts):
+        face = Face("front.yaml.j2", context, f"face-{n}")
+        keys.append(studio.key(face, 63.5, 88.9, None, SAFE))
+        assert keys[-1] == _as_before(studio, face, 63.5, 88.9, None), n
+    assert len(set(keys)) == len(keys)

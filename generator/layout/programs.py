@@ -25,6 +25,7 @@ MAX_PROGRAMS = 4096  # programs kept for one template; past this the memory star
 Key = tuple[Any, ...]
 Leaf = tuple[Path, Any]
 SCALARS = frozenset((str, int, bool, float, type(None)))  # what a leaf may be
+_UNSEEN: Any = object()  # no program made for a key yet
 
 
 @dataclass(frozen=True)
@@ -73,13 +74,16 @@ class Programs:
         render: Render,
     ) -> LayoutDoc | None:
         """Return the face's document bound from its template's program, or None to render it for real."""
-        family = self.families.setdefault(template, Family())
+        family = self.families.get(template)
+        if family is None:  # not setdefault: that would make a Family for every face
+            family = self.families[template] = Family()
         if family.failures >= MAX_FAILURES and family.failures * 4 > family.probes:  # probing wastes renders
             return None
         key = self._key(context, family)
         if key is None:
             return None
-        if key not in family.programs:
+        found = family.programs.get(key, _UNSEEN)  # one lookup: a key's hash is taken over all its leaves
+        if found is _UNSEEN:
             leaves: list[Leaf] = []
             _flatten(context, (), leaves)
             program = self._probe(context, leaves, family, render, display, face, size)
@@ -93,7 +97,6 @@ class Programs:
                 family.failures += 1
                 return None
             return bind(program, context, display, face, size, self.max_output)
-        found = family.programs[key]
         return bind(found, context, display, face, size, self.max_output) if found is not None else None
 
     def _key(self, context: dict[str, Any], family: Family) -> Key | None:

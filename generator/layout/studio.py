@@ -162,6 +162,7 @@ class Studio:
     sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
     meter: cpu.Meter = field(default_factory=cpu.Meter)  # the CPU time each stage has used over this kit
     _key_memo: tuple[tuple[Any, ...], hashlib._Hash] | None = field(default=None, repr=False, compare=False)
+    _last_reprs: dict[Any, tuple[Any, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def for_game(
@@ -216,10 +217,23 @@ class Studio:
         address) would only make a miss."""
         return text_digest(
             self.templates.digest(face.template),
-            repr(face.context),
+            self._context_repr(face.context),
             repr((width, height, safe, extra or {})),
             start=self._key_start(),
         )
+
+    def _context_repr(self, context: dict[str, Any]) -> str:
+        """Return repr(context), each entry's value written again only when it is not the last face's: the game's
+        and the deck's mappings are on every card (a build does not change its context while it lays faces out)."""
+        if type(context) is not dict:
+            return repr(context)
+        last, parts = self._last_reprs, []
+        for name, value in context.items():
+            kept = last.get(name)
+            if kept is None or kept[0] is not value:
+                kept = last[name] = (value, repr(value))
+            parts.append(f"{name!r}: {kept[1]}")
+        return "{" + ", ".join(parts) + "}"
 
     def _key_start(self) -> hashlib._Hash:
         """Return the hash of what every face's key begins with, taken again only when one of those changes."""

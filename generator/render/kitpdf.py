@@ -341,6 +341,7 @@ def _full_pages(
         "card": {"w": w, "h": h},
         "credits": kit.credits,
     }
+    spots: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = {}  # the same mappings for pages alike
     for page, size, info in _pages(layout, paper):
         drawn = []
         if page.kind == "page" and page.page is not None:
@@ -354,12 +355,12 @@ def _full_pages(
         if page.sheet is not None and page.side is not None:
             # the footer sits in a margin between two crop marks, clear of the bleed and the printer margin
             spot = footer(page.sheet, page.side)
-            context.update(
-                block=_rect(page.side.trim),
-                rows=page.sheet.rows,
-                cols=page.sheet.cols,
-                footer={**_rect(spot.box), "rotate": spot.rotate, "valign": spot.valign},
+            # one pair of mappings for every page whose footer sits alike: its layout program's key is worked out once
+            place = spots.setdefault(
+                (page.side.trim, spot),
+                (_rect(page.side.trim), {**_rect(spot.box), "rotate": spot.rotate, "valign": spot.valign}),
             )
+            context.update(block=place[0], rows=page.sheet.rows, cols=page.sheet.cols, footer=place[1])
         if not (page.kind == "rules" and folds(kit, options.duplex)):  # no footer across a booklet's fold
             drawn.append((Face("furniture.yaml.j2", context, f"furniture-{info['number']}"), {}))
         yield page, size, drawn

@@ -162,18 +162,18 @@ def _set(
 ) -> TextLayout:
     ascent, descent = ASCENT * size, DESCENT * size
     line_height = size * leading
+    limit = width + 1e-6
+    whole = _whole_lines(runs, fonts, family, size, limit)
+    if whole is not None:
+        cpu.tick(len(runs) // 16 + 1)
+        return _layout(whole, size, line_height, ascent, descent, height, max_lines, None)
+
     lines: list[list[_Atom]] = [[]]
     line = lines[0]
     overflow = None
     pending: list[_Atom] = []  # spaces waiting to see whether the next word fits on this line
     waiting = 0.0  # their width, summed as sum() would: from 0, one by one
     used = 0.0  # the width of the last line so far (kept, not summed again: a long line stays linear)
-    limit = width + 1e-6
-
-    whole = _whole_lines(runs, fonts, family, size, limit)
-    if whole is not None:
-        cpu.tick(len(runs) // 16 + 1)
-        return _layout(whole, size, line_height, ascent, descent, height, max_lines, None)
     atoms = _atoms(runs, fonts, family, size)
     cpu.tick(len(atoms) // 16 + 1)
     i, count = 0, len(atoms)
@@ -286,8 +286,8 @@ def _one_line(run: Run, fonts: FontSet, family: str | None, size: float, limit: 
     used = waiting = 0.0
     placed = False
     spaces = 0  # the spaces waiting to see whether the next word fits (none at the start of the line)
-    for n, word in enumerate(text.split(" ")):
-        if n and placed:
+    for word in text.split(" "):
+        if placed:  # a space counts only after the line's first word
             spaces += 1
             waiting += space
         if not word:

@@ -14,7 +14,7 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Op, Prepared, draw, draw_elements
+from .draw import Op, Prepared, _built, draw, draw_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
@@ -34,7 +34,7 @@ def record(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
 
     A top-level shape is drawn from its properties alone, so the same element object (faces bound from one
     layout program share their unchanged elements) gives the same calls and marks: they are kept."""
-    tracer = Tracer(fonts)
+    tracer = Tracer(fonts, _set_widths(prepared))
     for el in prepared.doc.elements:
         at_rest = tracer.matrix == _IDENTITY and tracer.clip_box is None and not tracer.saved
         kept = _DRAWN.get(id(el)) if el.kind in SHAPES and at_rest else None
@@ -52,6 +52,17 @@ def record(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
     return tracer.marks
 
 
+def _set_widths(prepared: Prepared) -> dict[tuple[str, str, float], float]:
+    """Return the width text setting gave each piece it set, by (text, font, size): measured once, not again."""
+    return {
+        (piece.text, piece.font, piece.size): piece.width
+        for layout in prepared.texts.values()
+        for line in layout.lines
+        for piece in line.pieces
+        if piece.font
+    }
+
+
 def trace(prepared: Prepared, fonts: FontSet, icons: IconSet) -> list[Mark]:
     """Return every mark the face draws, in drawing order, in face millimetres."""
     tracer = Tracer(fonts)
@@ -63,8 +74,9 @@ class Tracer:
     """A Painter that draws nothing and records each mark's box (and a fill's outline) in face mm, and every
     call it was given (`ops`, for draw.replay)."""
 
-    def __init__(self, fonts: FontSet) -> None:
+    def __init__(self, fonts: FontSet, widths: dict[tuple[str, str, float], float] | None = None) -> None:
         self.fonts = fonts
+        self.widths = widths or {}  # points: the widths the text was set with, where known
         self.matrix: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
         self.clip_box: Box | None = None
         self.saved: list[tuple[Matrix, Box | None]] = []
@@ -142,7 +154,10 @@ class Tracer:
     def text(self, x: float, y: float, text: str, font: str, size: float, colour: str, opacity: float = 1.0) -> None:
         self.ops.append(("text", (x, y, text, font, size, colour, opacity)))
         owner = self.owner()
-        width = self.fonts.width(text, font, size) / PT_PER_MM
+        width = self.widths.get((text, font, size))
+        if width is None:
+            width = self.fonts.width(text, font, size)
+        width /= PT_PER_MM
         em = size / PT_PER_MM
         key = (id(owner), round(y, 6))
         line = self.lines.get(key)
@@ -155,10 +170,22 @@ class Tracer:
         top, bottom, right = y - ASCENT * em, y + DESCENT * em, x + width
         xs = (a * x + c * top + e, a * right + c * top + e, a * x + c * bottom + e, a * right + c * bottom + e)
         ys = (b * x + d * top + f, b * right + d * top + f, b * x + d * bottom + f, b * right + d * bottom + f)
-        box = Box(min(xs), min(ys), max(xs), max(ys))
-        self._add(
-            Mark(owner, "text", box, colour, opacity, size=size, bold=font in self.fonts.bold, line=line, text=text)
-        )
+        box = _built(Box, {"left": min(xs), "top": min(ys), "right": max(xs), "bottom": max(ys)})
+        # built as from_plain builds: a frozen dataclass's __init__ costs three times its fields (a mark a piece)
+        fields = {
+            "element": owner,
+            "paint": "text",
+            "box": box,
+            "colour": colour,
+            "opacity": opacity,
+            "outline": (),
+            "size": size,
+            "bold": font in self.fonts.bold,
+            "line": line,
+            "text": text,
+            "convex": False,
+        }
+        self._add(_built(Mark, fields))
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         self.ops.append(("image", (placed, opacity)))

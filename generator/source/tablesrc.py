@@ -161,6 +161,9 @@ def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool 
         index = len(table.data)
         record: dict[str, str] = {}
         table.values[(index,)] = row.cells[0][1]
+        # most rows hold no character the checks below look for: one search of the whole row says so
+        joined = "\n".join(value for value, _ in row.cells)
+        plain = _UNPRINTABLE.search(joined) is None and "\r" not in joined
         for position, (name, (value, where)) in enumerate(zip(table.columns, row.cells)):
             if not name:
                 if value.strip() and position not in unnamed:
@@ -180,7 +183,7 @@ def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool 
                     loc=table.location(*where),
                 )
                 value = value[:MAX_CELL]
-            unprintable = _UNPRINTABLE.search(value)
+            unprintable = None if plain else _UNPRINTABLE.search(value)
             if unprintable:
                 char = unprintable.group()
                 report.error(
@@ -190,7 +193,7 @@ def read_rows(table: Table, rows: list[Row], report: Report, *, normalise: bool 
                     loc=table.location(*where),
                     hint="remove it (it often comes from pasting out of a word processor or a badly decoded file)",
                 )
-            record[name] = _NEWLINES.sub("\n", value)  # a quoted cell's line breaks, whatever the file's line ends
+            record[name] = value if plain else _NEWLINES.sub("\n", value)  # a quoted cell's line breaks, as \n
             table.values[(index, name)] = where
             table.keys[(index, name)] = where
         table.data.append(record)
