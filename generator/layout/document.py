@@ -43,7 +43,8 @@ def walk(elements: tuple[Element, ...]) -> Iterator[Element]:
     """Yield every element, depth first, those inside groups included."""
     for el in elements:
         yield el
-        yield from walk(el.children)
+        if el.children:  # most have none: no generator made for them
+            yield from walk(el.children)
 
 
 @dataclass(frozen=True)

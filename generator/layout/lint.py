@@ -80,7 +80,7 @@ def _icons(el: Element, icons: IconSet) -> Iterator[Finding]:
         yield _unknown(el, f"unknown icon '{el.props['icon']}'")
     if el.kind == "image" and el.props.get("glyph") and icons.get(el.props["glyph"]) is None:
         yield _unknown(el, f"unknown glyph '{el.props['glyph']}' for the stand-in art")
-    if el.kind == "text" and "rich" in el.props:
+    if el.kind == "text" and "<icon" in el.props.get("rich", ""):
         for name in re.findall(r"<icon\s+([^>\s]+)\s*>", el.props["rich"]):
             if icons.get(name) is None:
                 yield _unknown(el, f"unknown icon '{name}' in text")

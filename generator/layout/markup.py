@@ -42,6 +42,8 @@ def escape(text: str) -> str:
 
 def unescape(text: str) -> str:
     """Undo `escape`."""
+    if "&" not in text:  # most text: nothing to undo, no pattern to run
+        return text
     return re.sub(r"&(lt|gt|amp);", lambda m: _ENTITIES[m.group(0)], text)
 
 

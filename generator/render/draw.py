@@ -12,7 +12,7 @@ from ..layout import cpu
 from ..layout import icons as shapes
 from ..layout.document import Element, LayoutDoc, walk
 from ..layout.icons import IconSet
-from ..layout.markup import MarkupError, Run, Style, parse
+from ..layout.markup import MarkupError, Run, parse
 from ..layout.units import PT_PER_MM
 from .fonts import FontSet, glyph_message
 from .text import Line, Piece, TextLayout, set_text
@@ -295,7 +295,7 @@ def _runs(kind: str, value: str) -> list[Run]:
         for i, line in enumerate(value.split("\n")):
             if i:
                 runs.append(Run(newline=True))
-            runs.append(Run(line, Style()))
+            runs.append(Run(line))  # in the default style, which every run without one shares
         return runs
     return parse(value)
 

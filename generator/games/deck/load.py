@@ -510,7 +510,10 @@ class _Loader:
 def slug(text: str) -> str:
     """Return an id made from a name: 'Red Fox!' -> 'red-fox' (accents dropped, at most 48 characters)."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:48].strip("-")
+    return _NOT_ID.sub("-", plain.lower()).strip("-")[:48].strip("-")
+
+
+_NOT_ID = re.compile(r"[^a-z0-9]+")  # compiled once: every card without an id of its own is named by it
 
 
 def _list(value: Any) -> list[Any]:
