@@ -2,7 +2,7 @@
 
 Python 3.11 writes every dataclass's `__init__`, `__repr__`, `__eq__` … as source text and compiles it
 each time the class is made: the ~150 classes a build makes (cardpress's and its libraries') cost about
-330 million instructions, 7 % of building the Pocket Foundry kit. `install` has `dataclasses` take each
+370 million instructions, 8 % of a first build of the Pocket Foundry kit. `install` has `dataclasses` take each
 method's code from a file in the cache instead, compiled once; the text is the key, so the code is
 exactly what compiling it gives. The file is named for the interpreter's bytecode version (code objects
 of another version are never read) and sealed like every cache file; a missing, torn or foreign one only
