@@ -162,7 +162,7 @@ class Studio:
     sources: dict[str, Source] = field(default_factory=dict)  # the game's loaded files: where printed text is written
     meter: cpu.Meter = field(default_factory=cpu.Meter)  # the CPU time each stage has used over this kit
     _key_memo: tuple[tuple[Any, ...], hashlib._Hash] | None = field(default=None, repr=False, compare=False)
-    _last_reprs: dict[Any, tuple[Any, str]] = field(default_factory=dict, repr=False, compare=False)
+    _last_reprs: dict[str, tuple[Any, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def for_game(

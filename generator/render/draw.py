@@ -119,7 +119,7 @@ def from_plain(state: tuple[Any, ...]) -> Prepared:
     """Return the prepared face `to_plain` kept."""
     template, face, width, height, bleed, elements, texts, digest, ops = state
     made: list[Element] = []  # in the order of walk(): each element before its children
-    doc = _built(
+    doc = built(
         LayoutDoc,
         {
             "template": template,
@@ -163,12 +163,12 @@ def _text_state(t: TextLayout) -> _TextState:
 def _text_from(state: _TextState) -> TextLayout:
     """Return the set text `_text_state` kept, built as unpickling builds a dataclass: its fields set directly."""
     lines, size, line_height, ascent, height, overflow = state
-    return _built(
+    return built(
         TextLayout,
         {
             "lines": tuple(
                 [
-                    _built(Line, {"pieces": tuple([_piece(p) for p in pieces]), "width": width})
+                    built(Line, {"pieces": tuple([_piece(p) for p in pieces]), "width": width})
                     for pieces, width in lines
                 ]
             ),
@@ -183,12 +183,12 @@ def _text_from(state: _TextState) -> TextLayout:
 
 def _piece(values: _PieceState) -> Piece:
     x, width, size, colour, text, font, icon = values
-    return _built(
+    return built(
         Piece, {"x": x, "width": width, "size": size, "colour": colour, "text": text, "font": font, "icon": icon}
     )
 
 
-def _built(cls: type[_T], state: dict[str, Any]) -> _T:
+def built(cls: type[_T], state: dict[str, Any]) -> _T:
     """Return an instance of a frozen dataclass with `state` as its fields, without its (slower) __init__."""
     made = object.__new__(cls)
     made.__dict__.update(state)

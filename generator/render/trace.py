@@ -14,7 +14,7 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Op, Prepared, _built, draw, draw_elements
+from .draw import Op, Prepared, built, draw, draw_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
@@ -170,7 +170,7 @@ class Tracer:
         top, bottom, right = y - ASCENT * em, y + DESCENT * em, x + width
         xs = (a * x + c * top + e, a * right + c * top + e, a * x + c * bottom + e, a * right + c * bottom + e)
         ys = (b * x + d * top + f, b * right + d * top + f, b * x + d * bottom + f, b * right + d * bottom + f)
-        box = _built(Box, {"left": min(xs), "top": min(ys), "right": max(xs), "bottom": max(ys)})
+        box = built(Box, {"left": min(xs), "top": min(ys), "right": max(xs), "bottom": max(ys)})
         # built as from_plain builds: a frozen dataclass's __init__ costs three times its fields (a mark a piece)
         fields = {
             "element": owner,
@@ -185,7 +185,7 @@ class Tracer:
             "text": text,
             "convex": False,
         }
-        self._add(_built(Mark, fields))
+        self._add(built(Mark, fields))
 
     def image(self, placed: Placed, opacity: float = 1.0) -> None:
         self.ops.append(("image", (placed, opacity)))
