@@ -167,10 +167,7 @@ def _text_from(state: _TextState) -> TextLayout:
         TextLayout,
         {
             "lines": tuple(
-                [
-                    built(Line, {"pieces": tuple([_piece(p) for p in pieces]), "width": width})
-                    for pieces, width in lines
-                ]
+                [built(Line, {"pieces": tuple([_piece(p) for p in pieces]), "width": width}) for pieces, width in lines]
             ),
             "size": size,
             "line_height": line_height,
