@@ -23,7 +23,7 @@ from typing import Any
 MAX_ENTRIES = 8192  # methods kept; past this only those the last run used are written
 _codes: dict[str, CodeType] = {}  # method source -> its code
 _new: set[str] = set()  # compiled by this process, not read from the file
-_used: set[str] = set()
+_used: set[str] = set()  # run by this process: what is kept past MAX_ENTRIES
 
 
 def _exec(source: Any, globals: dict[str, Any] | None = None, locals: dict[str, Any] | None = None) -> None:
@@ -62,7 +62,7 @@ def install() -> None:
 
     def save() -> None:
         if _new:
-            kept = _codes if len(_codes) <= MAX_ENTRIES else {s: _codes[s] for s in _used}
-            cache.write(path, marshal.dumps(dict(sorted(kept.items()))))
+            written = _codes if len(_codes) <= MAX_ENTRIES else {s: _codes[s] for s in _used}
+            cache.write(path, marshal.dumps(dict(sorted(written.items()))))
 
     atexit.register(save)
