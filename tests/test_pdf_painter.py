@@ -120,3 +120,34 @@ def test_a_faded_shape_on_a_card_prints_faded(tmp_path: Path) -> None:
     reds = {px for px in image.get_flattened_data() if px[0] > 240 and px[1] > 100 and px[2] > 100 and px[1] < 140}
     assert reds == {(255, 128, 128)}  # half red over the white card, not solid red
     assert (255, 0, 0) not in set(image.get_flattened_data())
+
+
+def test_an_image_drawn_again_is_the_pdf_reportlab_writes_for_drawing_it_again():
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    def pdf(draw: Any) -> bytes:
+        out = io.BytesIO()
+        c = Canvas(out, invariant=1)
+        opaque = ImageReader(Image.new("RGB", (40, 30), "#2d6a8e"))
+        clear = ImageReader(Image.new("RGBA", (20, 20), (200, 10, 10, 128)))
+        for page in range(2):
+            c.beginForm(f"face{page}")
+            for reader, mask in ((opaque, None), (clear, "auto"), (opaque, None), (opaque, "auto")):
+                c.saveState()
+                c.translate(10 * page, 5)
+                draw(c, reader, mask)
+                c.restoreState()
+            c.endForm()
+            c.doForm(f"face{page}")
+            draw(c, clear, "auto")
+            c.showPage()
+        c.save()
+        return out.getvalue()
+
+    theirs = pdf(lambda c, reader, mask: c.drawImage(reader, 0, 0, 1, 1, mask=mask))
+    ours = pdf(lambda c, reader, mask: PdfPainter(c)._unit_image(reader, mask))
+    assert ours == theirs
+    assert (
+        theirs.count(b"/Subtype /Image") == 4
+    )  # the opaque one, with and without a mask, and the clear one's pixels and soft mask

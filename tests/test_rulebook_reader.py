@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from conftest import ROOT
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.games.micro_engine.rulebook import FORMS, read_facts
 from generator.games.pocket_foundry.rulebook import FACTS
 from generator.games.pocket_foundry.rulebook import Rulebook as PFRulebook
-from generator.source.rulebook import NUMBER_WORDS, Rulebook, number, sentence
+from generator.source.rulebook import NUM, NUMBER_WORDS, Rulebook, number, sentence
 
 ME_TEXT = (ROOT / "cards" / "micro-engine" / "rulebook.txt").read_text(encoding="utf-8")
 PF_TEXT = (ROOT / "cards" / "pocket-foundry" / "rulebook.txt").read_text(encoding="utf-8")
@@ -61,3 +63,23 @@ def test_a_quoted_sentence_is_the_one_around_the_match_without_its_bullet():
     line = "• Licenses (second place, 3–4 players). After a Patent is claimed, one other player can earn one."
     m = next(f for f in FORMS if f.id == "licenses-players").rx.search(line)
     assert sentence(line, m) == "Licenses (second place, 3–4 players)."
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(NUMBER_WORDS),
+            st.sampled_from(["Twelve", "SIX", "ſix", "fourteenth", "10", "1234", "٣", "-", " ", ", ", "lap", "x2"]),
+            st.text(alphabet="aefnostwxz019 -", max_size=6),
+        ),
+        max_size=12,
+    ).map("".join),
+    st.sampled_from([0, re.IGNORECASE]),
+)
+def test_the_number_pattern_reads_what_it_read_without_its_look_ahead(text, flags):
+    plain = r"(?:\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+    for pattern in (r"\b(?P<v>{N}) market", r"{N}", r"slots 2[–-](?P<v>{N})"):
+        ours = [m.span() for m in re.finditer(pattern.replace("{N}", NUM), text, flags)]
+        theirs = [m.span() for m in re.finditer(pattern.replace("{N}", plain), text, flags)]
+        assert ours == theirs

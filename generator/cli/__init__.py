@@ -1,5 +1,5 @@
 """The `cardpress` command line: Typer commands over the Python API."""
 
-from ..project import methodcache
+from ..project import compiled
 
-methodcache.install()  # first: every class the commands' imports make compiles its methods from the cache
+compiled.install()  # first: every class and pattern the commands' imports make is compiled from the cache

@@ -74,7 +74,7 @@ def _escape_markup(value: Any) -> Any:
 
 
 class _BytecodeCache(FileSystemBytecodeCache):
-    """Jinja's bytecode cache through cardpress's guarded, sealed cache files: a torn, altered or unwritable
+    """Jinja's bytecode cache through cardpress's guarded, sealed cache files: a torn, damaged or unwritable
     entry (a full disk) is only a miss."""
 
     def load_bytecode(self, bucket: Bucket) -> None:

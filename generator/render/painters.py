@@ -162,8 +162,27 @@ class PdfPainter:
         c.translate(f.x, f.y + f.h)
         c.scale(1, -1)  # image space has y up
         c.transform(*_orientation(orientation, f.w, f.h))
-        c.drawImage(reader, 0, 0, 1, 1, mask=mask)
+        self._unit_image(reader, mask)
         c.restoreState()
+
+    def _unit_image(self, reader: ImageReader, mask: str | None) -> None:
+        """`drawImage(reader, 0, 0, 1, 1, mask=mask)`; an image this canvas drew before is drawn by the name ReportLab
+        gave it then, the same stream, without ReportLab naming it again (a digest of all its pixels each time)."""
+        c = self.c
+        drawn = c.__dict__.setdefault("_cardpress_images", {})
+        known = drawn.get((id(reader), mask))
+        if known is None:
+            c.drawImage(reader, 0, 0, 1, 1, mask=mask)
+            drawn[id(reader), mask] = (reader, c._formsinuse[-1])  # the reader kept: its id is not given to another
+            return
+        name = known[1]
+        c._currentPageHasImages = 1
+        c.saveState()
+        c.translate(0, 0)  # as drawImage places its unit square
+        c.scale(1, 1)
+        c._code.append(f"/{c._doc.getXObjectName(name)} Do")
+        c.restoreState()
+        c._formsinuse.append(name)
 
     def source(self, art: ArtFile) -> tuple[ImageReader, str | None, int]:
         """Return what to draw for an art file: its image, its mask, and the EXIF orientation still to apply."""

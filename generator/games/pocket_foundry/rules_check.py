@@ -698,7 +698,7 @@ def ever_buildable(t: Tables) -> set[int]:
     reach = {start: 1 << t.start_res}
     todo = [start]
     built: set[int] = set()
-    while todo:
+    while todo and len(built) < t.n_types:  # every type built already: searching on can add none
         kinds = todo.pop()
         purses = reach[kinds] = t.closure((t.starter_index, *kinds), reach[kinds])
         for m in range(t.n_types):
