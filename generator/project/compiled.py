@@ -121,7 +121,7 @@ def install() -> None:
     if getattr(dataclasses, "exec", None) is _exec:
         return
     dataclasses.exec = _exec  # type: ignore[attr-defined]  # found before the builtin: a module global
-    if hasattr(_compiler, "_code") and hasattr(_compiler, "_sre"):  # the compiler as 3.11 to 3.13 write it
+    if getattr(_compiler, "_code", None) and getattr(_compiler, "_sre", None):  # the compiler as 3.11 to 3.13 write it
         _compiler.compile = _compile
     _methods.load()
     _patterns.load()
