@@ -1,7 +1,7 @@
 """Parse the plain option values cardpress's commands take (text, a whole number, a path, a choice) without pydantic.
 
 Typer 0.29 checks every option value through a pydantic TypeAdapter: importing pydantic and building the
-adapters cost about 250 million instructions, 6 % of a first build of the Pocket Foundry kit, before a
+adapters cost about 200 million instructions, 5 % of a first build of the Pocket Foundry kit, before a
 command does anything. `install` has each parameter of a plain type parse its value as Typer's own adapter
 would, with Typer's own helpers; a value that does not parse the plain way (a misspelt choice, `--players
 two`), and every parameter of any other type, goes Typer's way, so what a command is given and every

@@ -60,7 +60,7 @@ class _Kept:
         def save() -> None:
             if self.new:
                 made = self.made if len(self.made) <= MAX_ENTRIES else {t: self.made[t] for t in self.used}
-                cache.write(path, marshal.dumps(dict(sorted(made.items(), key=repr))))
+                cache.write(path, marshal.dumps(dict(sorted(made.items(), key=lambda entry: repr(entry[0])))))
 
         atexit.register(save)
 
