@@ -11,6 +11,7 @@ from generator.layout import contrast, legibility
 from generator.layout.boxes import Box, union
 from generator.layout.document import Element
 from generator.layout.ink import Mark, inside, is_convex
+from generator.layout.units import PT_PER_MM
 from generator.render.trace import trace
 
 coord = st.floats(min_value=-100, max_value=100, allow_nan=False)
@@ -159,3 +160,35 @@ def test_traced_lines_turn_with_their_box_and_stay_inside_it(rotate):
     across, along = (line.height, line.width) if rotate in (0, 180) else (line.width, line.height)
     assert across == pytest.approx(1.1 * 9 * 25.4 / 72, abs=0.001)  # ascent + descent of one 9 pt line
     assert along > across
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("translate"), st.floats(-50, 50), st.floats(-50, 50)),
+            st.tuples(st.just("rotate"), st.floats(-360, 360)),
+            st.tuples(st.just("scale"), st.floats(0.1, 4)),
+        ),
+        max_size=4,
+    ),
+    st.floats(-20, 20),
+    st.floats(-20, 20),
+    st.sampled_from(["Gain 4 ore.", "W", "送"]),
+    st.sampled_from([6.0, 9.0, 13.0]),
+)
+def test_a_text_mark_is_the_box_around_its_four_corners_however_the_face_is_turned(moves, x, y, text, size):
+    """Tracer.text maps its corners by hand (a mark for every piece of every line): as _around maps them."""
+    from generator.render.text import ASCENT, DESCENT
+    from generator.render.trace import Tracer
+
+    tracer = Tracer(FONTS)
+    tracer.enter(Element("text", {}, "t"))
+    for name, *args in moves:
+        getattr(tracer, name)(*args)
+    font = FONTS.resolve(None, False, False)
+    tracer.text(x, y, text, font, size, "#000000")
+    em, width = size / PT_PER_MM, FONTS.width(text, font, size) / PT_PER_MM
+    top, bottom = y - ASCENT * em, y + DESCENT * em
+    (mark,) = tracer.marks
+    assert mark.box == tracer._around([(x, top), (x + width, top), (x, bottom), (x + width, bottom)])
+    assert (mark.paint, mark.text, mark.size, mark.line) == ("text", text, size, 0)

@@ -137,3 +137,18 @@ def test_a_run_that_must_not_break_is_set_by_its_atoms_spaces_and_all():
         [Run("a ", Style(nobreak=True))], FONTS, family=None, size=9, min_size=None, width_mm=60, height_mm=8
     )
     assert lines(layout) == ["a "]  # glue keeps its trailing space; the shortcut would drop it
+
+
+@pytest.mark.parametrize("text", ["一あ送、漢一「送漢、、字", "「丁」あ一」漢送あ」"])
+def test_a_cjk_word_that_fits_is_left_to_the_atoms_whose_widths_it_keeps_to_the_bit(text):
+    """A word of CJK characters is measured a character at a time, as the atoms measure it (where a line may
+    break): measured whole, these lines would come out a few bits wider or narrower than the atoms' sum."""
+    import generator.render.text as setting
+
+    runs = _runs_of(text, Style(scale=0.72))  # 6.48 pt: sizes where the two sums part
+    quick = set_text(runs, FONTS, family="cjk", size=9.0, min_size=None, width_mm=70, height_mm=40)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(setting, "_whole_lines", lambda *args: None)
+        slow = set_text(runs, FONTS, family="cjk", size=9.0, min_size=None, width_mm=70, height_mm=40)
+    assert [line.width for line in quick.lines] == [line.width for line in slow.lines]
+    assert len(quick.lines) == 1 and quick == slow

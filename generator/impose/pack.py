@@ -29,30 +29,31 @@ def pack(sheet: Sheet, backs: Sequence[Hashable]) -> list[Fill]:
         for slot in range(sheet.per_sheet):
             if card == len(backs):
                 break
-            more, beside = _meets(grid, slot, backs[card], sheet.cols)
-            if not beside and len(rows | more) <= most_rows:
+            row, beside = _meets(grid, slot, backs[card], sheet.cols)
+            needed = rows if row is None else rows | {row}
+            if not beside and len(needed) <= most_rows:
                 grid[slot] = backs[card]
-                rows |= more
+                rows = needed
                 card += 1
             # else no room for the gutter this card would need here: the slot stays empty
         fills.append(_fill(grid, sheet))
     return fills
 
 
-def _meets(grid: dict[int, Hashable], slot: int, key: Hashable, cols: int) -> tuple[set[int], bool]:
+def _meets(grid: dict[int, Hashable], slot: int, key: Hashable, cols: int) -> tuple[int | None, bool]:
     """Return what `_gutters` would add for a card put in `slot` after every slot before it: the row above
-    when a card there (above or at a corner) has another back, and whether the card on its left has one.
-    Slots fill in order, so no card lies below or to the right yet."""
+    when a card there (above or at a corner) has another back (else None), and whether the card on its left
+    has one. Slots fill in order, so no card lies below or to the right yet."""
     r, c = divmod(slot, cols)
     left = grid.get(slot - 1) if c > 0 else None
     if left is not None and left != key:
-        return set(), True
+        return None, True
     for dc in (-1, 0, 1):
         if 0 <= c + dc < cols:
             above = grid.get(slot - cols + dc) if r > 0 else None
             if above is not None and above != key:
-                return {r - 1}, False
-    return set(), False
+                return r - 1, False
+    return None, False
 
 
 def _gutters(grid: dict[int, Hashable], cols: int) -> tuple[set[int], set[int]]:

@@ -110,8 +110,7 @@ class Programs:
             kind = type(value)
             if kind in SCALARS:  # a page's number, its label: one leaf, as _leaves_key tells it, no walk to find it
                 path = (name,)
-                known = path not in family.structural and slots.slottable(value)
-                parts.append((name, ((path, kind.__name__, None if known else repr(value)),)))
+                parts.append((name, (_leaf(path, value, path in family.structural),)))
                 continue
             shared = kind is dict or kind is list
             memo = self._parts.get(id(value)) if shared else None
@@ -178,14 +177,13 @@ def _flat_part(name: str, value: dict[str, Any], structural: set[Path]) -> Key |
     """Return the part of a key for a mapping of text keys to plain values or to mappings of those (a card row
     and its art, most often), telling their leaves apart as `_leaves_key` does but without a path built for
     each; None for any other mapping."""
-    slottable = slots.slottable
     items: list[Any] = []
     for k, v in value.items():
         kind = type(v)
         if type(k) is not str:
             return None
         if kind in SCALARS:
-            items.append((k, kind.__name__, repr(v) if (name, k) in structural or not slottable(v) else None))
+            items.append(_leaf(k, v, (name, k) in structural))
             continue
         if kind is not dict:
             return None
@@ -194,8 +192,7 @@ def _flat_part(name: str, value: dict[str, Any], structural: set[Path]) -> Key |
             inner_kind = type(vv)
             if type(kk) is not str or inner_kind not in SCALARS:
                 return None
-            plain = (name, k, kk) not in structural and slottable(vv)
-            inner.append((kk, inner_kind.__name__, None if plain else repr(vv)))
+            inner.append(_leaf(kk, vv, (name, k, kk) in structural))
         items.append((k, tuple(inner)))
     return (name, tuple(items))
 
@@ -203,10 +200,13 @@ def _flat_part(name: str, value: dict[str, Any], structural: set[Path]) -> Key |
 def _leaves_key(leaves: list[Leaf], structural: set[Path]) -> Key:
     """Return the part of a key for some leaves: their places and types, and the values of structural places
     and of leaves no slot may stand for."""
-    return tuple(
-        (path, type(value).__name__, repr(value) if path in structural or not slots.slottable(value) else None)
-        for path, value in leaves
-    )
+    return tuple(_leaf(path, value, path in structural) for path, value in leaves)
+
+
+def _leaf(label: Any, value: Any, structural: bool) -> tuple[Any, str, str | None]:
+    """Return one leaf of a key: its place, its type, and its value where the place is structural or no slot
+    may stand for the value (else None: a slot will)."""
+    return (label, type(value).__name__, repr(value) if structural or not slots.slottable(value) else None)
 
 
 def _with_slots(value: Any, slotted: dict[Path, slots.Slot], path: Path) -> Any:
