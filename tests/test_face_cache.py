@@ -298,3 +298,52 @@ def test_the_code_digest_stamps_a_link_to_nothing_as_missing(tmp_path: Path, mon
         assert len(cache.code_digest()) == 64
     finally:
         cache.code_digest.cache_clear()
+
+
+def _statements(shelf: cache.Shelf) -> list[str]:
+    """Start recording every SQL statement the shelf's database runs; return the list it fills."""
+    assert shelf.db is not None
+    said: list[str] = []
+    shelf.db.set_trace_callback(said.append)
+    return said
+
+
+def test_a_missing_key_costs_no_query_once_the_keys_are_read(tmp_path: Path) -> None:
+    first = cache.Shelf(tmp_path / "t.sqlite3")
+    for n in range(3):
+        first.put(f"k{n}", b"v%d" % n)
+    first.flush()
+    shelf = cache.Shelf(tmp_path / "t.sqlite3")
+    said = _statements(shelf)
+    assert [shelf.get(f"absent{n}") for n in range(100)] == [None] * 100
+    assert shelf.get("k1") == b"v1"
+    assert said == ["SELECT key FROM entries LIMIT 20001", "SELECT value FROM entries WHERE key = 'k1'"]
+
+
+def test_what_a_shelf_writes_it_finds_and_what_another_writes_later_is_a_miss_until_the_next_run(
+    tmp_path: Path,
+) -> None:
+    shelf, other = cache.Shelf(tmp_path / "t.sqlite3"), cache.Shelf(tmp_path / "t.sqlite3")
+    assert shelf.get("mine") is None  # the keys are read now: none
+    shelf.put("mine", b"1")
+    shelf.flush()
+    other.put("theirs", b"2")
+    other.flush()
+    assert (shelf.get("mine"), shelf.get("theirs")) == (b"1", None)
+    assert cache.Shelf(tmp_path / "t.sqlite3").get("theirs") == b"2"
+
+
+def test_past_known_max_keys_every_get_asks_the_database(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(cache.Shelf, "KNOWN_MAX", 2)
+    first = cache.Shelf(tmp_path / "t.sqlite3")
+    for n in range(3):
+        first.put(f"k{n}", b"v")
+    first.flush()
+    shelf = cache.Shelf(tmp_path / "t.sqlite3")
+    said = _statements(shelf)
+    assert (shelf.get("k2"), shelf.get("absent")) == (b"v", None)
+    assert said == [
+        "SELECT key FROM entries LIMIT 3",
+        "SELECT value FROM entries WHERE key = 'k2'",
+        "SELECT value FROM entries WHERE key = 'absent'",
+    ]

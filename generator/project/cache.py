@@ -79,13 +79,20 @@ class Shelf:
     never holds a write open: entries wait in memory and go in with one short transaction per BATCH (and
     at `flush`), so a long-lived process (`watch`, `serve`, a benchmark) never locks a `build` out. A
     locked, torn or unreadable database only ever means a miss.
+
+    The keys stored are read once, at the first `get` (and kept up with what this process writes), so a key
+    that is not there costs no query: a first build asks for every face and finds none. A key another
+    process writes after that is a miss here, as a locked database is.
     """
 
     BATCH = 64  # entries written in one transaction
+    KNOWN_MAX = 20_000  # keys read at once; past this many (a cache of ~60 MB), every `get` asks the database
 
     def __init__(self, path: Path) -> None:
         self.used: set[str] = set()
         self.pending: dict[str, bytes] = {}  # stored, not written yet
+        self.known: set[str] | None = None  # the keys stored; None: not read yet
+        self.asks = False  # True once the keys were too many to keep: every get asks the database
         self.db: sqlite3.Connection | None = None
         try:
             self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
@@ -101,7 +108,7 @@ class Shelf:
         """Return the entry stored under `key`, or None."""
         if key in self.pending:
             return self.pending[key]
-        if self.db is None:
+        if self.db is None or not self._may_hold(key):
             return None
         try:
             row = self.db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
@@ -111,6 +118,19 @@ class Shelf:
             return None
         self.used.add(key)
         return bytes(row[0])
+
+    def _may_hold(self, key: str) -> bool:
+        """Return False when `key` is surely not stored; the keys are read with one query the first time
+        (from the key's index alone, not the values)."""
+        if self.known is None:
+            assert self.db is not None
+            try:
+                rows = self.db.execute("SELECT key FROM entries LIMIT ?", (self.KNOWN_MAX + 1,)).fetchall()
+            except sqlite3.Error:  # locked or torn: every key a miss, as the query for it would have been
+                rows = []
+            self.asks = len(rows) > self.KNOWN_MAX
+            self.known = set() if self.asks else {key for (key,) in rows}
+        return self.asks or key in self.known
 
     def put(self, key: str, value: bytes) -> None:
         """Store an entry; it is written with the others of its batch, or at the next `flush`."""
@@ -145,6 +165,8 @@ class Shelf:
             except sqlite3.Error:
                 self.db.execute("ROLLBACK")
                 raise
+            if self.known is not None and not self.asks:
+                self.known.update(entries)
         except sqlite3.OperationalError:  # locked past the timeout (or the disk is full): these entries are misses
             return
         except sqlite3.Error:
@@ -168,6 +190,8 @@ class Shelf:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany("DELETE FROM entries WHERE key = ?", doomed)
             self.db.execute("COMMIT")
+            if self.known is not None:
+                self.known.difference_update(key for (key,) in doomed)
             return len(doomed)
         except sqlite3.OperationalError:
             with contextlib.suppress(sqlite3.Error):
