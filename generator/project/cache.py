@@ -97,7 +97,7 @@ class Shelf:
         try:
             self.db = sqlite3.connect(path, timeout=2.0, isolation_level=None)
             # Pages four times the default when the file is made (a no-op after): a first build's faces go to
-            # disk in a tenth of the writes, each a system call that costs more CPU time than its bytes.
+            # disk in under a quarter of the writes, each a system call that costs more CPU time than its bytes.
             self.db.execute("PRAGMA page_size=16384")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last writes to a crash is fine
