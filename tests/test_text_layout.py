@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from generator.layout.markup import MarkupError, Run, Style, parse, plain, with_icons
 from generator.render.fonts import load_fonts
-from generator.render.text import set_text
+from generator.render.text import TextLayout, set_text
 
 FONTS = load_fonts(ROOT / "fonts", ROOT)
 WORDS = {"FEED": "feed", "PART": "part", "PARTS": "part", "point": "point", "points": "point"}
@@ -98,6 +98,17 @@ def _halves(run: Run) -> list[Run]:
     return [Run(run.text[:half], run.style), Run(run.text[half:], Style(bold=True))] if half else [run]
 
 
+def _with_and_without_whole_lines(runs: list[Run], **box) -> tuple[TextLayout, TextLayout]:
+    """Set `runs` in a box 40 mm high with the shortcut for whole lines, and atom by atom without it."""
+    import generator.render.text as setting
+
+    quick = set_text(runs, FONTS, min_size=None, height_mm=40, **box)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(setting, "_whole_lines", lambda *args: None)
+        slow = set_text(runs, FONTS, min_size=None, height_mm=40, **box)
+    return quick, slow
+
+
 @settings(max_examples=400, deadline=None)
 @given(
     text=st.text(alphabet=st.sampled_from("ab Wi.,1 \n"), max_size=40)
@@ -110,15 +121,10 @@ def _halves(run: Run) -> list[Run]:
 )
 def test_lines_set_without_atoms_are_the_lines_the_atoms_set(text, size, width, style, family, split):
     """The shortcut for whole lines gives what setting atom by atom gives, to the bit; else it steps aside."""
-    import generator.render.text as setting
-
     runs = _runs_of(text, style)
     if split:  # a change of style halfway through each line: two runs on one line
         runs = [part for r in runs for part in ([r] if r.newline else _halves(r))]
-    quick = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=40)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(setting, "_whole_lines", lambda *args: None)
-        slow = set_text(runs, FONTS, family=family, size=size, min_size=None, width_mm=width, height_mm=40)
+    quick, slow = _with_and_without_whole_lines(runs, family=family, size=size, width_mm=width)
     assert quick == slow
 
 
@@ -143,12 +149,7 @@ def test_a_run_that_must_not_break_is_set_by_its_atoms_spaces_and_all():
 def test_a_cjk_word_that_fits_is_left_to_the_atoms_whose_widths_it_keeps_to_the_bit(text):
     """A word of CJK characters is measured a character at a time, as the atoms measure it (where a line may
     break): measured whole, these lines would come out a few bits wider or narrower than the atoms' sum."""
-    import generator.render.text as setting
-
     runs = _runs_of(text, Style(scale=0.72))  # 6.48 pt: sizes where the two sums part
-    quick = set_text(runs, FONTS, family="cjk", size=9.0, min_size=None, width_mm=70, height_mm=40)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(setting, "_whole_lines", lambda *args: None)
-        slow = set_text(runs, FONTS, family="cjk", size=9.0, min_size=None, width_mm=70, height_mm=40)
+    quick, slow = _with_and_without_whole_lines(runs, family="cjk", size=9.0, width_mm=70)
     assert [line.width for line in quick.lines] == [line.width for line in slow.lines]
     assert len(quick.lines) == 1 and quick == slow
