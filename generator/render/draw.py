@@ -206,42 +206,47 @@ def prepare(doc: LayoutDoc, fonts: FontSet) -> tuple[Prepared, list[Misfit]]:
     """Set every text element once; return the result and every misfit."""
     prepared = Prepared(doc)
     problems: list[Misfit] = []
-
-    def visit(elements: tuple[Element, ...]) -> None:
-        for el in elements:
-            try:
-                visit_one(el)
-            except cpu.OverBudget as exc:
-                exc.element = exc.element or el
-                raise
-
-    def visit_one(el: Element) -> None:
-        if el.kind == "group":
-            visit(el.children)
-        elif el.kind == "text":
-            family = el.props.get("font")
-            if family is not None and family not in fonts.families:
-                families = ", ".join(sorted(fonts.families))
-                problems.append(Misfit(el, "L100", f"unknown font family '{family}' (families: {families})"))
-                family = None
-            w, h = _text_box(el)
-            p = el.props
-            layout, bad, missing = _set_element(
-                fonts,
-                ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
-                family,
-                (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
-            )
-            if bad:
-                problems.append(Misfit(el, "L100", bad))
-            if missing:
-                problems.append(Misfit(el, "F004", glyph_message(*missing), missing[0]))
-            prepared.texts[id(el)] = layout
-            if layout.overflow:
-                problems.append(Misfit(el, "L100", f"text overflows: {layout.overflow}"))
-
-    visit(doc.elements)
+    _set_texts(doc.elements, prepared, fonts, problems)
     return prepared, problems
+
+
+# A module function, not a closure: two nested functions calling each other are a reference cycle, which
+# kept every face alive until the collector found it.
+def _set_texts(elements: tuple[Element, ...], prepared: Prepared, fonts: FontSet, problems: list[Misfit]) -> None:
+    """Set the text elements among `elements` (and their groups' children) into `prepared`."""
+    for el in elements:
+        try:
+            if el.kind == "group":
+                _set_texts(el.children, prepared, fonts, problems)
+            elif el.kind == "text":
+                _set_one(el, prepared, fonts, problems)
+        except cpu.OverBudget as exc:
+            exc.element = exc.element or el
+            raise
+
+
+def _set_one(el: Element, prepared: Prepared, fonts: FontSet, problems: list[Misfit]) -> None:
+    """Set one text element into `prepared`, noting its misfits."""
+    family = el.props.get("font")
+    if family is not None and family not in fonts.families:
+        families = ", ".join(sorted(fonts.families))
+        problems.append(Misfit(el, "L100", f"unknown font family '{family}' (families: {families})"))
+        family = None
+    w, h = _text_box(el)
+    p = el.props
+    layout, bad, missing = _set_element(
+        fonts,
+        ("text", p["text"]) if "text" in p else ("rich", p.get("rich", "")),
+        family,
+        (p.get("size", 9.0), p.get("min_size"), w, h, p.get("leading", 1.2), p.get("max_lines")),
+    )
+    if bad:
+        problems.append(Misfit(el, "L100", bad))
+    if missing:
+        problems.append(Misfit(el, "F004", glyph_message(*missing), missing[0]))
+    prepared.texts[id(el)] = layout
+    if layout.overflow:
+        problems.append(Misfit(el, "L100", f"text overflows: {layout.overflow}"))
 
 
 @lru_cache(maxsize=4096)  # the same words in the same box and font come back on card after card
