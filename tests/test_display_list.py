@@ -13,6 +13,7 @@ from conftest import ROOT
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout.document import walk
+from generator.layout.studio import Parts
 from generator.pipeline import Pipeline
 from generator.render.draw import Prepared, draw, from_plain, replay, to_plain, walk_elements
 from generator.render.fonts import FontSet
@@ -125,6 +126,44 @@ def test_a_face_kept_as_plain_values_draws_the_same_pdf(game: tuple[Any, dict[st
             prepared, studio.fonts, studio.icons, walked=False
         ), key
     assert plain > 0
+
+
+def test_a_face_whose_shared_shapes_are_kept_apart_draws_the_same_pdf(game: tuple[Any, dict[str, Prepared]]) -> None:
+    """Shapes faces share go to disk once (studio.Parts); a face read back names the same element objects as
+    every other face that shares them, and draws exactly as before."""
+    studio, faces = game
+    shelf = _DictShelf()
+    parts = Parts(shelf)  # type: ignore[arg-type]
+    kept = []
+    for prepared in faces.values():
+        state = to_plain(prepared, parts.keep)
+        if state is not None:  # None: it places art, and goes by pickle
+            kept.append((prepared, marshal.loads(marshal.dumps(state))))
+    named = sum(type(e) is str for _, state in kept for e in state[5])
+    assert named > 0 and len(shelf.values) > 0
+    parts.read.clear()  # read back as a new process would, from the shelf
+    by_part: dict[str, int] = {}
+    for prepared, state in kept:
+        back = from_plain(state, parts.get)
+        for e, el in zip(state[5], back.doc.elements):
+            if type(e) is str:
+                assert by_part.setdefault(e, id(el)) == id(el)  # one object for every face that shares it
+        assert back.doc == prepared.doc and len(back.ops or ()) == len(prepared.ops or ())
+        assert _pdf_code(back, studio.fonts, studio.icons, walked=False) == _pdf_code(
+            prepared, studio.fonts, studio.icons, walked=False
+        )
+    assert len(by_part) == len(shelf.values)
+
+
+class _DictShelf:
+    def __init__(self) -> None:
+        self.values: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        return self.values.get(key)
+
+    def put(self, key: str, value: bytes) -> None:
+        self.values[key] = value
 
 
 def test_record_keeps_the_calls_and_returns_the_marks_of_one_walk(game: tuple[Any, dict[str, Prepared]]) -> None:

@@ -16,11 +16,12 @@ from ..diagnostics import Diagnostic, Location, Report
 from ..kit import Face
 from ..project import cache as disk
 from ..project.folders import GameDir
-from ..render.draw import Prepared, from_plain, prepare, to_plain
+from ..render.draw import SHAPES, Op, Prepared, from_plain, part_from, part_state, prepare, to_plain
 from ..render.fonts import FontSet, load_fonts
 from ..source.digest import file_digest, files_digest, text_digest, text_hash
 from ..source.yamlsrc import Source
 from . import cpu, document, lowink
+from .document import Element
 from .icons import IconSet, load_icons
 from .limits import DEFAULTS, SAFE, Thresholds
 from .markup import MarkupError, plain
@@ -69,6 +70,7 @@ class RenderCache:
         self._items: dict[str, Rendered] = {}
         self._used: set[str] = set()
         self.shelf = shelf
+        self.parts = Parts(shelf) if shelf is not None else None
         self.scope = scope  # the project folder: disk entries name it, since diagnostics and art paths do
         self._last = ("", "")  # the last face's key and its disk key
 
@@ -85,7 +87,7 @@ class RenderCache:
         self._used.add(key)
         self._items[key] = rendered
         if self.shelf is not None:
-            self.shelf.put(self._disk_key(key), _entry(rendered))
+            self.shelf.put(self._disk_key(key), _entry(rendered, self.parts))
 
     def prune(self) -> None:
         """Forget every render not asked for since the last prune."""
@@ -102,12 +104,12 @@ class RenderCache:
         return self._last[1]
 
     def _load(self, key: str) -> Rendered | None:
-        assert self.shelf is not None
+        assert self.shelf is not None and self.parts is not None
         data = self.shelf.get(self._disk_key(key))
         if data is None:
             return None
         try:
-            found = _read_entry(data)  # written by cardpress into the user's own cache, never by a project
+            found = _read_entry(data, self.parts)  # written by cardpress into the user's own cache, never by a project
         except Exception:  # a torn, foreign or outdated entry: lay the face out again
             return None
         self._items[key] = found
@@ -117,9 +119,60 @@ class RenderCache:
 PLAIN, PICKLED = b"M", b"P"  # how a disk entry is written: its first byte
 
 
-def _entry(rendered: Rendered) -> bytes:
+class Parts:
+    """The shapes faces share (a layout program's unchanged ones), each with the calls that draw it, kept on disk
+    once rather than in every face's entry: an entry names each by the digest of what it holds.
+
+    A shape is drawn from its own properties alone (generator.render.trace), so one element object always makes
+    the same calls. A shape is kept apart from the second face that has it: one face's own is not worth a row."""
+
+    MAX = 16_384  # elements remembered (and parts read); past this the memory starts again
+
+    def __init__(self, shelf: disk.Shelf) -> None:
+        self.shelf = shelf
+        self.seen: dict[int, tuple[Element, str | None]] = {}  # by id, with the element: its part once shared
+        self.read: dict[str, tuple[Element, tuple[Op, ...]]] = {}  # by part: faces read share its element
+
+    def keep(self, el: Element, ops: tuple[Op, ...], at: int) -> str | None:
+        """Return the part to write in place of `el` and its calls (`ops` from the `enter` at `at`), stored now if
+        need be; None to write them in the face's own entry."""
+        seen = self.seen.get(id(el))
+        if seen is None or seen[0] is not el:
+            if el.kind in SHAPES:
+                if len(self.seen) >= self.MAX:
+                    self.seen.clear()
+                self.seen[id(el)] = (el, None)
+            return None
+        if seen[1] is None:
+            try:
+                blob = marshal.dumps(part_state(el, ops, at))
+            except ValueError:  # a property marshal cannot write: the face goes by pickle
+                return None
+            part = "part:" + hashlib.sha256(disk.code_digest().encode() + b"\0" + blob).hexdigest()
+            if self.shelf.get(part) is None:
+                self.shelf.put(part, blob)
+            self.seen[id(el)] = (el, part)
+            return part
+        return seen[1]
+
+    def get(self, part: str) -> tuple[Element, tuple[Op, ...]]:
+        """Return the element and calls a part holds (raises KeyError when it is not stored)."""
+        found = self.read.get(part)
+        if found is None:
+            data = self.shelf.get(part)
+            if data is None:
+                raise KeyError(part)
+            found = part_from(marshal.loads(data))
+            if len(self.read) >= self.MAX:
+                self.read.clear()
+            self.read[part] = found
+        return found
+
+
+def _entry(rendered: Rendered, parts: Parts | None = None) -> bytes:
     """Return a render as a disk entry: plain values by marshal when it can be (most faces), else a pickle."""
-    plain = to_plain(rendered.prepared) if rendered.prepared is not None and not rendered.diagnostics else None
+    keep = parts.keep if parts is not None else None
+    plain = to_plain(rendered.prepared, keep) if rendered.prepared is not None and not rendered.diagnostics else None
     if plain is not None:
         try:
             return PLAIN + marshal.dumps((plain, rendered.deps))
@@ -128,11 +181,11 @@ def _entry(rendered: Rendered) -> bytes:
     return PICKLED + pickle.dumps(rendered, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _read_entry(data: bytes) -> Rendered:
-    """Return the render a disk entry holds (raises on one that is torn or foreign)."""
+def _read_entry(data: bytes, parts: Parts | None = None) -> Rendered:
+    """Return the render a disk entry holds (raises on one that is torn or foreign, or names a part not stored)."""
     if data[:1] == PLAIN:
         plain, deps = marshal.loads(data[1:])
-        return Rendered(from_plain(plain), (), deps)
+        return Rendered(from_plain(plain, parts.get if parts is not None else None), (), deps)
     found = pickle.loads(data[1:]) if data[:1] == PICKLED else None
     if not isinstance(found, Rendered):
         raise ValueError("not a render")

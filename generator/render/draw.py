@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar
@@ -19,6 +20,7 @@ from .text import Line, Piece, TextLayout, set_text
 
 BLACK = "#000000"
 _T = TypeVar("_T")
+SHAPES = frozenset({"rect", "ellipse", "polygon", "line", "path"})  # drawn from their own properties alone
 Op = tuple[str, tuple[Any, ...]]  # one painter call of a drawn face: the method's name and its arguments
 
 
@@ -94,31 +96,51 @@ class Prepared:
 _ElementState = tuple[str, dict[str, Any], str, tuple[Any, ...]]
 
 
-def to_plain(prepared: Prepared) -> tuple[Any, ...] | None:
-    """Return a prepared face as plain values that `from_plain` builds again; None when it places art."""
+# A top-level element without children, kept apart with the calls that draw it (from `enter` at the index given
+# to the next `leave`): the reference written in their place, or None to write them in the face's own plain values.
+Part = Callable[[Element, tuple[Op, ...], int], "str | None"]
+
+
+def to_plain(prepared: Prepared, part: Part | None = None) -> tuple[Any, ...] | None:
+    """Return a prepared face as plain values that `from_plain` builds again; None when it places art. `part`
+    may keep elements apart (faces of one layout program share their unchanged shapes)."""
     if prepared.images:
         return None
     doc = prepared.doc
     place = {id(el): n for n, el in enumerate(walk(doc.elements))}
-    ops = None
+    top = {id(el) for el in doc.elements if not el.children} if part is not None else set()
+    refs: dict[int, str] = {}
+    ops: list[Any] | None = None
     if prepared.ops is not None:
         ops = []
-        for name, args in prepared.ops:
+        drawn, skip = prepared.ops, False
+        for at, (name, args) in enumerate(drawn):
+            if skip:  # the calls of an element kept apart, up to its leave (it has no children to enter)
+                skip = name != "leave"
+                continue
             if name == "enter":  # the one call that names an element: by its place in the document
-                at = place.get(id(args[0]))
-                if at is None:
+                el = args[0]
+                n = place.get(id(el))
+                if n is None:
                     return None
-                args = (at,)
+                ref = part(el, drawn, at) if part is not None and id(el) in top else None
+                if ref is not None:
+                    refs[id(el)] = ref
+                    ops.append(ref)
+                    skip = True
+                    continue
+                args = (n,)
             ops.append((name, args))
+    elements = tuple([refs.get(id(el)) or _element_state(el) for el in doc.elements])
     texts = {place[k]: _text_state(v) for k, v in prepared.texts.items()}
-    elements = tuple([_element_state(el) for el in doc.elements])
     return doc.template, doc.face, doc.width, doc.height, doc.bleed, elements, texts, prepared.digest, ops
 
 
-def from_plain(state: tuple[Any, ...]) -> Prepared:
-    """Return the prepared face `to_plain` kept."""
+def from_plain(state: tuple[Any, ...], part: Callable[[str], tuple[Element, tuple[Op, ...]]] | None = None) -> Prepared:
+    """Return the prepared face `to_plain` kept; `part` gives back each element (and its calls) kept apart."""
     template, face, width, height, bleed, elements, texts, digest, ops = state
     made: list[Element] = []  # in the order of walk(): each element before its children
+    kept = {e: (part or _no_part)(e) for e in elements if type(e) is str}
     doc = built(
         LayoutDoc,
         {
@@ -127,13 +149,44 @@ def from_plain(state: tuple[Any, ...]) -> Prepared:
             "width": width,
             "height": height,
             "bleed": bleed,
-            "elements": tuple([_element_from(e, made) for e in elements]),
+            "elements": tuple(
+                [_element_from(e, made) if type(e) is not str else _kept(kept[e][0], made) for e in elements]
+            ),
         },
     )
-    drawn = None
+    drawn: tuple[Op, ...] | None = None
     if ops is not None:
-        drawn = tuple([(name, (made[args[0]],)) if name == "enter" else (name, args) for name, args in ops])
+        calls: list[Op] = []
+        for op in ops:
+            if type(op) is str:
+                calls.extend(kept[op][1])
+            else:
+                calls.append(("enter", (made[op[1][0]],)) if op[0] == "enter" else op)
+        drawn = tuple(calls)
     return Prepared(doc, {id(made[n]): _text_from(t) for n, t in texts.items()}, {}, digest, drawn)
+
+
+def _no_part(part: str) -> tuple[Element, tuple[Op, ...]]:
+    raise ValueError(f"a face names {part}, kept apart, with nowhere to read it from")
+
+
+def _kept(el: Element, made: list[Element]) -> Element:
+    made.append(el)
+    return el
+
+
+def part_state(el: Element, ops: tuple[Op, ...], at: int) -> tuple[Any, ...]:
+    """Return an element without children and the calls that draw it (`ops` from the `enter` at `at` to the next
+    `leave`) as plain values that `part_from` builds again."""
+    end = at + [name for name, _ in ops[at:]].index("leave")
+    return _element_state(el), (("enter", ()), *ops[at + 1 : end + 1])
+
+
+def part_from(state: tuple[Any, ...]) -> tuple[Element, tuple[Op, ...]]:
+    """Return the element and the calls `part_state` kept, the calls' `enter` naming that element."""
+    element, ops = state
+    el = _element_from(element, [])
+    return el, tuple([(name, (el,)) if name == "enter" else (name, args) for name, args in ops])
 
 
 def _element_state(el: Element) -> _ElementState:

@@ -14,7 +14,7 @@ from ..layout.document import Element
 from ..layout.icons import IconSet
 from ..layout.ink import Mark, Polygon, is_convex
 from ..layout.units import PT_PER_MM
-from .draw import Op, Prepared, built, draw, draw_elements
+from .draw import SHAPES, Op, Prepared, built, draw, draw_elements
 from .fonts import FontSet
 from .text import ASCENT, DESCENT
 
@@ -22,7 +22,6 @@ Matrix = tuple[float, float, float, float, float, float]  # x' = a x + c y + e, 
 CURVE_STEPS = 8  # straight pieces per Bézier curve: fine enough to tell inside from outside
 
 
-SHAPES = frozenset({"rect", "ellipse", "polygon", "line", "path"})  # drawn from their own properties alone
 _IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 MAX_DRAWN = 16_384  # shapes whose calls and marks are kept; past this the memory starts again
 _DRAWN: dict[int, tuple[Element, tuple[Op, ...], tuple[Mark, ...]]] = {}  # by id, with the element itself
