@@ -49,12 +49,14 @@ class Mark:
         ):
             return False
         outline = self.outline
-        return not outline or (
-            inside(outline, left, top)
-            and inside(outline, right, top)
-            and inside(outline, left, bottom)
-            and inside(outline, right, bottom)
-        )
+        for y in (top, bottom) if outline else ():  # inside() at the four corners, each row's crossings found once
+            crossings = _row(outline, y)
+            n = len(crossings)
+            if (n - bisect.bisect_right(crossings, left)) % 2 == 0 or (
+                n - bisect.bisect_right(crossings, right)
+            ) % 2 == 0:
+                return False
+        return True
 
 
 def inside(polygons: tuple[Polygon, ...], x: float, y: float) -> bool:

@@ -349,13 +349,14 @@ class Studio:
         deps: list[tuple[str, str | None]],
     ) -> Prepared | None:
         """Parse (unless bound already), set, place art in, trace and lint a face, each stage on its CPU budget."""
-        with self.meter.stage("parse"):
-            if doc is None:
-                parsed = Report()
-                doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
-                report.extend(self._in_template(face, context, text, parsed.items))
-            if doc is not None and self.variant == lowink.VARIANT:
-                doc = lowink.apply(doc)
+        if doc is None or self.variant == lowink.VARIANT:  # a face bound from its program has nothing to parse
+            with self.meter.stage("parse"):
+                if doc is None:
+                    parsed = Report()
+                    doc = document.parse(text, self._template_path(face.template), face.key, size, parsed)
+                    report.extend(self._in_template(face, context, text, parsed.items))
+                if doc is not None and self.variant == lowink.VARIANT:
+                    doc = lowink.apply(doc)
         if doc is None:
             return None
         with self.meter.stage("text setting"):
