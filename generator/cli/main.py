@@ -6,7 +6,7 @@ import contextlib
 import gc
 import importlib
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
 
@@ -142,13 +142,14 @@ def build(
 ) -> None:
     """Validate, then build each game's print-and-play kit into OUT/<game>/."""
     from .. import build as builder
+    from ..layout import collector
 
     base = root_of(root)
     papers = ["a4", "letter"] if paper is Paper.both else [paper.value]
     out_dir = out if out.is_absolute() else Path.cwd() / out
     result = builder.BuildResult()
     try:
-        with _no_collector():
+        with collector.off():
             builder.build(
                 base,
                 game,
@@ -174,24 +175,6 @@ def build(
     _verdicts(result.report, result.reports, "built", "not built", problems=False)
     if result.failed:
         raise typer.Exit(1)
-
-
-@contextlib.contextmanager
-def _no_collector() -> Iterator[None]:
-    """Turn the cycle collector off while a build runs: the faces it lays out form no reference cycles
-    (tests/test_reference_cycles.py keeps them so), so it would only rescan faces that live until their
-    PDFs are written."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        # What the build made goes to the oldest generation unscanned (freeze, then unfreeze): enabled
-        # again, the collector would otherwise scan all of it at the next allocation.
-        gc.freeze()
-        gc.unfreeze()
-        if was:
-            gc.enable()
 
 
 @app.command(epilog=examples("new"))

@@ -123,7 +123,7 @@ class Parts:
     """The shapes faces share (a layout program's unchanged ones), each with the calls that draw it, kept on disk
     once rather than in every face's entry: an entry names each by the digest of what it holds.
 
-    A shape is drawn from its own properties alone (generator.render.trace), so one element object always makes
+    A shape is drawn from its own properties alone (draw.SHAPES), so one element object always makes
     the same calls. A shape is kept apart from the second face that has it: one face's own is not worth a row."""
 
     MAX = 16_384  # elements remembered (and parts read); past this the memory starts again

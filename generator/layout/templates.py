@@ -17,7 +17,7 @@ from ..i18n.catalogue import ENGLISH, Catalogue
 from ..project import cache
 from ..source import safefile
 from ..source.digest import text_digest
-from . import cpu, programs, slots
+from . import collector, cpu, programs, slots
 from .document import LayoutDoc
 from .templatefiles import MAX_TEMPLATE_BYTES, Unreadable, find_source
 
@@ -189,8 +189,21 @@ class Templates:
         The render runs on a budget (see generator.layout.sandbox): MAX_SECONDS of CPU time (and what is left
         of MAX_TOTAL_SECONDS for this object), MAX_STEPS loop iterations, MAX_SEQUENCE per value, MAX_WRITTEN
         and MAX_OUTPUT characters. Passing any of them is reported (T003) like any unsafe operation. With
-        `origins`, each piece of output is noted there as (its offset, template file, template line).
+        `origins`, each piece of output is noted there as (its offset, template file, template line). What
+        it leaves in reference cycles is collected when it ends, even in a build (generator.layout.collector).
         """
+        with collector.contained():
+            return self._render(name, context, face, report, origins, probe)
+
+    def _render(
+        self,
+        name: str,
+        context: dict[str, Any],
+        face: str,
+        report: Report,
+        origins: list[tuple[int, str, int]] | None,
+        probe: slots.Probe | None,
+    ) -> str | None:
         from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
         from jinja2.exceptions import SecurityError
 
