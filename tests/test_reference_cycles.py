@@ -1,5 +1,6 @@
 """A build's faces form no reference cycles: `cardpress build` turns the cycle collector off, so a face in a
-cycle would live until the process ends (a fresh process, so no other test's garbage is counted)."""
+cycle would live until the process ends (counted in a fresh process, so no other test's garbage is). What a
+template leaves in cycles is collected when its render ends."""
 
 from __future__ import annotations
 

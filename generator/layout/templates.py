@@ -204,6 +204,7 @@ class Templates:
         origins: list[tuple[int, str, int]] | None,
         probe: slots.Probe | None,
     ) -> str | None:
+        """Render as `render` says (its body, run inside the collector's containment)."""
         from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError
         from jinja2.exceptions import SecurityError
 
