@@ -14,17 +14,18 @@ _OFF = [False]  # True while `off()` runs
 def off() -> Iterator[None]:
     """Run with the collector off: it would only rescan faces that live until their PDFs are written
     (tests/test_reference_cycles.py holds that they form no cycles)."""
-    was, _OFF[0] = (gc.isenabled(), _OFF[0]), True
+    enabled, outer = gc.isenabled(), _OFF[0]
+    _OFF[0] = True
     gc.disable()
     try:
         yield
     finally:
-        _OFF[0] = was[1]
+        _OFF[0] = outer
         # What ran goes to the oldest generation unscanned (freeze, then unfreeze): enabled again, the
         # collector would otherwise scan all of it at the next allocation.
         gc.freeze()
         gc.unfreeze()
-        if was[0]:
+        if enabled:
             gc.enable()
 
 
